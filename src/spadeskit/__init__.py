@@ -1,0 +1,59 @@
+"""spadeskit: the rules of Spades, every variant a plugin.
+
+>>> import spadeskit
+>>> rules = spadeskit.load_rules("standard")
+>>> game = rules.new_game(seed=7)
+>>> game.to_act, game.legal_actions()[:3]
+(0, (Nil(), Bid(tricks=1), Bid(tricks=2)))
+"""
+
+from .actions import (
+    Accept,
+    Action,
+    Bid,
+    BlindNil,
+    CallRenege,
+    DeclareMisdeal,
+    Discard,
+    Exchange,
+    Nil,
+    Pass,
+    PickUp,
+    Play,
+    TableTalk,
+    action_from_json,
+)
+from .cards import Card, Suit, parse_card, parse_cards
+from .errors import (
+    CardParseError,
+    DealError,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    OptionError,
+    PluginError,
+    RecordError,
+    RuleConflict,
+    SpadesError,
+    UnknownPlugin,
+    WrongPhase,
+)
+from .plugin import Option, PlayFilter, PluginInfo, hookimpl
+from .results import HandResult, HandSummary, MatchEnd, ScoreLine
+from .rules import HandScore, PluginSummary, Rules, available, load_rules
+from .state import GameState, Phase
+from .views import View, replay
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Accept", "Action", "Bid", "BlindNil", "CallRenege", "DeclareMisdeal", "Discard",
+    "Exchange", "Nil", "Pass", "PickUp", "Play", "TableTalk", "action_from_json",
+    "Card", "Suit", "parse_card", "parse_cards",
+    "CardParseError", "DealError", "GameOver", "IllegalAction", "NotYourTurn", "OptionError",
+    "PluginError", "RecordError", "RuleConflict", "SpadesError", "UnknownPlugin", "WrongPhase",
+    "Option", "PlayFilter", "PluginInfo", "hookimpl",
+    "HandResult", "HandSummary", "MatchEnd", "ScoreLine",
+    "HandScore", "PluginSummary", "Rules", "available", "load_rules",
+    "GameState", "Phase", "View", "replay",
+]

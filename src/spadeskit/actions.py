@@ -1,0 +1,218 @@
+"""The things a seat (or a referee) can do, as frozen values.
+
+Actions are small immutable values compared by content: ``Play("AS") == Play(Card.of("AS"))``.
+``GameState.legal_actions()`` hands back prebuilt instances, so bots can pick from them
+without building anything.  Every action turns into JSON with :meth:`Action.to_json` and
+back with :func:`action_from_json`; records are made of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import attrs
+
+from .cards import Card, CardLike, parse_card, parse_cards
+from .errors import RecordError, SpadesError
+
+__all__ = [
+    "Action",
+    "Bid",
+    "Nil",
+    "BlindNil",
+    "Play",
+    "PickUp",
+    "Pass",
+    "Discard",
+    "Exchange",
+    "CallRenege",
+    "TableTalk",
+    "DeclareMisdeal",
+    "Accept",
+    "action_from_json",
+    "ACTION_TYPES",
+]
+
+
+def _card_set(values: Iterable[CardLike] | str) -> tuple[Card, ...]:
+    return tuple(sorted(set(parse_cards(values))))
+
+
+def _count(value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SpadesError(f"a bid is a whole number of tricks, not {value!r}")
+    return value
+
+
+@attrs.frozen
+class Action:
+    """Base class of every action; ``kind`` names it in records."""
+
+    kind: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-serialisable dict, e.g. ``{"type": "bid", "tricks": 4}``."""
+        data: dict[str, Any] = {"type": self.kind}
+        for field in attrs.fields(type(self)):
+            value = getattr(self, field.name)
+            if isinstance(value, Card):
+                value = value.code
+            elif isinstance(value, tuple):
+                value = [c.code for c in value]
+            data[field.name] = value
+        return data
+
+
+@attrs.frozen
+class Bid(Action):
+    """Bid a number of tricks (books).  Nil is its own action, :class:`Nil`."""
+
+    kind: ClassVar[str] = "bid"
+    tricks: int = attrs.field(converter=_count)
+
+    def __str__(self) -> str:
+        return f"bid {self.tricks}"
+
+
+@attrs.frozen
+class Nil(Action):
+    """Bid nil: take no trick at all."""
+
+    kind: ClassVar[str] = "nil"
+
+    def __str__(self) -> str:
+        return "nil"
+
+
+@attrs.frozen
+class BlindNil(Action):
+    """Bid nil before looking at one's cards."""
+
+    kind: ClassVar[str] = "blind-nil"
+
+    def __str__(self) -> str:
+        return "blind nil"
+
+
+@attrs.frozen
+class Play(Action):
+    """Play a card to the trick: ``Play("AS")``, ``Play("10♥")``, ``Play(card)``."""
+
+    kind: ClassVar[str] = "play"
+    card: Card = attrs.field(converter=parse_card)
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+@attrs.frozen
+class PickUp(Action):
+    """Pick up the blind (three-handed games with a widow)."""
+
+    kind: ClassVar[str] = "pick-up"
+
+    def __str__(self) -> str:
+        return "pick up"
+
+
+@attrs.frozen
+class Pass(Action):
+    """Refuse the blind, or pass in an auction."""
+
+    kind: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@attrs.frozen
+class Discard(Action):
+    """Lay cards aside face down (they count for the one who discards them)."""
+
+    kind: ClassVar[str] = "discard"
+    cards: tuple[Card, ...] = attrs.field(converter=_card_set)
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(c.code for c in self.cards)
+
+
+@attrs.frozen
+class Exchange(Action):
+    """Pass cards to another seat (the blind-nil exchange between partners)."""
+
+    kind: ClassVar[str] = "exchange"
+    cards: tuple[Card, ...] = attrs.field(converter=_card_set)
+
+    def __str__(self) -> str:
+        return "pass " + " ".join(c.code for c in self.cards)
+
+
+@attrs.frozen
+class CallRenege(Action):
+    """Accuse the other side of a renege in the named trick (numbered from 1)."""
+
+    kind: ClassVar[str] = "call-renege"
+    trick: int = attrs.field(converter=_count)
+
+    def __str__(self) -> str:
+        return f"call a renege in trick {self.trick}"
+
+
+@attrs.frozen
+class TableTalk(Action):
+    """A referee's ruling that a side talked across the board."""
+
+    kind: ClassVar[str] = "table-talk"
+    side: int = attrs.field(converter=_count)
+
+    def __str__(self) -> str:
+        return f"table talk by side {self.side}"
+
+
+@attrs.frozen
+class DeclareMisdeal(Action):
+    """Declare a misdeal: a seat does not hold the right number of cards."""
+
+    kind: ClassVar[str] = "misdeal"
+
+    def __str__(self) -> str:
+        return "declare a misdeal"
+
+
+@attrs.frozen
+class Accept(Action):
+    """Accept the hand as played (the review step before scoring)."""
+
+    kind: ClassVar[str] = "accept"
+
+    def __str__(self) -> str:
+        return "accept"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (Bid, Nil, BlindNil, Play, PickUp, Pass, Discard, Exchange,
+                CallRenege, TableTalk, DeclareMisdeal, Accept)
+}
+
+
+def action_from_json(data: Any) -> Action:
+    """Return the action a :meth:`Action.to_json` dict describes.
+
+    >>> action_from_json({"type": "play", "card": "10S"})
+    Play(card=Card('10S'))
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise RecordError(f"not an action: {data!r}")
+    cls = ACTION_TYPES.get(data["type"])
+    if cls is None:
+        raise RecordError(f"unknown action type {data['type']!r}; known: {sorted(ACTION_TYPES)}")
+    args = {k: v for k, v in data.items() if k != "type"}
+    names = {f.name for f in attrs.fields(cls)}
+    if set(args) != names:
+        raise RecordError(f"action {data!r} needs exactly the fields {sorted(names)}")
+    try:
+        return cls(**args)
+    except (SpadesError, TypeError) as exc:
+        raise RecordError(f"bad action {data!r}: {exc}") from exc

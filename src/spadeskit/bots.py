@@ -1,0 +1,87 @@
+"""Bots that play through the public API only: they see a :class:`~spadeskit.views.View`.
+
+They exist for demos, simulations and tests; they are not strong players.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from .actions import Action, Bid, Nil, Play
+from .cards import Card
+from .rules import Rules
+from .views import View
+
+__all__ = ["Bot", "RandomBot", "SimpleBot"]
+
+
+class Bot(Protocol):
+    """Anything that picks an action from what its seat sees."""
+
+    def choose(self, view: View) -> Action:
+        """Return one of ``view.legal_actions``."""
+
+
+class RandomBot:
+    """Pick uniformly among the legal actions (seeded for reproducible simulations)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: View) -> Action:
+        """Return a random legal action."""
+        return self._rng.choice(view.legal_actions)
+
+
+class SimpleBot:
+    """Bid its high cards and long trumps; win tricks cheaply, duck when it cannot win."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.ranking = rules.ranking
+
+    def _power(self, card: Card, led: int, trump: str) -> int:
+        return self.rules.strength_table(trump)[led][card.index]
+
+    def choose(self, view: View) -> Action:
+        """Return a sensible legal action for the seat the view belongs to."""
+        legal = view.legal_actions
+        plays = [a for a in legal if isinstance(a, Play)]
+        if plays:
+            return self._play(view, plays)
+        bids = [a for a in legal if isinstance(a, (Bid, Nil))]
+        if bids:
+            return self._bid(view, bids)
+        return legal[0]
+
+    def _bid(self, view: View, bids: list[Action]) -> Action:
+        suit_of, strength = self.ranking.suit_of, self.ranking.strength
+        top = max(strength[c.index] for c in view.cards)
+        trumps = [c for c in view.cards if suit_of[c.index] == 3]
+        estimate = sum(1 for c in view.cards if strength[c.index] >= top - 1 or
+                       (suit_of[c.index] != 3 and strength[c.index] >= 13))
+        estimate += max(0, len(trumps) - 3)
+        numeric = [b for b in bids if isinstance(b, Bid)]
+        if estimate == 0 and Nil() in bids:
+            return Nil()
+        if not numeric:
+            return bids[0]
+        return min(numeric, key=lambda b: (abs(b.tricks - estimate), b.tricks))
+
+    def _play(self, view: View, plays: list[Play]) -> Action:
+        trump = view.trump or "spades"
+        suit_of = self.ranking.suit_of
+        if not view.trick:
+            return max(plays, key=lambda p: (suit_of[p.card.index] != 3, self.ranking.strength[p.card.index]))
+        led = suit_of[view.trick[0][1].index]
+        powers = [(self._power(c, led, trump), s) for s, c in view.trick]
+        best, winner = max(powers)
+        side_of = self.rules.side_of
+        partner_winning = view.seat is not None and side_of[winner] == side_of[view.seat] and winner != view.seat
+        ranked = sorted(plays, key=lambda p: self._power(p.card, led, trump))
+        if not partner_winning:
+            for play in ranked:
+                if self._power(play.card, led, trump) > best:
+                    return play
+        return min(plays, key=lambda p: (self._power(p.card, led, trump), self.ranking.strength[p.card.index]))

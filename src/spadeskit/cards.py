@@ -1,0 +1,218 @@
+"""Cards, suits and their parsing.
+
+A card is one of 54 interned :class:`Card` values: the 52 of a standard deck and the two
+jokers.  Each has a compact index (``suit * 13 + rank - 2``; Little Joker 52, Big Joker
+53) so that hands can be kept as int bitmasks on the hot path.  Parsing accepts the
+forms players write: ``"AS"``, ``"10S"``, ``"TS"``, ``"A♠"``, ``"as"``, ``"BJ"``, ``"LJ"``.
+
+What a card *means* in a game (its effective suit, its strength) is not decided here but
+by the variant's card-ranking hook: the 2♦ is a spade in Jokers-and-Deuces.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+from typing import Union
+
+import attrs
+
+from .errors import CardParseError
+
+__all__ = [
+    "Suit",
+    "Card",
+    "CardLike",
+    "RANK_NAMES",
+    "LITTLE_JOKER",
+    "BIG_JOKER",
+    "STANDARD_DECK",
+    "parse_card",
+    "parse_cards",
+    "mask_of",
+    "cards_of",
+    "iter_mask",
+]
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in the order of their compact indices (not of their rank)."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        """Return the one-letter code: ``C``, ``D``, ``H`` or ``S``."""
+        return "CDHS"[self]
+
+    @property
+    def symbol(self) -> str:
+        """Return the suit symbol: ``♣``, ``♦``, ``♥`` or ``♠``."""
+        return "♣♦♥♠"[self]
+
+
+RANK_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
+              10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANK_WORDS = {"T": 10, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14,
+               **{str(r): r for r in range(2, 10)}}
+_SUIT_WORDS = {"C": Suit.CLUBS, "D": Suit.DIAMONDS, "H": Suit.HEARTS, "S": Suit.SPADES,
+               "♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": Suit.HEARTS, "♠": Suit.SPADES,
+               "♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
+_JOKER_WORDS = {"LJ": 52, "BJ": 53, "LITTLE JOKER": 52, "BIG JOKER": 53}
+
+
+@attrs.frozen(repr=False)
+class Card:
+    """One playing card, identified by its compact ``index`` (0–53).
+
+    Cards are interned: use :func:`parse_card` or :meth:`Card.of`, never build two for
+    the same index.
+
+    >>> Card.of("10S").index, str(Card.of("TS")), Card.of("A♠").rank
+    (47, '10S', 14)
+    >>> Card.of("BJ").is_joker, Card.of("BJ").suit is None
+    (True, True)
+    """
+
+    index: int
+
+    @classmethod
+    def of(cls, value: CardLike) -> Card:
+        """Return the interned card for a :class:`Card`, a card string or an index."""
+        return parse_card(value)
+
+    @property
+    def is_joker(self) -> bool:
+        """Return whether this is the Little or the Big Joker."""
+        return self.index >= 52
+
+    @property
+    def suit(self) -> Suit | None:
+        """Return the printed suit, or ``None`` for a joker."""
+        return None if self.index >= 52 else Suit(self.index // 13)
+
+    @property
+    def rank(self) -> int:
+        """Return the printed rank, 2–14 (ace 14); 15 and 16 for Little and Big Joker."""
+        return self.index % 13 + 2 if self.index < 52 else self.index - 37
+
+    @property
+    def code(self) -> str:
+        """Return the canonical short code, e.g. ``"10S"``, ``"AH"``, ``"BJ"``."""
+        return _CODES[self.index]
+
+    @property
+    def symbol(self) -> str:
+        """Return the code with a suit symbol, e.g. ``"10♠"``; jokers stay ``BJ``/``LJ``."""
+        if self.index >= 52:
+            return self.code
+        return RANK_NAMES[self.rank] + Suit(self.index // 13).symbol
+
+    @property
+    def bit(self) -> int:
+        """Return ``1 << index``: this card as a one-card mask."""
+        return 1 << self.index
+
+    def __str__(self) -> str:
+        return _CODES[self.index]
+
+    def __repr__(self) -> str:
+        return f"Card({_CODES[self.index]!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+
+CardLike = Union[Card, str, int]
+
+_CODES = tuple(
+    [RANK_NAMES[i % 13 + 2] + "CDHS"[i // 13] for i in range(52)] + ["LJ", "BJ"]
+)
+_CARDS = tuple(Card(i) for i in range(54))
+LITTLE_JOKER = _CARDS[52]
+BIG_JOKER = _CARDS[53]
+STANDARD_DECK: tuple[Card, ...] = _CARDS[:52]
+_PARSED: dict[str, Card] = {}
+
+
+def _parse_text(text: str) -> Card:
+    key = text.strip().upper()
+    if key in _JOKER_WORDS:
+        return _CARDS[_JOKER_WORDS[key]]
+    if len(key) >= 2:
+        suit = _SUIT_WORDS.get(key[-1])
+        rank = _RANK_WORDS.get(key[:-1].strip())
+        if suit is not None and rank is not None:
+            return _CARDS[suit * 13 + rank - 2]
+    raise CardParseError(
+        f"cannot read {text!r} as a card: write rank then suit, "
+        "like 'AS', '10S', 'TS' or 'A♠', or 'BJ'/'LJ' for the jokers"
+    )
+
+
+def parse_card(value: CardLike) -> Card:
+    """Return the :class:`Card` a string, an index or a card stands for.
+
+    >>> parse_card("qh"), parse_card("T♦"), parse_card(53)
+    (Card('QH'), Card('10D'), Card('BJ'))
+    >>> parse_card("1S")
+    Traceback (most recent call last):
+    ...
+    spadeskit.errors.CardParseError: cannot read '1S' as a card: write rank then suit, like 'AS', '10S', 'TS' or 'A♠', or 'BJ'/'LJ' for the jokers
+    """
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        card = _PARSED.get(value)
+        if card is None:
+            card = _parse_text(value)
+            if len(_PARSED) < 4096:
+                _PARSED[value] = card
+        return card
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 54:
+        return _CARDS[value]
+    raise CardParseError(f"cannot read {value!r} as a card: expected a card string like 'AS'")
+
+
+def parse_cards(values: Iterable[CardLike] | str) -> tuple[Card, ...]:
+    """Return the cards of a list, or of one string of codes separated by spaces/commas.
+
+    >>> parse_cards("AS 10H, BJ")
+    (Card('AS'), Card('10H'), Card('BJ'))
+    """
+    if isinstance(values, str):
+        values = [v for v in values.replace(",", " ").split() if v]
+    return tuple(parse_card(v) for v in values)
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """Return the bitmask holding exactly these cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def iter_mask(mask: int) -> Iterator[int]:
+    """Yield the card indices set in ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """Return the cards in ``mask``, in index order.
+
+    >>> cards_of(mask_of(parse_cards("AS 2C")))
+    (Card('2C'), Card('AS'))
+    """
+    return tuple(_CARDS[i] for i in iter_mask(mask))
+
+
+def card_at(index: int) -> Card:
+    """Return the interned card with this compact index (no parsing, no checks)."""
+    return _CARDS[index]

@@ -1,0 +1,72 @@
+"""The one error family spadeskit raises.
+
+Every error is a :class:`SpadesError`, which is a :class:`ValueError`, so an app can
+catch everything the library refuses with one ``except`` clause and still tell the
+kinds apart.  Messages name the bad input, and where it matters the seat and the rule
+that refused it, so they can be shown to a player as they are.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SpadesError",
+    "CardParseError",
+    "IllegalAction",
+    "NotYourTurn",
+    "WrongPhase",
+    "GameOver",
+    "DealError",
+    "RecordError",
+    "PluginError",
+    "UnknownPlugin",
+    "OptionError",
+    "RuleConflict",
+]
+
+
+class SpadesError(ValueError):
+    """Base class of every error spadeskit raises on bad input."""
+
+
+class CardParseError(SpadesError):
+    """A card (or list of cards) could not be read, e.g. ``"1S"`` or ``"XX"``."""
+
+
+class IllegalAction(SpadesError):
+    """An action the rules do not allow now: a card not in hand, a bid out of range."""
+
+
+class NotYourTurn(IllegalAction):
+    """A seat tried to act while another seat's decision is pending."""
+
+
+class WrongPhase(IllegalAction):
+    """An action of the wrong kind for the phase, e.g. a bid during play."""
+
+
+class GameOver(IllegalAction):
+    """An action was applied to a finished match."""
+
+
+class DealError(SpadesError):
+    """An explicit deal does not fit the table: wrong card count, duplicates, strangers."""
+
+
+class RecordError(SpadesError):
+    """A game record is malformed, from another version, or does not replay."""
+
+
+class PluginError(SpadesError):
+    """A plugin is broken: bad metadata, or a hook returned something unusable."""
+
+
+class UnknownPlugin(PluginError):
+    """No installed plugin has the requested name, or it is of the wrong kind."""
+
+
+class OptionError(PluginError):
+    """An option is unknown to every loaded plugin, or its value is refused."""
+
+
+class RuleConflict(PluginError):
+    """Two plugins cannot be loaded together, or a house rule does not fit the variant."""

@@ -1,0 +1,220 @@
+"""The rule points of spadeskit, one pluggy hookspec each.
+
+Every variant and house rule is a plugin that implements some of these hooks with
+:data:`spadeskit.plugin.hookimpl`.  Hooks fall into two groups:
+
+**Configuration hooks** are called once, when :func:`spadeskit.load_rules` builds a
+:class:`~spadeskit.rules.Rules` object.  What they return is compiled into tables and
+plain callables, so play never goes back through pluggy for a card's rank, a trick's
+winner or a legal play.
+
+**Event hooks** are called once per bid, per hand or per claim, through pluggy, with the
+current :class:`~spadeskit.state.GameState`.
+
+Every hook may take ``options``, the resolved option values of all loaded plugins (a
+read-only mapping), and ``table``, the :class:`~spadeskit.table.TableSpec`; as usual with
+pluggy, an implementation names only the arguments it needs.
+
+Ordering.  Plugins are registered variant first, then house rules sorted by their
+declared ``order`` and name, so the result never depends on the order they were listed
+or installed in.  Pluggy calls later registrations first: a house rule's
+``firstresult`` implementation is asked before the variant's, and a house rule that
+wants to adjust what the variant decided uses ``wrapper=True``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .cards import Card, Suit
+    from .plugin import PlayFilter, Ranking
+    from .results import HandResult, HandSummary, MatchEnd, ScoreLine, Trick
+    from .state import GameState, HandState, MatchState
+    from .table import CardRank, Contract, TableSpec
+    from .views import View
+
+hookspec = pluggy.HookspecMarker("spadeskit")
+
+Options = Mapping[str, Any]
+
+# --------------------------------------------------------------------------------------
+# Configuration: table setup and card ranking
+# --------------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def spadeskit_table(options: Options) -> TableSpec | None:
+    """Return the table: seats, sides (partnerships), deck and deal plan.
+
+    Called once when rules are built.  The first non-``None`` result wins; a variant
+    returns one.  A house rule that changes the deck (adding jokers, removing a deuce)
+    wraps it: ``table = yield`` then return an evolved copy.
+    """
+
+
+@hookspec(firstresult=True)
+def spadeskit_card_rank(card: Card, table: TableSpec, options: Options) -> CardRank | None:
+    """Return what ``card`` means: its effective suit and its strength within that suit.
+
+    Called once per card of the deck when rules are built.  The first non-``None`` result
+    wins, so a house rule that gives the jokers a rank answers for them (and returns
+    ``None`` for every other card) before the variant is asked.
+    """
+
+
+@hookspec(firstresult=True)
+def spadeskit_trick_strength(
+    card: Card, rank: CardRank, led: Suit, trump: str, options: Options
+) -> int | None:
+    """Return how strong ``card`` is in a trick led in suit ``led`` under ``trump``.
+
+    The highest strength in a trick wins it; ``0`` means the card cannot win.  ``trump``
+    is the hand's trump mode from the :class:`~spadeskit.table.Contract` (``"spades"``,
+    ``"ladder"``, ``"none"`` …), so one variant can play hands with different trumps.
+    Called once per card, led suit and trump mode, the first time that trump mode is
+    played; the answers are kept in a table.  The first non-``None`` result wins.
+    """
+
+
+@hookspec
+def spadeskit_play_filters(
+    table: TableSpec, ranking: Ranking, options: Options
+) -> Sequence[PlayFilter] | None:
+    """Return the restrictions on which held cards may be played.
+
+    Called once when rules are built; every plugin's filters are collected and applied,
+    sorted by ``(order, name)``, each narrowing the set of allowed cards (an int mask).
+    Following suit and breaking spades are filters; so is "no trump in the first trick".
+    A house rule that lifts a restriction wraps this hook and drops the filter by name.
+    A filter with ``enforced=False`` does not refuse a card: a play outside it is
+    accepted and recorded as a secret :class:`~spadeskit.state.Breach` (table
+    enforcement of a renege).
+    """
+
+
+# --------------------------------------------------------------------------------------
+# Events: auction
+# --------------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def spadeskit_auction_next(game: GameState, table: TableSpec, options: Options) -> int | Contract | None:
+    """Return the seat that speaks next in the auction, or the :class:`Contract` that ends it.
+
+    Called when a hand is dealt (with an empty ``game.hand.auction``) and after every
+    auction action.  The first non-``None`` result wins.  The contract names the trump
+    mode, the first leader, a declarer who takes the blind, and any discards or card
+    exchanges owed before play.
+    """
+
+
+@hookspec(firstresult=True)
+def spadeskit_auction_actions(
+    game: GameState, seat: int, table: TableSpec, options: Options
+) -> Sequence[Action] | None:
+    """Return the auction actions open to ``seat``, whose turn it is to speak.
+
+    The first non-``None`` result wins.  A house rule that adds a bid (blind nil) or
+    takes one away wraps this hook.  The engine refuses any auction action not listed.
+    """
+
+
+# --------------------------------------------------------------------------------------
+# Events: play
+# --------------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def spadeskit_after_trick(hand: HandState, trick: Trick, table: TableSpec, options: Options) -> HandState | None:
+    """Return the hand after something that happens between tricks, or ``None``.
+
+    Called after every finished trick, with the hand already updated (books counted,
+    the winner to lead).  Two-handed Spades draws from the pile here.  Not called at
+    all (and costs nothing) when no plugin implements it.
+    """
+
+
+@hookspec(firstresult=True)
+def spadeskit_before_scoring(game: GameState, table: TableSpec, options: Options) -> int | None:
+    """Return a seat that still has a decision before the hand is scored, or ``None``.
+
+    Called after the last trick and after every action of the review that follows.  A
+    variant with a review step (renege claims) returns the seat to ask; the state is then
+    in :attr:`~spadeskit.state.Phase.REVIEW` and that seat's actions come from
+    :func:`spadeskit_penalty_actions`.
+    """
+
+
+# --------------------------------------------------------------------------------------
+# Events: penalties
+# --------------------------------------------------------------------------------------
+
+
+@hookspec
+def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpec, options: Options) -> Sequence[Action] | None:
+    """Return the penalty actions ``seat`` may take now (``None`` is the referee).
+
+    Collected from every plugin.  These are actions outside the normal turn: a renege
+    claim, a misdeal declaration, a table-talk ruling, accepting the hand at review.
+    """
+
+
+@hookspec(firstresult=True)
+def spadeskit_apply_penalty(game: GameState, seat: int | None, action: Action, table: TableSpec, options: Options) -> GameState | None:
+    """Return the state after a penalty action listed by :func:`spadeskit_penalty_actions`.
+
+    The first non-``None`` result wins; the plugin that offered the action applies it.
+    """
+
+
+# --------------------------------------------------------------------------------------
+# Events: scoring and the end of the match
+# --------------------------------------------------------------------------------------
+
+
+@hookspec
+def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec, options: Options) -> Sequence[ScoreLine] | None:
+    """Return score lines for a finished hand.
+
+    Collected: every plugin's lines are concatenated in registration order (the
+    variant's first, then each house rule's), and a side's points for the hand are the sum of its lines.  A house rule
+    that changes how the variant scores (no bags, a Boston bonus) wraps this hook and
+    rewrites the list: ``lines = yield`` then return the new list.  ``match`` is the
+    match before this hand (scores and bag counters), for bag penalties.
+    """
+
+
+@hookspec(firstresult=True)
+def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec, options: Options) -> MatchEnd | None:
+    """Return how the match ended after this hand, or ``None`` to play on.
+
+    ``match`` already includes ``result``.  The first non-``None`` result wins, so an
+    instant win (Boston, taking all tricks) implemented with ``tryfirst=True`` is seen
+    before the target score.
+    """
+
+
+@hookspec(firstresult=True)
+def spadeskit_next_dealer(dealer: int, result: HandResult, table: TableSpec, options: Options) -> int | None:
+    """Return the next hand's dealer (clockwise rotation, or passing after a misdeal)."""
+
+
+# --------------------------------------------------------------------------------------
+# Events: what a seat may see
+# --------------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def spadeskit_view(view: View, game: GameState, seat: int | None, options: Options) -> View | None:
+    """Return ``view`` with more hidden, or ``None`` to leave it as it is.
+
+    The core builds the view from public facts and the seat's own cards; a house rule
+    that hides more (sealed bids, cards not yet looked at) returns a redacted copy.  Use
+    ``wrapper=True`` to compose with others: ``redacted = yield`` then work on
+    ``redacted or view``.
+    """

@@ -1,0 +1,174 @@
+"""The public API for writing a variant or a house rule.
+
+A plugin is a module with ``@hookimpl`` functions (see :mod:`spadeskit.hookspecs`) and a
+module attribute ``PLUGIN``, a :class:`PluginInfo` naming it, its kind, its options and
+how it composes.  It is found through the ``spadeskit`` entry-point group::
+
+    [project.entry-points.spadeskit]
+    suicide = "my_package.suicide"
+
+spadeskit's own variants are plugins of exactly this kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
+
+import attrs
+import pluggy
+
+from .cards import Suit
+
+if TYPE_CHECKING:
+    from .state import HandState
+
+__all__ = [
+    "hookimpl",
+    "Option",
+    "PluginInfo",
+    "PlayFilter",
+    "Ranking",
+    "follow_suit",
+    "no_lead_until_broken",
+    "choice",
+    "int_range",
+    "clockwise",
+]
+
+hookimpl = pluggy.HookimplMarker("spadeskit")
+"""Marker for hook implementations: ``@hookimpl``, ``@hookimpl(wrapper=True)`` …"""
+
+
+Validator = Callable[[Any], "str | None"]
+
+
+def choice(*allowed: Any) -> Validator:
+    """Return a validator accepting only the given values."""
+
+    def check(value: Any) -> str | None:
+        return None if value in allowed else f"must be one of {', '.join(map(repr, allowed))}"
+
+    return check
+
+
+def int_range(low: int | None = None, high: int | None = None) -> Validator:
+    """Return a validator accepting whole numbers within ``[low, high]`` (open if None)."""
+
+    def check(value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return "must be a whole number"
+        if low is not None and value < low:
+            return f"must be at least {low}"
+        if high is not None and value > high:
+            return f"must be at most {high}"
+        return None
+
+    return check
+
+
+@attrs.frozen
+class Option:
+    """A named option of a plugin, with its default, a docstring and a validator."""
+
+    name: str
+    default: Any
+    doc: str
+    validator: Validator | None = attrs.field(default=None, eq=False)
+
+    def problem(self, value: Any) -> str | None:
+        """Return why ``value`` is refused, or ``None`` if it is fine."""
+        return self.validator(value) if self.validator is not None else None
+
+
+@attrs.frozen
+class PluginInfo:
+    """What a plugin is and how it composes with others.
+
+    ``kind`` is ``"variant"`` (exactly one per rules) or ``"house-rule"``.  ``fits``
+    lists the variants a house rule works with (empty: any).  ``requires`` and
+    ``conflicts`` name other plugins.  ``order`` places a house rule among others when
+    their hooks combine (lower is registered earlier, so its wrappers sit further in).
+    """
+
+    name: str
+    kind: Literal["variant", "house-rule"]
+    summary: str
+    options: tuple[Option, ...] = ()
+    fits: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()
+    order: int = 100
+
+
+@attrs.frozen
+class Ranking:
+    """The compiled card ranking, handed to play filters and bots.
+
+    ``suit_of[i]`` is the effective suit of card index ``i`` (``-1`` if not in the deck),
+    ``strength[i]`` its strength within it, ``suit_mask[s]`` the mask of every deck card
+    of effective suit ``s``, ``deck_mask`` the whole deck.
+    """
+
+    suit_of: tuple[int, ...]
+    strength: tuple[int, ...]
+    suit_mask: tuple[int, ...]
+    deck_mask: int
+
+
+PlayCheck = Callable[["HandState", int, int], int]
+
+
+@attrs.frozen
+class PlayFilter:
+    """One restriction on plays: ``check(hand, seat, allowed) -> allowed``.
+
+    ``hand`` is the :class:`~spadeskit.state.HandState`, ``allowed`` an int mask of the
+    cards still allowed; the check returns the narrowed mask and must never return an
+    empty one when ``allowed`` was not empty.  Filters run sorted by ``(order, name)``.
+    """
+
+    name: str
+    check: PlayCheck = attrs.field(eq=False)
+    reason: str = ""
+    order: int = 100
+    enforced: bool = True
+
+
+def follow_suit(ranking: Ranking, *, enforced: bool = True, order: int = 10) -> PlayFilter:
+    """Return the filter "follow the led (effective) suit if able"."""
+    suit_of, suit_mask = ranking.suit_of, ranking.suit_mask
+
+    def check(hand: HandState, seat: int, allowed: int) -> int:
+        trick = hand.trick
+        if trick:
+            following = allowed & suit_mask[suit_of[trick[0][1]]]
+            if following:
+                return following
+        return allowed
+
+    return PlayFilter("follow-suit", check, "a player must follow the led suit when able",
+                      order=order, enforced=enforced)
+
+
+def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, order: int = 20) -> PlayFilter:
+    """Return the filter "no leading ``suit`` until one has been played, unless only it is held"."""
+    trump = ranking.suit_mask[suit]
+    others = ranking.deck_mask & ~trump
+
+    def check(hand: HandState, seat: int, allowed: int) -> int:
+        if not hand.trick and not hand.played & trump:
+            rest = allowed & others
+            if rest:
+                return rest
+        return allowed
+
+    name = suit.name.lower()
+    return PlayFilter(f"break-{name}", check,
+                      f"{name} may not be led until broken, unless the leader holds only {name}",
+                      order=order)
+
+
+def clockwise(seat: int, players: int, steps: int = 1) -> int:
+    """Return the seat ``steps`` places clockwise (to the left) of ``seat``."""
+    return (seat + steps) % players

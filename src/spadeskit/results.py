@@ -1,0 +1,99 @@
+"""Hand summaries, score lines and results: what scoring hooks read and write.
+
+Scoring works from a :class:`HandSummary` (bids and books per seat, cards won where a
+variant counts card points, and book transfers from penalties), never from the card
+play itself, so a scorekeeping app with pen-and-paper results uses the same rules.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .actions import Action
+from .cards import Card, card_at
+
+__all__ = ["BookTransfer", "HandSummary", "ScoreLine", "HandResult", "MatchEnd", "Trick"]
+
+
+@attrs.frozen
+class BookTransfer:
+    """Books moved from one side to another by a penalty (renege, table talk)."""
+
+    from_side: int
+    to_side: int
+    books: int
+    reason: str
+
+
+@attrs.frozen
+class HandSummary:
+    """Everything a hand's score depends on.
+
+    ``bids`` holds each seat's auction action (``Bid``, ``Nil``, ``PickUp``, ``Pass`` …),
+    ``books`` the tricks each seat took, ``won`` the cards each seat took (tricks, and
+    discards or blind where a variant counts them) when a variant scores card points,
+    ``transfers`` the penalty book transfers, and ``trump`` the hand's trump mode.
+    """
+
+    bids: tuple[Action | None, ...]
+    books: tuple[int, ...]
+    won: tuple[tuple[Card, ...], ...] | None = None
+    transfers: tuple[BookTransfer, ...] = ()
+    trump: str = "spades"
+    declarer: int | None = None
+
+
+@attrs.frozen
+class ScoreLine:
+    """One line of a hand's score sheet, for one side.
+
+    ``points`` is what the line adds to the side's score; ``bags`` what it adds to the
+    side's bag counter (negative when a bag penalty takes the counter down); ``text`` is
+    what a person reads: ``"N/S bid 7, took 8: +70, 1 bag (+1)"``.
+    """
+
+    side: int
+    points: int
+    text: str
+    bags: int = 0
+
+
+@attrs.frozen
+class Trick:
+    """A finished trick: who led, the plays as ``(seat, card index)``, who won it."""
+
+    leader: int
+    plays: tuple[tuple[int, int], ...]
+    winner: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Return the cards in the order they were played."""
+        return tuple(card_at(c) for _, c in self.plays)
+
+
+@attrs.frozen
+class MatchEnd:
+    """Why a match ended and which side won."""
+
+    winner: int
+    reason: str
+
+
+@attrs.frozen
+class HandResult:
+    """A finished (or voided) hand: bids, books, score lines and the totals after it."""
+
+    number: int
+    dealer: int
+    bids: tuple[Action | None, ...]
+    books: tuple[int, ...]
+    lines: tuple[ScoreLine, ...]
+    points: tuple[int, ...]
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
+    void: bool = False
+
+    def lines_for(self, side: int) -> tuple[ScoreLine, ...]:
+        """Return this hand's score lines for one side."""
+        return tuple(line for line in self.lines if line.side == side)

@@ -1,0 +1,156 @@
+"""What a variant declares about its table: seats, sides, deck, deal, card meanings.
+
+These are the values the table-setup and card-ranking hooks return.  They are read once,
+when a :class:`~spadeskit.rules.Rules` object is built, and compiled into lookup tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, Literal
+
+import attrs
+
+from .cards import Card, Suit
+
+__all__ = ["DealPlan", "TableSpec", "CardRank", "Contract", "Step", "FrozenMap"]
+
+
+@attrs.frozen
+class DealPlan:
+    """How the cards are dealt: packets per round, hand size, blind and draw pile.
+
+    Cards go clockwise from the dealer's left, ``packets[i]`` cards to each seat in round
+    ``i``; then ``blind`` cards are set aside as the blind (widow) and the remaining
+    ``pile`` cards form a face-down draw pile, top card first.
+    """
+
+    hand_size: int
+    packets: tuple[int, ...] = attrs.field(default=(), converter=tuple)
+    blind: int = 0
+    pile: int = 0
+
+    def rounds(self) -> tuple[int, ...]:
+        """Return the packet size of every round (one card at a time if none given)."""
+        return self.packets if self.packets else (1,) * self.hand_size
+
+
+@attrs.frozen
+class TableSpec:
+    """Seats, sides and deck of a variant.
+
+    ``sides`` lists the seats of each scoring side: ``((0, 2), (1, 3))`` for partnerships,
+    ``((0,), (1,), (2,))`` for three players on their own.
+    """
+
+    players: int
+    seat_names: tuple[str, ...]
+    sides: tuple[tuple[int, ...], ...]
+    side_names: tuple[str, ...]
+    deck: tuple[Card, ...]
+    deal: DealPlan
+
+    @property
+    def side_of(self) -> tuple[int, ...]:
+        """Return, for each seat, the index of its side."""
+        owner = [0] * self.players
+        for side, seats in enumerate(self.sides):
+            for seat in seats:
+                owner[seat] = side
+        return tuple(owner)
+
+    def problems(self) -> list[str]:
+        """Return what is inconsistent in this table (empty when it is sound)."""
+        found = []
+        if len(self.seat_names) != self.players:
+            found.append(f"{len(self.seat_names)} seat names for {self.players} players")
+        seats = sorted(s for side in self.sides for s in side)
+        if seats != list(range(self.players)):
+            found.append(f"sides {self.sides} do not hold every seat exactly once")
+        if len(self.side_names) != len(self.sides):
+            found.append(f"{len(self.side_names)} side names for {len(self.sides)} sides")
+        if len(set(self.deck)) != len(self.deck):
+            found.append("the deck holds a card twice")
+        plan = self.deal
+        if sum(plan.rounds()) != plan.hand_size:
+            found.append(f"packets {plan.packets} do not add up to {plan.hand_size}")
+        need = self.players * plan.hand_size + plan.blind + plan.pile
+        if need != len(self.deck):
+            found.append(f"the deal needs {need} cards but the deck has {len(self.deck)}")
+        return found
+
+
+@attrs.frozen
+class CardRank:
+    """What a card means in a variant: the suit it follows as, and its strength in it.
+
+    The 2♦ of Jokers-and-Deuces is ``CardRank(Suit.SPADES, 17)``.  Strength orders the
+    cards of one effective suit; higher beats lower.
+    """
+
+    suit: Suit
+    strength: int
+
+
+@attrs.frozen
+class Step:
+    """A card movement owed before play: a discard, or cards passed to another seat."""
+
+    seat: int
+    kind: Literal["discard", "exchange"]
+    count: int
+    to: int | None = None
+
+
+@attrs.frozen
+class Contract:
+    """How the auction ended, as decided by the auction hook.
+
+    ``trump`` names the trump mode handed to the trick-strength hook (``"spades"``,
+    ``"ladder"``, ``"none"`` …); ``leader`` leads the first trick; ``declarer`` is the
+    seat that took the blind (if any); ``blind_to`` says who gets the blind's cards:
+    ``"declarer"`` (into hand), ``"last-trick"`` (to the winner of the last trick, as won
+    cards) or ``None``; ``steps`` are the discards and exchanges owed before play.
+    """
+
+    leader: int
+    trump: str = "spades"
+    declarer: int | None = None
+    blind_to: Literal["declarer", "last-trick"] | None = None
+    steps: tuple[Step, ...] = ()
+
+
+class FrozenMap(Mapping[str, Any]):
+    """An immutable, hashable mapping: where plugins keep their own state."""
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, data: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
+        self._data: dict[str, Any] = {**(data or {}), **kwargs}
+        self._hash: int | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(frozenset(self._data.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMap):
+            return self._data == other._data
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._data!r})"
+
+    def set(self, **changes: Any) -> FrozenMap:
+        """Return a copy with these keys set."""
+        return FrozenMap(self._data, **changes)
