@@ -6,6 +6,7 @@ They exist for demos, simulations and tests; they are not strong players.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol
 
 from .actions import Action, Bid, Nil, Play
@@ -55,7 +56,7 @@ class SimpleBot:
             return self._bid(view, bids)
         return legal[0]
 
-    def _bid(self, view: View, bids: list[Action]) -> Action:
+    def _bid(self, view: View, bids: Sequence[Action]) -> Action:
         suit_of, strength = self.ranking.suit_of, self.ranking.strength
         top = max(strength[c.index] for c in view.cards)
         trumps = [c for c in view.cards if suit_of[c.index] == 3]

@@ -35,8 +35,9 @@ def _bid_text(game: GameState, result_bids: Sequence[Any]) -> str:
     return ", ".join(f"{names[s]} {b}" for s, b in enumerate(result_bids))
 
 
-def print_match(game: GameState, out: Any = sys.stdout) -> None:
-    """Print every finished hand of ``game`` and the score sheet."""
+def print_match(game: GameState, out: Any = None) -> None:
+    """Print every finished hand of ``game`` and the score sheet (to stdout by default)."""
+    out = out or sys.stdout
     table = game.rules.table
     names = table.seat_names
     for result in game.hand_results:

@@ -343,7 +343,7 @@ class Rules:
         >>> rules = load_rules("standard")
         >>> result = rules.score_hand(bids=[3, 2, 4, "nil"], books=[4, 3, 5, 1])
         >>> result.points
-        (91, -69)
+        (72, -78)
         >>> [line.text for line in result.lines]
         ['N/S bid 7, took 9: +70, 2 bags (+2)', 'E/W bid 2, took 3: +20, 1 bag (+1)', 'W nil, took 1: -100, 1 bag (+1)']
         """

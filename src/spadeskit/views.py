@@ -149,10 +149,13 @@ def make_view(game: GameState, seat: int | None) -> View:
 
 
 def _digest(game: GameState) -> str:
+    """Return a fingerprint of everything the game reached: any altered action shows."""
     hand = game.hand
-    facts = [list(game.match.scores), list(game.match.bags), len(game.match.results),
-             hand.number, hand.phase.value, list(hand.hands), len(hand.log), game.winner]
-    return hashlib.sha256(json.dumps(facts).encode()).hexdigest()[:32]
+    logs = game.match.logs + (hand.log,)
+    facts = [list(game.match.scores), list(game.match.bags), hand.number, hand.phase.value,
+             list(hand.hands), game.winner,
+             [[seat, action.to_json()] for log in logs for seat, action in log]]
+    return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:32]
 
 
 def make_record(game: GameState) -> dict[str, Any]:

@@ -1,0 +1,35 @@
+"""Shared helpers for the rule tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+import spadeskit
+from spadeskit import GameState, Play
+
+
+def suit_hands() -> list[str]:
+    """Return a deal where N holds every club, E diamonds, S hearts, W spades."""
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    return [" ".join(r + s for r in ranks) for s in "CDHS"]
+
+
+def play_cards(game: GameState, cards: Iterable[str]) -> GameState:
+    """Apply ``Play`` for each card, each by the seat to act."""
+    for card in cards:
+        game = game.apply(Play(card))
+    return game
+
+
+def bid_all(game: GameState, bids: Iterable[spadeskit.Action]) -> GameState:
+    """Apply the bids in turn."""
+    for bid in bids:
+        game = game.apply(bid)
+    return game
+
+
+@pytest.fixture
+def standard() -> spadeskit.Rules:
+    return spadeskit.load_rules("standard")

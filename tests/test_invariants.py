@@ -1,0 +1,62 @@
+"""Invariants over many random matches (hypothesis), for every shipped variant.
+
+Cards conserved; one card per seat per trick and exactly one, correct, winner; legal
+actions non-empty until the match ends; every legal action applies; illegal ones raise
+and change nothing; replaying a record gives an equal state; views never leak.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import spadeskit
+from spadeskit.testing import check_moves, check_state, check_views, play_random_match
+
+VARIANTS = [p.name for p in spadeskit.available() if p.kind == "variant"]
+SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SLOW
+@given(seed=st.integers(0, 2**63 - 1), variant=st.sampled_from(VARIANTS))
+def test_random_matches_keep_every_invariant(seed: int, variant: str) -> None:
+    game = play_random_match(spadeskit.load_rules(variant), seed)
+    assert game.is_over and game.winner is not None
+
+
+@SLOW
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 120))
+def test_replay_of_any_prefix_gives_an_equal_state(seed: int, steps: int) -> None:
+    rules = spadeskit.load_rules("standard", options={"target": 200})
+    rng = random.Random(seed)
+    game = rules.new_game(seed=seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game = game.apply(rng.choice(game.legal_actions()))
+    assert spadeskit.replay(game.to_record()) == game
+
+
+@SLOW
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 56))
+def test_states_reached_by_any_legal_sequence_are_consistent(seed: int, steps: int) -> None:
+    rules = spadeskit.load_rules("standard")
+    rng = random.Random(seed)
+    game = rules.new_game(seed=seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        game = game.apply(rng.choice(game.legal_actions()))
+    check_state(game)
+    check_views(game)
+    check_moves(game, rng, probes=40)
+
+
+def test_applying_never_changes_the_state_it_was_applied_to() -> None:
+    rules = spadeskit.load_rules("standard")
+    game = rules.new_game(seed=4)
+    before = game.to_record()
+    after = game.apply(game.legal_actions()[3])
+    assert game.to_record() == before and after.to_record() != before

@@ -1,0 +1,155 @@
+"""Plugin loading: entry points, kinds, fits, requires, conflicts, options, ordering."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+import spadeskit
+from spadeskit import Option, PluginError, PluginInfo, RuleConflict, UnknownPlugin, hookimpl
+from spadeskit.plugin import PlayFilter, int_range
+from spadeskit.results import HandSummary, ScoreLine
+from spadeskit.state import HandState
+from spadeskit.testing import InvariantError, play_random_match
+
+
+def house_rule(name: str, **info: Any) -> types.ModuleType:
+    """Return an in-memory house-rule plugin module."""
+    module = types.ModuleType(f"test_plugin_{name}")
+    module.PLUGIN = PluginInfo(name=name, kind="house-rule", summary=f"test rule {name}", **info)  # type: ignore[attr-defined]
+    return module
+
+
+def test_standard_is_found_through_the_entry_point_group() -> None:
+    names = {(p.name, p.kind) for p in spadeskit.available()}
+    assert ("standard", "variant") in names
+    rules = spadeskit.load_rules("standard")
+    assert rules.variant == "standard" and rules.table.players == 4
+
+
+def test_core_imports_no_plugin() -> None:
+    import pathlib
+
+    core = pathlib.Path(spadeskit.__file__).parent
+    for path in core.glob("*.py"):
+        assert "spadeskit_plugins" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_rules_are_compiled_once_and_cached() -> None:
+    assert spadeskit.load_rules("standard") is spadeskit.load_rules("standard")
+    assert spadeskit.load_rules("standard", options={"target": 300}) == spadeskit.load_rules(
+        "standard", options={"target": 300})
+
+
+def test_a_variant_is_not_a_house_rule_and_back() -> None:
+    with pytest.raises(UnknownPlugin, match="is a variant, not a house rule"):
+        spadeskit.load_rules("standard", ["standard"])
+    with pytest.raises(UnknownPlugin, match="is a house rule, not a variant"):
+        spadeskit.load_rules(house_rule("x"))
+
+
+def test_a_house_rule_that_does_not_fit_the_variant_names_both() -> None:
+    with pytest.raises(RuleConflict, match="house rule 'only-jjdd' does not fit variant 'standard'"):
+        spadeskit.load_rules("standard", [house_rule("only-jjdd", fits=("jjdd",))])
+
+
+def test_conflicting_house_rules_name_both() -> None:
+    a, b = house_rule("a", conflicts=("b",)), house_rule("b")
+    for order in ([a, b], [b, a]):
+        with pytest.raises(RuleConflict, match="'a' conflicts with 'b'"):
+            spadeskit.load_rules("standard", order)
+
+
+def test_a_missing_requirement_is_named() -> None:
+    with pytest.raises(RuleConflict, match="'needy' requires 'helper'"):
+        spadeskit.load_rules("standard", [house_rule("needy", requires=("helper",))])
+
+
+def test_a_house_rule_listed_twice() -> None:
+    a = house_rule("a")
+    with pytest.raises(RuleConflict, match="listed twice"):
+        spadeskit.load_rules("standard", [a, a])
+
+
+def test_two_plugins_declaring_one_option() -> None:
+    clash = house_rule("clash", options=(Option("target", 1, "doc"),))
+    with pytest.raises(RuleConflict, match="'clash' and 'standard' both declare option 'target'"):
+        spadeskit.load_rules("standard", [clash])
+
+
+def test_house_rule_options_are_validated_and_defaulted() -> None:
+    rule = house_rule("bonus", options=(Option("bonus_points", 50, "doc", int_range(0)),))
+    assert spadeskit.load_rules("standard", [rule]).options["bonus_points"] == 50
+    with pytest.raises(spadeskit.OptionError, match="'bonus_points' of 'bonus' must be at least 0"):
+        spadeskit.load_rules("standard", [rule], {"bonus_points": -1})
+
+
+def test_an_object_without_plugin_info_is_refused() -> None:
+    with pytest.raises(PluginError, match="no PLUGIN"):
+        spadeskit.load_rules("standard", [types.ModuleType("bare")])
+
+
+def test_a_hook_returning_garbage_is_a_plugin_error() -> None:
+    rule = house_rule("bad-table")
+
+    @hookimpl(tryfirst=True)
+    def spadeskit_table() -> str:
+        return "a table"
+
+    rule.spadeskit_table = spadeskit_table  # type: ignore[attr-defined]
+    with pytest.raises(PluginError, match="no plugin set up the table"):
+        spadeskit.load_rules("standard", [rule])
+
+
+def _scoring_rules(first: types.ModuleType, second: types.ModuleType) -> list[str]:
+    rules = spadeskit.load_rules("standard", [first, second])
+    return [ln.text for ln in rules.score_hand(bids=[3, 3, 3, 3], books=[3, 3, 3, 4]).lines]
+
+
+def test_score_lines_combine_in_declared_order_whatever_the_listing_order() -> None:
+    def adder(name: str, order: int) -> types.ModuleType:
+        rule = house_rule(name, order=order)
+
+        @hookimpl
+        def spadeskit_score_hand(summary: HandSummary) -> Sequence[ScoreLine]:
+            return [ScoreLine(0, 1, f"{name} bonus")]
+
+        rule.spadeskit_score_hand = spadeskit_score_hand  # type: ignore[attr-defined]
+        return rule
+
+    early, late = adder("early", 10), adder("late", 20)
+    expected = ["N/S bid 6, took 6: +60", "E/W bid 6, took 7: +60, 1 bag (+1)", "early bonus", "late bonus"]
+    assert _scoring_rules(early, late) == expected
+    assert _scoring_rules(late, early) == expected
+
+
+def test_a_house_rule_can_lift_a_play_restriction_by_wrapping() -> None:
+    rule = house_rule("lead-anything")
+
+    @hookimpl(wrapper=True)
+    def spadeskit_play_filters() -> Any:
+        filters = yield
+        return [[f for f in group if not f.name.startswith("break-")] for group in filters]
+
+    rule.spadeskit_play_filters = spadeskit_play_filters  # type: ignore[attr-defined]
+    rules = spadeskit.load_rules("standard", [rule])
+    assert [f.name for f in rules.filters] == ["follow-suit"]
+    assert all(isinstance(f, PlayFilter) for f in rules.filters)
+
+
+def test_the_invariant_checks_catch_a_plugin_that_copies_a_card() -> None:
+    rule = house_rule("card-copier")
+
+    @hookimpl
+    def spadeskit_after_trick(hand: HandState) -> HandState:
+        from spadeskit.engine import evolve_hand
+
+        first = hand.tricks[-1].plays[0][1]
+        return evolve_hand(hand, hands=(hand.hands[0] | 1 << first,) + hand.hands[1:])
+
+    rule.spadeskit_after_trick = spadeskit_after_trick  # type: ignore[attr-defined]
+    with pytest.raises(InvariantError, match="cards are not conserved"):
+        play_random_match(spadeskit.load_rules("standard", [rule]), seed=1)

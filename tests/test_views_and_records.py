@@ -1,0 +1,89 @@
+"""Hidden information in views, records that replay, and the demo."""
+
+from __future__ import annotations
+
+import json
+
+import spadeskit
+from spadeskit import Bid, Phase
+from spadeskit.cli import main
+from tests.conftest import bid_all
+
+
+def test_a_view_shows_its_own_cards_and_only_counts_of_the_others(standard: spadeskit.Rules) -> None:
+    game = standard.new_game(seed=9)
+    for seat in range(4):
+        view = game.view(seat)
+        assert view.cards == game.cards(seat)
+        assert view.card_counts == (13, 13, 13, 13)
+        text = json.dumps(view.to_json())
+        for other in range(4):
+            if other != seat:
+                assert not any(f'"{c.code}"' in text for c in game.cards(other))
+
+
+def test_a_spectator_sees_no_hand(standard: spadeskit.Rules) -> None:
+    view = standard.new_game(seed=9).view(None)
+    assert view.cards == () and view.legal_actions == ()
+
+
+def test_a_view_never_holds_the_seed_or_the_record(standard: spadeskit.Rules) -> None:
+    game = standard.new_game(seed=123456789)
+    text = json.dumps(game.view(0).to_json())
+    assert "123456789" not in text and "seed" not in text
+
+
+def test_played_cards_bids_and_legal_actions_are_public_to_the_right_seats(standard: spadeskit.Rules) -> None:
+    game = bid_all(standard.new_game(seed=9), [Bid(2), Bid(3), Bid(4), Bid(1)])
+    card = game.legal_actions()[0]
+    game = game.apply(card)
+    view = game.view(2)
+    assert view.bids == (Bid(2), Bid(3), Bid(4), Bid(1))
+    assert view.trick[0][1] == card.card  # type: ignore[attr-defined]
+    assert view.legal_actions == () and game.view(1).legal_actions == game.legal_actions()
+
+
+def test_record_is_json_and_replays_to_an_equal_state(standard: spadeskit.Rules) -> None:
+    game = standard.new_game(seed=31)
+    for _ in range(70):
+        game = game.apply(game.legal_actions()[-1 if game.phase is Phase.AUCTION else 0])
+    assert game.hand.number == 1
+    record = json.loads(json.dumps(game.to_record()))
+    assert record["format"] == "spadeskit-record" and record["version"] == 1
+    again = spadeskit.replay(record)
+    assert again == game and again.hand_results == game.hand_results
+
+
+def test_record_of_an_explicit_deal_replays(standard: spadeskit.Rules) -> None:
+    game = standard.new_game(seed=1)
+    deal = [[c.code for c in game.cards(s)] for s in range(4)]
+    explicit = standard.new_game(deal=deal, dealer=1, seed=5)
+    explicit = explicit.apply(explicit.legal_actions()[2])
+    assert explicit.hand.dealer == 1
+    assert spadeskit.replay(explicit.to_record()) == explicit
+
+
+def test_scorekeeping_from_bids_and_books_matches_the_played_hand(standard: spadeskit.Rules) -> None:
+    game = standard.new_game(seed=77)
+    while not game.hand_results:
+        game = game.apply(game.legal_actions()[-1] if game.phase is Phase.AUCTION else game.legal_actions()[0])
+    result = game.hand_results[0]
+    kept = standard.score_hand(bids=list(result.bids), books=list(result.books))
+    assert kept.lines == result.lines and kept.scores == result.scores
+
+
+def test_demo_plays_a_whole_match_and_prints_the_score_sheet(capsys: object, tmp_path: object) -> None:
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "match.json"
+    assert main(["demo", "--seed", "3", "--record", str(path)]) == 0
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "Hand 1 (dealer W)" in out and "Score sheet" in out and "Winner:" in out
+    assert main(["replay", str(path)]) == 0
+    assert main(["demo", "--variant", "bridge"]) == 2
+
+
+def test_list_names_every_plugin_with_its_options(capsys: object) -> None:
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert "standard" in out and "target = 500" in out
