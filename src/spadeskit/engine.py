@@ -36,18 +36,26 @@ _HAND_FIELDS = tuple(f.name for f in attrs.fields(HandState))
 _KEEP = object()
 
 
-def _make_evolve() -> Any:
-    # Generated like attrs' own methods: a keyword per field, so rebuilding a hand on the
-    # hot path costs one constructor call instead of a loop over getattr (measured 3x).
-    params = ", ".join(f"{n}=_KEEP" for n in _HAND_FIELDS)
-    values = ", ".join(f"hand.{n} if {n} is _KEEP else {n}" for n in _HAND_FIELDS)
+def _make_evolve(*changed: str) -> Any:
+    # Generated like attrs' own methods, so rebuilding a hand on the hot path is one
+    # constructor call.  With field names, the result takes exactly those fields as
+    # positional arguments (the play path's shapes); without, any of them by keyword.
+    if changed:
+        params = ", ".join(changed)
+        values = ", ".join(n if n in changed else f"hand.{n}" for n in _HAND_FIELDS)
+    else:
+        params = "*, " + ", ".join(f"{n}=_KEEP" for n in _HAND_FIELDS)
+        values = ", ".join(f"hand.{n} if {n} is _KEEP else {n}" for n in _HAND_FIELDS)
     namespace: dict[str, Any] = {"_KEEP": _KEEP, "HandState": HandState}
-    exec(f"def evolve(hand, *, {params}):\n    return HandState({values})\n", namespace)
+    exec(f"def evolve(hand, {params}):\n    return HandState({values})\n", namespace)
     return namespace["evolve"]
 
 
 _evolve = _make_evolve()
 """Return a copy of a hand with some fields changed; the one place hands are rebuilt."""
+_next_card = _make_evolve("to_act", "hands", "trick", "played", "log", "breaches")
+_next_trick = _make_evolve("to_act", "leader", "hands", "trick", "tricks", "books", "won", "played",
+                           "log", "breaches")
 
 
 def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
@@ -258,10 +266,16 @@ class Engine:
         return _NO_ACTIONS
 
     def _auction_actions(self, game: GameState, seat: int) -> tuple[Action, ...]:
+        # Cached on the state like the legal-play mask: asked once, then read by apply().
+        cached = game._legal
+        if isinstance(cached, tuple):
+            return cached
         actions = self._call("spadeskit_auction_actions", game=game, seat=seat)
         if actions is None:
             raise PluginError(f"no plugin of {self.rules.name!r} lists the auction actions")
-        return tuple(actions)
+        actions = tuple(actions)
+        object.__setattr__(game, "_legal", actions)
+        return actions
 
     def _penalty_actions(self, game: GameState, seat: int | None) -> tuple[Action, ...]:
         if not self.has_penalties:
@@ -417,8 +431,7 @@ class Engine:
         trick = hand.trick + ((seat, index),)
         log = hand.log + ((seat, self.plays[index]),)
         if len(trick) < self.n:
-            hand = _evolve(hand, to_act=(seat + 1) % self.n, hands=hands, trick=trick,
-                           played=hand.played | bit, log=log, breaches=breaches)
+            hand = _next_card(hand, (seat + 1) % self.n, hands, trick, hand.played | bit, log, breaches)
             return GameState(self.rules, game.seed, game.first_deal, game.match, hand)
         contract = hand.contract
         assert contract is not None
@@ -431,9 +444,8 @@ class Engine:
         done = Trick(hand.leader, trick, winner)
         books = hand.books[:winner] + (hand.books[winner] + 1,) + hand.books[winner + 1:]
         won = hand.won[:winner] + (hand.won[winner] | taken,) + hand.won[winner + 1:]
-        hand = _evolve(hand, to_act=winner, leader=winner, hands=hands, trick=(),
-                       tricks=hand.tricks + (done,), books=books, won=won,
-                       played=hand.played | bit, log=log, breaches=breaches)
+        hand = _next_trick(hand, winner, winner, hands, (), hand.tricks + (done,), books, won,
+                           hand.played | bit, log, breaches)
         if self.has_after_trick:
             changed = self._call("spadeskit_after_trick", hand=hand, trick=done)
             if changed is not None:

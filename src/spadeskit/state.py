@@ -116,6 +116,8 @@ class GameState:
     first_deal: tuple[tuple[int, ...], ...] | None = attrs.field(repr=False)
     match: MatchState
     hand: HandState
+    # Private cache of what the seat to act may do (a play mask or auction actions),
+    # derived from the state itself and excluded from equality.
     _legal: Any = attrs.field(default=None, eq=False, repr=False, hash=False)
 
     @property

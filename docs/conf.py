@@ -1,0 +1,21 @@
+"""Sphinx configuration for the spadeskit documentation."""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "plugins")]
+
+project = "spadeskit"
+author = "the spadeskit developers"
+copyright = "2026, the spadeskit developers"
+release = "0.1.0"
+
+extensions = ["sphinx.ext.autodoc", "sphinx.ext.doctest", "sphinx.ext.viewcode"]
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"members": True, "undoc-members": False}
+html_theme = "alabaster"
+exclude_patterns = ["_build"]
