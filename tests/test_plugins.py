@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 
 import spadeskit
-from spadeskit import Option, PluginError, PluginInfo, RuleConflict, UnknownPlugin, hookimpl
+from spadeskit import (
+    Option,
+    PluginError,
+    PluginInfo,
+    RuleConflict,
+    UnknownPlugin,
+    hookimpl,
+)
 from spadeskit.plugin import PlayFilter, int_range
 from spadeskit.results import HandSummary, ScoreLine
 from spadeskit.state import HandState
@@ -145,7 +152,7 @@ def test_the_invariant_checks_catch_a_plugin_that_copies_a_card() -> None:
 
     @hookimpl
     def spadeskit_after_trick(hand: HandState) -> HandState:
-        from spadeskit.engine import evolve_hand
+        from spadeskit.plugin import evolve_hand
 
         first = hand.tricks[-1].plays[0][1]
         return evolve_hand(hand, hands=(hand.hands[0] | 1 << first,) + hand.hands[1:])

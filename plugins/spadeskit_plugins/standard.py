@@ -27,7 +27,17 @@ from spadeskit.plugin import (
 )
 from spadeskit.results import HandResult, HandSummary
 from spadeskit.state import GameState, MatchState
-from spadeskit.table import CardRank, Contract, DealPlan, TableSpec
+from spadeskit.table import CardRank, Contract, TableSpec
+
+from ._common import (
+    bags_text,
+    each_bids_once,
+    is_nil,
+    partnership_table,
+    signed,
+    spades_trump_strength,
+    target_or_floor,
+)
 
 PLUGIN = PluginInfo(
     name="standard",
@@ -43,15 +53,12 @@ PLUGIN = PluginInfo(
     ),
 )
 
-SEATS = ("N", "E", "S", "W")
-SIDES = ((0, 2), (1, 3))
-SIDE_NAMES = ("N/S", "E/W")
 _BIDS: tuple[Action, ...] = (Nil(),) + tuple(Bid(n) for n in range(1, 14))
 
 
 @hookimpl
 def spadeskit_table() -> TableSpec:
-    return TableSpec(4, SEATS, SIDES, SIDE_NAMES, STANDARD_DECK, DealPlan(hand_size=13))
+    return partnership_table(STANDARD_DECK)
 
 
 @hookimpl
@@ -62,11 +69,7 @@ def spadeskit_card_rank(card: Card) -> CardRank | None:
 
 @hookimpl
 def spadeskit_trick_strength(rank: CardRank, led: Suit, trump: str) -> int | None:
-    if trump != "spades":
-        return None
-    if rank.suit is Suit.SPADES:
-        return 100 + rank.strength
-    return rank.strength if rank.suit == led else 0
+    return spades_trump_strength(rank, led, trump)
 
 
 @hookimpl
@@ -76,30 +79,13 @@ def spadeskit_play_filters(ranking: Ranking) -> Sequence[PlayFilter]:
 
 @hookimpl
 def spadeskit_auction_next(game: GameState, table: TableSpec) -> int | Contract:
-    hand = game.hand
-    players = table.players
-    spoken = len(hand.auction)
-    if spoken < players:
-        return (hand.dealer + 1 + spoken) % players
-    return Contract(leader=(hand.dealer + 1) % players, trump="spades")
+    seat = each_bids_once(game, table)
+    return Contract(leader=(game.hand.dealer + 1) % table.players) if seat is None else seat
 
 
 @hookimpl
 def spadeskit_auction_actions() -> Sequence[Action]:
     return _BIDS
-
-
-def is_nil(bid: Action | None) -> bool:
-    """Return whether a bid is a nil of any kind (``Bid(0)`` counts, for scorekeepers)."""
-    return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
-
-
-def _bags(n: int) -> str:
-    return f"{n} bag{'s' if n != 1 else ''} ({n:+d})"
-
-
-def _signed(points: int) -> str:
-    return f"{points:+d}"
 
 
 def contract_lines(side: int, summary: HandSummary, match: MatchState, table: TableSpec,
@@ -117,13 +103,13 @@ def contract_lines(side: int, summary: HandSummary, match: MatchState, table: Ta
         if took >= contract:
             over = took - contract
             bags += over
-            text = f"{name} bid {contract}, took {took}: {_signed(10 * contract)}"
+            text = f"{name} bid {contract}, took {took}: {signed(10 * contract)}"
             if over:
-                text += f", {_bags(over)}"
+                text += f", {bags_text(over)}"
             lines.append(ScoreLine(side, 10 * contract + over, text, bags=over))
         else:
             lines.append(ScoreLine(side, -10 * contract,
-                                   f"{name} bid {contract}, took {took}: set, {_signed(-10 * contract)}"))
+                                   f"{name} bid {contract}, took {took}: set, {signed(-10 * contract)}"))
     for seat in seats:
         bid = bids[seat]
         if not is_nil(bid):
@@ -133,15 +119,15 @@ def contract_lines(side: int, summary: HandSummary, match: MatchState, table: Ta
         took = books[seat]
         label = f"{table.seat_names[seat]} {'blind nil' if blind else 'nil'}, took {took}"
         if took == 0:
-            lines.append(ScoreLine(side, value, f"{label}: {_signed(value)}"))
+            lines.append(ScoreLine(side, value, f"{label}: {signed(value)}"))
         else:
             bags += took
-            lines.append(ScoreLine(side, -value + took, f"{label}: {_signed(-value)}, {_bags(took)}", bags=took))
+            lines.append(ScoreLine(side, -value + took, f"{label}: {signed(-value)}, {bags_text(took)}", bags=took))
     limit, penalty = options["bag_limit"], options["bag_penalty"]
     times = (match.bags[side] + bags) // limit if match.bags[side] + bags >= limit else 0
     if times:
         lines.append(ScoreLine(side, -penalty * times,
-                               f"{name} reached {limit * times} bags: {_signed(-penalty * times)}",
+                               f"{name} reached {limit * times} bags: {signed(-penalty * times)}",
                                bags=-limit * times))
     return lines
 
@@ -151,36 +137,6 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
                          options: Any) -> Sequence[ScoreLine]:
     return [line for side in range(len(table.sides))
             for line in contract_lines(side, summary, match, table, options)]
-
-
-def target_or_floor(scores: Sequence[int], names: Sequence[str], target: int,
-                    floor: int | None) -> MatchEnd | None:
-    """Return the end of a match played to ``target`` (and down to ``floor``), or None.
-
-    Several sides at the target: the highest wins; an exact tie at the top plays on.
-    Sides at or below the floor lose; the best of the others wins.
-    """
-    sides = range(len(scores))
-    reached = [s for s in sides if scores[s] >= target]
-    if reached:
-        return _best(reached, scores, names, f"reached {target}")
-    if floor is None:
-        return None
-    sunk = [s for s in sides if scores[s] <= floor]
-    if not sunk:
-        return None
-    alive = [s for s in sides if s not in sunk] or list(sides)
-    losers = ", ".join(names[s] for s in sunk)
-    return _best(alive, scores, names, f"won as {losers} fell to {floor} or below")
-
-
-def _best(candidates: Sequence[int], scores: Sequence[int], names: Sequence[str],
-          why: str) -> MatchEnd | None:
-    top = max(scores[s] for s in candidates)
-    leaders = [s for s in candidates if scores[s] == top]
-    if len(leaders) > 1:
-        return None
-    return MatchEnd(leaders[0], f"{names[leaders[0]]} {why} with {top}")
 
 
 @hookimpl

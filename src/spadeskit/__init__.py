@@ -24,6 +24,7 @@ from .actions import (
     action_from_json,
 )
 from .cards import Card, Suit, parse_card, parse_cards
+from .engine import REFEREE
 from .errors import (
     CardParseError,
     DealError,
@@ -55,5 +56,5 @@ __all__ = [
     "Option", "PlayFilter", "PluginInfo", "hookimpl",
     "HandResult", "HandSummary", "MatchEnd", "ScoreLine",
     "HandScore", "PluginSummary", "Rules", "available", "load_rules",
-    "GameState", "Phase", "View", "replay",
+    "GameState", "Phase", "View", "replay", "REFEREE",
 ]

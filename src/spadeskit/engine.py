@@ -15,13 +15,21 @@ import itertools
 import random
 import secrets
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .actions import Action, Bid, Discard, Exchange, Nil, Play
 from .cards import CardLike, card_at, cards_of, iter_mask, parse_cards
-from .errors import DealError, GameOver, IllegalAction, NotYourTurn, PluginError, SpadesError, WrongPhase
+from .errors import (
+    DealError,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    PluginError,
+    SpadesError,
+    WrongPhase,
+)
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine, Trick
 from .state import Breach, GameState, HandState, MatchState, Phase
 from .table import Contract, FrozenMap, Step
@@ -29,9 +37,11 @@ from .table import Contract, FrozenMap, Step
 if TYPE_CHECKING:
     from .rules import HandScore, Rules
 
-__all__ = ["Engine"]
+__all__ = ["Engine", "REFEREE"]
 
 _NO_ACTIONS: tuple[Action, ...] = ()
+REFEREE = -1
+"""The seat number of the referee, for rulings such as table talk: ``apply(a, REFEREE)``."""
 _HAND_FIELDS = tuple(f.name for f in attrs.fields(HandState))
 _KEEP = object()
 
@@ -153,9 +163,12 @@ class Engine:
                 if c in seen:
                     raise DealError(f"{card_at(c)} is dealt twice: to {seen[c]} and to {where}")
                 seen[c] = where
-        for seat, h in enumerate(hands):
-            if len(h) != plan.hand_size:
-                raise DealError(f"{self.seat_name(seat)} is dealt {len(h)} cards; a hand is {plan.hand_size}")
+        if not self._call("spadeskit_misdeal_allowed"):
+            for seat, h in enumerate(hands):
+                if len(h) != plan.hand_size:
+                    raise DealError(f"{self.seat_name(seat)} is dealt {len(h)} cards; a hand is {plan.hand_size}")
+        elif {c for h in hands for c in h} != deck - set(extra[0]) - set(extra[1]):
+            raise DealError(f"the deal must use every card of the deck of {self.rules.name!r}")
         for name, cards, size in (("blind", extra[0], plan.blind), ("pile", extra[1], plan.pile)):
             if len(cards) != size:
                 raise DealError(f"the {name} has {len(cards)} cards; it must have {size}")
@@ -240,6 +253,8 @@ class Engine:
         hand = game.hand
         if game.match.end is not None:
             return _NO_ACTIONS
+        if seat == REFEREE:
+            return self._penalty_actions(game, None)
         if seat is None or seat == hand.to_act:
             if hand.phase is Phase.PLAY and not self.has_penalties:
                 return self._plays(self.legal_mask(game))
@@ -304,14 +319,21 @@ class Engine:
             raise GameOver(f"{action} refused: the match is over ({game.match.end.reason})")
         if not isinstance(action, Action):
             raise IllegalAction(f"{action!r} is not an action (use spadeskit.Bid(4), spadeskit.Play('AS') …)")
-        if seat is not None:
+        referee = seat == REFEREE
+        if seat is not None and not referee:
             self._check_seat(seat)
         hand = game.hand
-        if self.has_penalties and action in self._penalty_actions(game, seat):
-            new = self._call("spadeskit_apply_penalty", game=game, seat=seat, action=action)
+        claimant = None if referee else seat
+        if self.has_penalties and action in self._penalty_actions(game, claimant):
+            new = self._call("spadeskit_apply_penalty", game=game, seat=claimant, action=action)
             if not isinstance(new, GameState):
                 raise PluginError(f"no plugin of {self.rules.name!r} applied the offered action {action}")
             return new
+        if referee:
+            raise IllegalAction(
+                f"{action} refused: the referee may only "
+                f"{', '.join(map(str, self._penalty_actions(game, None))) or 'watch now'}"
+            )
         if seat != hand.to_act:
             raise NotYourTurn(
                 f"{action} by {self.seat_name(seat)} refused: it is {self.seat_name(hand.to_act)}'s "
@@ -516,7 +538,16 @@ class Engine:
         match = game.match
         scored = self.score(self.summary(hand), match)
         result = HandResult(hand.number, hand.dealer, hand.bids, hand.books, scored.lines,
-                            scored.points, scored.scores, scored.bags)
+                            scored.points, scored.scores, scored.bags, transfers=hand.transfers,
+                            last_trick_winner=hand.tricks[-1].winner if hand.tricks else None)
+        return self.close_hand(game, result)
+
+    def void_hand(self, game: GameState, note: str) -> GameState:
+        """End the hand in progress unscored (a misdeal) and deal the next one."""
+        hand, match = game.hand, game.match
+        sides = len(self.table.sides)
+        result = HandResult(hand.number, hand.dealer, hand.bids, hand.books, (), (0,) * sides,
+                            match.scores, match.bags, void=True, note=note)
         return self.close_hand(game, result)
 
     def close_hand(self, game: GameState, result: HandResult) -> GameState:
@@ -539,7 +570,3 @@ class Engine:
         self._check_seat(dealer, "next dealer")
         return self._start_hand(game.seed, game.first_deal, match, hand.number + 1, dealer, None)
 
-
-def evolve_hand(hand: HandState, **changes: Any) -> HandState:
-    """Return a copy of ``hand`` with the given fields changed (for plugins)."""
-    return cast(HandState, _evolve(hand, **changes))

@@ -97,6 +97,16 @@ def spadeskit_play_filters(
     """
 
 
+@hookspec(firstresult=True)
+def spadeskit_misdeal_allowed(table: TableSpec, options: Options) -> bool | None:
+    """Return ``True`` if an explicit deal may give a seat the wrong number of cards.
+
+    Called when a game is started with an explicit deal.  By default such a deal is
+    refused with a :class:`~spadeskit.errors.DealError`; a variant in which a player may
+    declare a misdeal accepts it and offers ``DeclareMisdeal`` as a penalty action.
+    """
+
+
 # --------------------------------------------------------------------------------------
 # Events: auction
 # --------------------------------------------------------------------------------------
@@ -158,6 +168,8 @@ def spadeskit_before_scoring(game: GameState, table: TableSpec, options: Options
 @hookspec
 def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpec, options: Options) -> Sequence[Action] | None:
     """Return the penalty actions ``seat`` may take now (``None`` is the referee).
+
+    The referee acts as ``game.apply(action, spadeskit.REFEREE)``.
 
     Collected from every plugin.  These are actions outside the normal turn: a renege
     claim, a misdeal declaration, a table-talk ruling, accepting the hand at review.

@@ -21,7 +21,7 @@ import pluggy
 from .cards import Suit
 
 if TYPE_CHECKING:
-    from .state import HandState
+    from .state import GameState, HandState
 
 __all__ = [
     "hookimpl",
@@ -34,6 +34,10 @@ __all__ = [
     "choice",
     "int_range",
     "clockwise",
+    "evolve_hand",
+    "with_hand",
+    "void_hand",
+    "review_or_score",
 ]
 
 hookimpl = pluggy.HookimplMarker("spadeskit")
@@ -172,3 +176,28 @@ def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, order: i
 def clockwise(seat: int, players: int, steps: int = 1) -> int:
     """Return the seat ``steps`` places clockwise (to the left) of ``seat``."""
     return (seat + steps) % players
+
+
+def evolve_hand(hand: HandState, **changes: Any) -> HandState:
+    """Return a copy of ``hand`` with the given fields changed."""
+    from .engine import _evolve
+
+    new: HandState = _evolve(hand, **changes)
+    return new
+
+
+def with_hand(game: GameState, hand: HandState) -> GameState:
+    """Return ``game`` with its hand in progress replaced (match and rules kept)."""
+    return type(game)(game.rules, game.seed, game.first_deal, game.match, hand)
+
+
+def void_hand(game: GameState, note: str) -> GameState:
+    """Return the state after voiding the hand in progress (a misdeal): nothing is scored,
+    the result says ``note``, and the next hand is dealt by the next dealer."""
+    return game.rules._engine.void_hand(game, note)
+
+
+def review_or_score(game: GameState) -> GameState:
+    """Return the state after the last trick's review step is settled: ask the next review
+    seat (``spadeskit_before_scoring``) or, when there is none, score the hand."""
+    return game.rules._engine.review_or_score(game)

@@ -82,7 +82,11 @@ class MatchEnd:
 
 @attrs.frozen
 class HandResult:
-    """A finished (or voided) hand: bids, books, score lines and the totals after it."""
+    """A finished (or voided) hand: bids, books, score lines and the totals after it.
+
+    ``void`` hands (a misdeal) score nothing and say why in ``note``; ``transfers`` are
+    the penalty book transfers; ``last_trick_winner`` took the hand's last book.
+    """
 
     number: int
     dealer: int
@@ -93,6 +97,9 @@ class HandResult:
     scores: tuple[int, ...]
     bags: tuple[int, ...]
     void: bool = False
+    note: str = ""
+    transfers: tuple[BookTransfer, ...] = ()
+    last_trick_winner: int | None = None
 
     def lines_for(self, side: int) -> tuple[ScoreLine, ...]:
         """Return this hand's score lines for one side."""

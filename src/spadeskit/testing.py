@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+
 from .actions import Accept, Action, Bid, Nil, Pass, PickUp, Play
 from .cards import card_at
 from .errors import SpadesError

@@ -1,0 +1,83 @@
+"""Pieces shared by the partnership variants shipped with spadeskit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spadeskit import Bid, BlindNil, MatchEnd, Nil
+from spadeskit.actions import Action
+from spadeskit.cards import Card, Suit
+from spadeskit.state import GameState
+from spadeskit.table import CardRank, DealPlan, TableSpec
+
+SEATS = ("N", "E", "S", "W")
+SIDES = ((0, 2), (1, 3))
+SIDE_NAMES = ("N/S", "E/W")
+
+
+def partnership_table(deck: Sequence[Card]) -> TableSpec:
+    """Return four seats N, E, S, W, partners across, 13 cards each from ``deck``."""
+    return TableSpec(4, SEATS, SIDES, SIDE_NAMES, tuple(deck), DealPlan(hand_size=13))
+
+
+def spades_trump_strength(rank: CardRank, led: Suit, trump: str) -> int | None:
+    """Return a card's trick strength when spades (effective suit) are trump."""
+    if trump != "spades":
+        return None
+    if rank.suit is Suit.SPADES:
+        return 100 + rank.strength
+    return rank.strength if rank.suit == led else 0
+
+
+def each_bids_once(game: GameState, table: TableSpec) -> int | None:
+    """Return the next seat to bid, clockwise from the dealer's left, or None when all have."""
+    hand = game.hand
+    spoken = len(hand.auction)
+    if spoken < table.players:
+        return (hand.dealer + 1 + spoken) % table.players
+    return None
+
+
+def is_nil(bid: Action | None) -> bool:
+    """Return whether a bid is a nil of any kind (``Bid(0)`` counts, for scorekeepers)."""
+    return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
+
+
+def bags_text(n: int) -> str:
+    """Return ``"1 bag (+1)"`` / ``"3 bags (+3)"``."""
+    return f"{n} bag{'s' if n != 1 else ''} ({n:+d})"
+
+
+def signed(points: int) -> str:
+    """Return points with their sign: ``"+70"``, ``"-100"``."""
+    return f"{points:+d}"
+
+
+def target_or_floor(scores: Sequence[int], names: Sequence[str], target: int,
+                    floor: int | None) -> MatchEnd | None:
+    """Return the end of a match played to ``target`` (and down to ``floor``), or None.
+
+    Several sides at the target: the highest wins; an exact tie at the top plays on.
+    Sides at or below the floor lose; the best of the others wins.
+    """
+    sides = range(len(scores))
+    reached = [s for s in sides if scores[s] >= target]
+    if reached:
+        return _best(reached, scores, names, f"reached {target}")
+    if floor is None:
+        return None
+    sunk = [s for s in sides if scores[s] <= floor]
+    if not sunk:
+        return None
+    alive = [s for s in sides if s not in sunk] or list(sides)
+    losers = ", ".join(names[s] for s in sunk)
+    return _best(alive, scores, names, f"won as {losers} fell to {floor} or below")
+
+
+def _best(candidates: Sequence[int], scores: Sequence[int], names: Sequence[str],
+          why: str) -> MatchEnd | None:
+    top = max(scores[s] for s in candidates)
+    leaders = [s for s in candidates if scores[s] == top]
+    if len(leaders) > 1:
+        return None
+    return MatchEnd(leaders[0], f"{names[leaders[0]]} {why} with {top}")
