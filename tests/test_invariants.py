@@ -16,14 +16,26 @@ import spadeskit
 from spadeskit.testing import check_moves, check_state, check_views, play_random_match
 
 VARIANTS = [p.name for p in spadeskit.available() if p.kind == "variant"]
-SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CONFIGURATIONS = [(v, {}) for v in VARIANTS] + [
+    ("jjdd", {"enforcement": "table", "nil": True}),
+    ("jjdd", {"enforcement": "table", "first_lead": "last-book", "target": 250}),
+]
+SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SLOW
-@given(seed=st.integers(0, 2**63 - 1), variant=st.sampled_from(VARIANTS))
-def test_random_matches_keep_every_invariant(seed: int, variant: str) -> None:
-    game = play_random_match(spadeskit.load_rules(variant), seed)
+@given(seed=st.integers(0, 2**63 - 1), config=st.sampled_from(CONFIGURATIONS))
+def test_random_matches_keep_every_invariant(seed: int, config: tuple[str, dict[str, object]]) -> None:
+    variant, options = config
+    game = play_random_match(spadeskit.load_rules(variant, options=options), seed)
     assert game.is_over and game.winner is not None
+
+
+def test_table_mode_random_matches_include_reneges_and_claims() -> None:
+    rules = spadeskit.load_rules("jjdd", options={"enforcement": "table"})
+    texts = [ln.text for seed in range(8) for r in play_random_match(rules, seed).hand_results for ln in r.lines]
+    assert any("reneged in trick" in t for t in texts)
+    assert any("called a renege" in t for t in texts)
 
 
 @SLOW

@@ -325,6 +325,9 @@ class Engine:
         hand = game.hand
         claimant = None if referee else seat
         if self.has_penalties and action in self._penalty_actions(game, claimant):
+            # Logged in the hand where it happened, before the plugin may close that hand.
+            logged = _evolve(hand, log=hand.log + ((REFEREE if referee else seat, action),))
+            game = GameState(self.rules, game.seed, game.first_deal, game.match, logged)
             new = self._call("spadeskit_apply_penalty", game=game, seat=claimant, action=action)
             if not isinstance(new, GameState):
                 raise PluginError(f"no plugin of {self.rules.name!r} applied the offered action {action}")

@@ -1,0 +1,358 @@
+"""Jokers-and-Deuces ("hood") Spades (seed 000; RULINGS.md "jjdd").
+
+Two jokers and two deuces on top of the spades (BJ > LJ > 2♦ > 2♠ > A♠ … 3♠; the 2♦ and
+the jokers are spades for every purpose), 2♥ and 2♣ out of the deck.  Team bids with a
+board minimum of 4, bids of 10 or more doubled either way, double over, sandbags and the
+sandbag penalty, Boston, three sets in a row, and the table's penalties: renege claims
+(under table enforcement), table talk and misdeals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spadeskit import (
+    Accept,
+    Bid,
+    CallRenege,
+    DeclareMisdeal,
+    MatchEnd,
+    Nil,
+    ScoreLine,
+    TableTalk,
+)
+from spadeskit.actions import Action
+from spadeskit.cards import (
+    BIG_JOKER,
+    LITTLE_JOKER,
+    STANDARD_DECK,
+    Card,
+    Suit,
+    parse_card,
+)
+from spadeskit.plugin import (
+    Option,
+    PlayFilter,
+    PluginInfo,
+    Ranking,
+    choice,
+    evolve_hand,
+    follow_suit,
+    hookimpl,
+    int_range,
+    no_lead_until_broken,
+    review_or_score,
+    void_hand,
+    with_hand,
+)
+from spadeskit.results import BookTransfer, HandResult, HandSummary
+from spadeskit.state import GameState, MatchState, Phase
+from spadeskit.table import CardRank, Contract, TableSpec
+
+from ._common import (
+    bags_text,
+    each_bids_once,
+    partnership_table,
+    signed,
+    spades_trump_strength,
+    target_or_floor,
+)
+
+PLUGIN = PluginInfo(
+    name="jjdd",
+    kind="variant",
+    summary="Jokers and Deuces: BJ > LJ > 2D > 2S top the spades, team bids of 4+, table penalties.",
+    options=(
+        Option("target", 500, "Score that wins the match (300, 350, 500 ...).", int_range(1)),
+        Option("board", 4, "Minimum team bid.", int_range(0, 13)),
+        Option("sandbags", True, "Each book over the bid scores 1 point.", choice(True, False)),
+        Option("sandbag_penalty", True, "Each 10 books over the bids cost 100.", choice(True, False)),
+        Option("double_over", True, "Taking twice the bid scores minus the bid.", choice(True, False)),
+        Option("nil", False, "Allow nil bids (+/-100).", choice(True, False)),
+        Option("nil_value", 100, "Points of a nil when nil is allowed.", int_range(0)),
+        Option("first_lead", "left-of-dealer", "Who leads each hand's first book.",
+               choice("left-of-dealer", "last-book")),
+        Option("enforcement", "strict", "strict refuses a renege; table accepts it secretly.",
+               choice("strict", "table")),
+    ),
+)
+
+_OUT = {parse_card("2H"), parse_card("2C")}
+DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c not in _OUT) + (LITTLE_JOKER, BIG_JOKER)
+_TOP_SPADES = {BIG_JOKER: 18, LITTLE_JOKER: 17, parse_card("2D"): 16, parse_card("2S"): 15}
+PENALTY_BOOKS = 3
+SANDBAG_LIMIT = 10
+SANDBAG_COST = 100
+
+
+@hookimpl
+def spadeskit_table() -> TableSpec:
+    return partnership_table(DECK)
+
+
+@hookimpl
+def spadeskit_misdeal_allowed() -> bool:
+    return True
+
+
+@hookimpl
+def spadeskit_card_rank(card: Card) -> CardRank | None:
+    if card in _TOP_SPADES:
+        return CardRank(Suit.SPADES, _TOP_SPADES[card])
+    suit = card.suit
+    return None if suit is None else CardRank(suit, card.rank)
+
+
+@hookimpl
+def spadeskit_trick_strength(rank: CardRank, led: Suit, trump: str) -> int | None:
+    return spades_trump_strength(rank, led, trump)
+
+
+@hookimpl
+def spadeskit_play_filters(ranking: Ranking, options: Any) -> Sequence[PlayFilter]:
+    strict = options["enforcement"] == "strict"
+    return (follow_suit(ranking, enforced=strict), no_lead_until_broken(ranking, Suit.SPADES))
+
+
+# --------------------------------------------------------------------------------------
+# Auction: team bids, the second partner brings the side to the board
+# --------------------------------------------------------------------------------------
+
+
+def _uneven(game: GameState) -> bool:
+    size = game.rules.table.deal.hand_size
+    return game.hand.phase is Phase.AUCTION and any(m.bit_count() != size for m in game.hand.hands)
+
+
+def _last_book_leader(game: GameState, table: TableSpec) -> int | None:
+    for result in reversed(game.match.results):
+        if not result.void:
+            return result.last_trick_winner
+    return None
+
+
+@hookimpl
+def spadeskit_auction_next(game: GameState, table: TableSpec, options: Any) -> int | Contract:
+    seat = each_bids_once(game, table)
+    if seat is not None:
+        return seat
+    leader = (game.hand.dealer + 1) % table.players
+    if options["first_lead"] == "last-book":
+        previous = _last_book_leader(game, table)
+        leader = leader if previous is None else previous
+    return Contract(leader=leader)
+
+
+@hookimpl
+def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec, options: Any) -> Sequence[Action]:
+    if _uneven(game):
+        return ()
+    partner = table.sides[table.side_of[seat]]
+    other = next(s for s in partner if s != seat)
+    said = game.hand.bids[other]
+    board = options["board"]
+    if said is None:
+        low, nil_ok = 0, options["nil"]
+    else:
+        already = said.tricks if isinstance(said, Bid) else 0
+        low = max(0, board - already)
+        nil_ok = options["nil"] and already >= board
+        return tuple([Nil()] if nil_ok else []) + tuple(Bid(n) for n in range(low, 14 - already))
+    return tuple([Nil()] if nil_ok else []) + tuple(Bid(n) for n in range(low, 14))
+
+
+# --------------------------------------------------------------------------------------
+# Penalties: renege claims, table talk, misdeal, and the review step
+# --------------------------------------------------------------------------------------
+
+
+def _called(game: GameState) -> tuple[int, ...]:
+    called: tuple[int, ...] = game.hand.extra.get("called", ())
+    return called
+
+
+def _reviewed(game: GameState) -> tuple[int, ...]:
+    reviewed: tuple[int, ...] = game.hand.extra.get("reviewed", ())
+    return reviewed
+
+
+@hookimpl
+def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpec,
+                              options: Any) -> Sequence[Action]:
+    hand = game.hand
+    if hand.phase is Phase.OVER:
+        return ()
+    if seat is None:
+        if _uneven(game):
+            return ()
+        return tuple(TableTalk(side) for side in range(len(table.sides)))
+    if _uneven(game):
+        return (DeclareMisdeal(),)
+    actions: list[Action] = []
+    side = table.side_of[seat]
+    if options["enforcement"] == "table" and hand.phase in (Phase.PLAY, Phase.REVIEW) \
+            and side not in _called(game):
+        actions.extend(CallRenege(t) for t in range(1, len(hand.tricks) + 1))
+    if hand.phase is Phase.REVIEW and seat == hand.to_act:
+        actions.append(Accept())
+    return tuple(actions)
+
+
+def _transfer(game: GameState, transfer: BookTransfer, **extra: Any) -> GameState:
+    hand = game.hand
+    return with_hand(game, evolve_hand(hand, transfers=hand.transfers + (transfer,),
+                                       extra=hand.extra.set(**extra)))
+
+
+@hookimpl
+def spadeskit_apply_penalty(game: GameState, seat: int | None, action: Action,
+                            table: TableSpec) -> GameState | None:
+    names = table.side_names
+    if isinstance(action, DeclareMisdeal):
+        who = "a player" if seat is None else table.seat_names[seat]
+        return void_hand(game, f"misdeal declared by {who}: the hand is void and the deal passes")
+    if isinstance(action, TableTalk):
+        side = action.side
+        if not 0 <= side < len(table.sides):
+            return None
+        other = 1 - side
+        return _transfer(game, BookTransfer(side, other, PENALTY_BOOKS, f"{names[side]} talked across the board"))
+    if seat is None:
+        return None
+    side = table.side_of[seat]
+    other = 1 - side
+    if isinstance(action, CallRenege):
+        trick = action.trick
+        right = any(b.trick == trick - 1 and table.side_of[b.seat] == other for b in game.hand.breaches)
+        called = _called(game) + (side,)
+        if right:
+            transfer = BookTransfer(other, side, PENALTY_BOOKS, f"{names[other]} reneged in trick {trick}")
+        else:
+            transfer = BookTransfer(side, other, PENALTY_BOOKS,
+                                    f"{names[side]} called a renege in trick {trick} wrongly")
+        reviewed = _reviewed(game) + ((side,) if game.hand.phase is Phase.REVIEW else ())
+        new = _transfer(game, transfer, called=called, reviewed=reviewed)
+        return review_or_score(new) if new.hand.phase is Phase.REVIEW else new
+    if isinstance(action, Accept) and game.hand.phase is Phase.REVIEW:
+        hand = game.hand
+        new = with_hand(game, evolve_hand(hand, extra=hand.extra.set(reviewed=_reviewed(game) + (side,))))
+        return review_or_score(new)
+    return None
+
+
+@hookimpl
+def spadeskit_before_scoring(game: GameState, table: TableSpec, options: Any) -> int | None:
+    if options["enforcement"] != "table":
+        return None
+    first = (game.hand.dealer + 1) % table.players
+    reviewed = _reviewed(game)
+    for seat in (first, (first + 1) % table.players):
+        if table.side_of[seat] not in reviewed:
+            return seat
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------------------
+
+
+def side_books(summary: HandSummary, table: TableSpec) -> tuple[list[int], list[str]]:
+    """Return each side's books after penalty transfers, and the transfer lines' texts.
+
+    A side never gives more books than it holds at the end of the hand.
+    """
+    books = [sum(summary.books[s] for s in seats) for seats in table.sides]
+    texts = []
+    for transfer in summary.transfers:
+        moved = min(transfer.books, books[transfer.from_side])
+        books[transfer.from_side] -= moved
+        books[transfer.to_side] += moved
+        texts.append(f"{transfer.reason}: {moved} book{'s' if moved != 1 else ''} "
+                     f"to {table.side_names[transfer.to_side]}")
+    return books, texts
+
+
+def team_bid(bids: Sequence[Action | None], seats: Sequence[int]) -> int:
+    """Return a side's contract: the sum of its partners' numeric bids."""
+    return sum(b.tricks for s in seats if isinstance(b := bids[s], Bid))
+
+
+def was_set(summary: HandSummary, table: TableSpec, side: int) -> bool:
+    """Return whether ``side`` took fewer books than it bid (after penalties)."""
+    seats = table.sides[side]
+    books, _ = side_books(summary, table)
+    nil_books = sum(summary.books[s] for s in seats if isinstance(summary.bids[s], Nil))
+    return books[side] - nil_books < team_bid(summary.bids, seats)
+
+
+@hookimpl
+def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec,
+                         options: Any) -> Sequence[ScoreLine]:
+    books, texts = side_books(summary, table)
+    lines = [ScoreLine(t.from_side, 0, text) for t, text in zip(summary.transfers, texts)]
+    for side, seats in enumerate(table.sides):
+        name = table.side_names[side]
+        bid = team_bid(summary.bids, seats)
+        nil_books = 0
+        for seat in seats:
+            if isinstance(summary.bids[seat], Nil):
+                took = summary.books[seat]
+                nil_books += took
+                value = options["nil_value"] if took == 0 else -options["nil_value"]
+                lines.append(ScoreLine(side, value, f"{table.seat_names[seat]} nil, took {took}: {signed(value)}"))
+        took = max(0, books[side] - nil_books)
+        factor = 2 if bid >= 10 else 1
+        over = max(0, took - bid)
+        label = f"{name} bid {bid}, took {took}"
+        if took < bid:
+            lines.append(ScoreLine(side, -10 * bid * factor, f"{label}: set, {signed(-10 * bid * factor)}"))
+        elif options["double_over"] and bid > 0 and took >= 2 * bid:
+            lines.append(ScoreLine(side, -10 * bid, f"{label}: double over, {signed(-10 * bid)}, "
+                                                    f"{over} sandbag{'s' if over != 1 else ''}", bags=over))
+        else:
+            points = 10 * bid * factor
+            text = f"{label}: {signed(points)}"
+            bonus = over if options["sandbags"] else 0
+            if over:
+                text += f", {bags_text(over)}" if bonus else f", {over} sandbag{'s' if over != 1 else ''}"
+            lines.append(ScoreLine(side, points + bonus, text, bags=over))
+        counted = match.bags[side] + over
+        if options["sandbag_penalty"] and counted >= SANDBAG_LIMIT:
+            times = counted // SANDBAG_LIMIT
+            lines.append(ScoreLine(side, -SANDBAG_COST * times,
+                                   f"{name} reached {SANDBAG_LIMIT * times} sandbags: {signed(-SANDBAG_COST * times)}",
+                                   bags=-SANDBAG_LIMIT * times))
+    return lines
+
+
+# --------------------------------------------------------------------------------------
+# End of the match: Boston, three sets in a row, the target
+# --------------------------------------------------------------------------------------
+
+
+def _summary(result: HandResult) -> HandSummary:
+    return HandSummary(result.bids, result.books, transfers=result.transfers)
+
+
+@hookimpl(tryfirst=True)
+def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec, options: Any) -> MatchEnd | None:
+    names = table.side_names
+    summary = _summary(result)
+    books, _ = side_books(summary, table)
+    for side, seats in enumerate(table.sides):
+        if team_bid(result.bids, seats) == 13:
+            if books[side] == 13:
+                return MatchEnd(side, f"{names[side]} ran a Boston: bid 13 and took all 13")
+            return MatchEnd(1 - side, f"{names[side]} bid 13 and took {books[side]}: an automatic loss")
+    played = [r for r in match.results if not r.void][-3:]
+    for side in range(len(table.sides)):
+        if len(played) == 3 and all(was_set(_summary(r), table, side) for r in played):
+            return MatchEnd(1 - side, f"{names[side]} was set three hands in a row")
+    return target_or_floor(match.scores, names, options["target"], None)
+
+
+@hookimpl
+def spadeskit_next_dealer(dealer: int, table: TableSpec) -> int:
+    return (dealer + 1) % table.players
