@@ -26,7 +26,7 @@ class DealPlan:
     """
 
     hand_size: int
-    packets: tuple[int, ...] = attrs.field(default=(), converter=tuple)
+    packets: tuple[int, ...] = ()
     blind: int = 0
     pile: int = 0
 

@@ -1,0 +1,149 @@
+"""The 1970s three-handed game of Spades (seed 002; RULINGS.md "three-suit-trump").
+
+Three players on their own, 32 cards (A K Q J 10 9 8 7), ten each dealt 3-4-3 with two
+cards left over as the blind.  From the dealer's left each player may pick up the blind
+or pass; the first to pick it up is the bidder, takes the blind and discards two (which
+count for the bidder).  Every suit trumps the suits below it: spades > clubs > hearts >
+diamonds, and a trick goes to the highest card of the highest suit in it.  The bidder
+scores game points by card points taken (300 in the deck); if all pass the hand is
+played "for least" with no trump.  First to seven game points wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spadeskit import MatchEnd, Pass, PickUp, ScoreLine, SpadesError
+from spadeskit.actions import Action
+from spadeskit.cards import STANDARD_DECK, Card, Suit
+from spadeskit.plugin import Option, PlayFilter, PluginInfo, Ranking, choice, follow_suit, hookimpl, int_range
+from spadeskit.results import HandSummary
+from spadeskit.state import GameState, MatchState
+from spadeskit.table import CardRank, Contract, DealPlan, Step, TableSpec
+
+from ._common import target_or_floor
+
+PLUGIN = PluginInfo(
+    name="three-suit-trump",
+    kind="variant",
+    summary="The 1970s three-handed game: a blind, card points, every suit trumps those below it.",
+    options=(
+        Option("target", 7, "Game points that win the match.", int_range(1)),
+        Option("for_least_ties", "all-tied-score",
+               "When all pass and several tie for fewest points: all-tied-score, nobody-scores "
+               "or fewest-tricks (of those tied, the fewest tricks score).",
+               choice("all-tied-score", "nobody-scores", "fewest-tricks")),
+    ),
+)
+
+SEATS = ("N", "E", "S")
+DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c.rank >= 7)
+LADDER = {Suit.SPADES: 4, Suit.CLUBS: 3, Suit.HEARTS: 2, Suit.DIAMONDS: 1}
+_AUCTION: tuple[Action, ...] = (PickUp(), Pass())
+
+
+def card_points(card: Card) -> int:
+    """Return a card's points: A♠ 40, other aces 20, K Q J 10, 10 9 8 7 five each."""
+    if card.rank == 14:
+        return 40 if card.suit is Suit.SPADES else 20
+    return 10 if card.rank >= 11 else 5
+
+
+def game_points(points: int) -> int:
+    """Return the bidder's game points for the card points taken (0 below 150)."""
+    if points >= 300:
+        return 4
+    if points >= 250:
+        return 3
+    if points >= 200:
+        return 2
+    return 1 if points >= 150 else 0
+
+
+@hookimpl
+def spadeskit_table() -> TableSpec:
+    return TableSpec(3, SEATS, ((0,), (1,), (2,)), SEATS, DECK,
+                     DealPlan(hand_size=10, packets=(3, 4, 3), blind=2))
+
+
+@hookimpl
+def spadeskit_card_rank(card: Card) -> CardRank | None:
+    suit = card.suit
+    return None if suit is None else CardRank(suit, card.rank)
+
+
+@hookimpl
+def spadeskit_trick_strength(rank: CardRank, led: Suit, trump: str) -> int | None:
+    if trump == "ladder":
+        return LADDER[rank.suit] * 100 + rank.strength
+    if trump == "none":
+        return rank.strength if rank.suit == led else 0
+    return None
+
+
+@hookimpl
+def spadeskit_play_filters(ranking: Ranking) -> Sequence[PlayFilter]:
+    return (follow_suit(ranking),)
+
+
+@hookimpl
+def spadeskit_auction_next(game: GameState, table: TableSpec) -> int | Contract:
+    hand = game.hand
+    leader = (hand.dealer + 1) % table.players
+    for seat, action in hand.auction:
+        if isinstance(action, PickUp):
+            return Contract(leader=leader, trump="ladder", declarer=seat, blind_to="declarer",
+                            steps=(Step(seat, "discard", 2),))
+    if len(hand.auction) < table.players:
+        return (hand.dealer + 1 + len(hand.auction)) % table.players
+    return Contract(leader=leader, trump="none", blind_to="last-trick")
+
+
+@hookimpl
+def spadeskit_auction_actions() -> Sequence[Action]:
+    return _AUCTION
+
+
+@hookimpl
+def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -> Sequence[ScoreLine]:
+    if summary.won is None:
+        raise SpadesError("three-suit-trump scores card points: give the cards each seat won (HandSummary.won)")
+    points = [sum(card_points(c) for c in cards) for cards in summary.won]
+    names = table.seat_names
+    seats = range(table.players)
+    bidder = summary.declarer
+    earned = [0] * table.players
+    if bidder is not None:
+        earned[bidder] = game_points(points[bidder])
+        if earned[bidder] == 0:
+            for seat in seats:
+                if seat != bidder:
+                    earned[seat] = 1
+        why = {seat: ("bidder" if seat == bidder else "opponent") for seat in seats}
+    else:
+        fewest = min(points)
+        tied = [s for s in seats if points[s] == fewest]
+        rule = options["for_least_ties"]
+        if len(tied) > 1 and rule == "nobody-scores":
+            tied = []
+        elif len(tied) > 1 and rule == "fewest-tricks":
+            least = min(summary.books[s] for s in tied)
+            tied = [s for s in tied if summary.books[s] == least]
+        for seat in tied:
+            earned[seat] = 1
+        why = {seat: "for least" for seat in seats}
+    return [ScoreLine(seat, earned[seat],
+                      f"{names[seat]} ({why[seat]}) took {points[seat]} points: "
+                      f"{earned[seat]} game point{'s' if earned[seat] != 1 else ''}")
+            for seat in seats]
+
+
+@hookimpl
+def spadeskit_match_end(match: MatchState, table: TableSpec, options: Any) -> MatchEnd | None:
+    return target_or_floor(match.scores, table.side_names, options["target"], None)
+
+
+@hookimpl
+def spadeskit_next_dealer(dealer: int, table: TableSpec) -> int:
+    return (dealer + 1) % table.players
