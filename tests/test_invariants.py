@@ -38,32 +38,31 @@ def test_table_mode_random_matches_include_reneges_and_claims() -> None:
     assert any("called a renege" in t for t in texts)
 
 
-@SLOW
-@given(seed=st.integers(0, 2**32), steps=st.integers(0, 120))
-def test_replay_of_any_prefix_gives_an_equal_state(seed: int, steps: int) -> None:
-    rules = spadeskit.load_rules("standard", options={"target": 200})
+def random_walk(rules: spadeskit.Rules, seed: int, steps: int) -> spadeskit.GameState:
+    """Return the state after up to ``steps`` random legal actions from a seeded game."""
     rng = random.Random(seed)
     game = rules.new_game(seed=seed)
     for _ in range(steps):
         if game.is_over:
             break
         game = game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+@SLOW
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 120))
+def test_replay_of_any_prefix_gives_an_equal_state(seed: int, steps: int) -> None:
+    game = random_walk(spadeskit.load_rules("standard", options={"target": 200}), seed, steps)
     assert spadeskit.replay(game.to_record()) == game
 
 
 @SLOW
 @given(seed=st.integers(0, 2**32), steps=st.integers(0, 56))
 def test_states_reached_by_any_legal_sequence_are_consistent(seed: int, steps: int) -> None:
-    rules = spadeskit.load_rules("standard")
-    rng = random.Random(seed)
-    game = rules.new_game(seed=seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game = game.apply(rng.choice(game.legal_actions()))
+    game = random_walk(spadeskit.load_rules("standard"), seed, steps)
     check_state(game)
     check_views(game)
-    check_moves(game, rng, probes=40)
+    check_moves(game, random.Random(seed), probes=40)
 
 
 def test_applying_never_changes_the_state_it_was_applied_to() -> None:

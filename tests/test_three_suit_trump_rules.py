@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from spadeskit_plugins.three_suit_trump import DECK, card_points, game_points
 
 import spadeskit
 from spadeskit import Discard, Pass, Phase, PickUp
@@ -15,7 +16,6 @@ from spadeskit.results import HandSummary
 from spadeskit.state import MatchState
 from spadeskit.table import FrozenMap
 from spadeskit.testing import play_random_match
-from spadeskit_plugins.three_suit_trump import DECK, card_points, game_points
 
 LADDER = ["S", "C", "H", "D"]  # high to low
 

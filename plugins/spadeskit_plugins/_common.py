@@ -20,6 +20,12 @@ def partnership_table(deck: Sequence[Card]) -> TableSpec:
     return TableSpec(4, SEATS, SIDES, SIDE_NAMES, tuple(deck), DealPlan(hand_size=13))
 
 
+def printed_rank(card: Card) -> CardRank | None:
+    """Return the card's printed suit and rank (ace 14); ``None`` for a joker."""
+    suit = card.suit
+    return None if suit is None else CardRank(suit, card.rank)
+
+
 def spades_trump_strength(rank: CardRank, led: Suit, trump: str) -> int | None:
     """Return a card's trick strength when spades (effective suit) are trump."""
     if trump != "spades":

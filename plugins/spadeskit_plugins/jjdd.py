@@ -54,6 +54,7 @@ from ._common import (
     bags_text,
     each_bids_once,
     partnership_table,
+    printed_rank,
     signed,
     spades_trump_strength,
     target_or_floor,
@@ -100,8 +101,7 @@ def spadeskit_misdeal_allowed() -> bool:
 def spadeskit_card_rank(card: Card) -> CardRank | None:
     if card in _TOP_SPADES:
         return CardRank(Suit.SPADES, _TOP_SPADES[card])
-    suit = card.suit
-    return None if suit is None else CardRank(suit, card.rank)
+    return printed_rank(card)
 
 
 @hookimpl

@@ -34,6 +34,7 @@ from ._common import (
     each_bids_once,
     is_nil,
     partnership_table,
+    printed_rank,
     signed,
     spades_trump_strength,
     target_or_floor,
@@ -63,8 +64,7 @@ def spadeskit_table() -> TableSpec:
 
 @hookimpl
 def spadeskit_card_rank(card: Card) -> CardRank | None:
-    suit = card.suit
-    return None if suit is None else CardRank(suit, card.rank)
+    return printed_rank(card)
 
 
 @hookimpl

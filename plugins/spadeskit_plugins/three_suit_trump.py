@@ -17,12 +17,21 @@ from typing import Any
 from spadeskit import MatchEnd, Pass, PickUp, ScoreLine, SpadesError
 from spadeskit.actions import Action
 from spadeskit.cards import STANDARD_DECK, Card, Suit
-from spadeskit.plugin import Option, PlayFilter, PluginInfo, Ranking, choice, follow_suit, hookimpl, int_range
+from spadeskit.plugin import (
+    Option,
+    PlayFilter,
+    PluginInfo,
+    Ranking,
+    choice,
+    follow_suit,
+    hookimpl,
+    int_range,
+)
 from spadeskit.results import HandSummary
 from spadeskit.state import GameState, MatchState
 from spadeskit.table import CardRank, Contract, DealPlan, Step, TableSpec
 
-from ._common import target_or_floor
+from ._common import printed_rank, target_or_floor
 
 PLUGIN = PluginInfo(
     name="three-suit-trump",
@@ -69,8 +78,7 @@ def spadeskit_table() -> TableSpec:
 
 @hookimpl
 def spadeskit_card_rank(card: Card) -> CardRank | None:
-    suit = card.suit
-    return None if suit is None else CardRank(suit, card.rank)
+    return printed_rank(card)
 
 
 @hookimpl
