@@ -125,7 +125,7 @@ def _uneven(game: GameState) -> bool:
     return game.hand.phase is Phase.AUCTION and any(m.bit_count() != size for m in game.hand.hands)
 
 
-def _last_book_leader(game: GameState, table: TableSpec) -> int | None:
+def _last_book_leader(game: GameState) -> int | None:
     for result in reversed(game.match.results):
         if not result.void:
             return result.last_trick_winner
@@ -139,7 +139,7 @@ def spadeskit_auction_next(game: GameState, table: TableSpec, options: Any) -> i
         return seat
     leader = (game.hand.dealer + 1) % table.players
     if options["first_lead"] == "last-book":
-        previous = _last_book_leader(game, table)
+        previous = _last_book_leader(game)
         leader = leader if previous is None else previous
     return Contract(leader=leader)
 
@@ -153,13 +153,12 @@ def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec, opti
     said = game.hand.bids[other]
     board = options["board"]
     if said is None:
-        low, nil_ok = 0, options["nil"]
+        already, low, nil_ok = 0, 0, options["nil"]
     else:
         already = said.tricks if isinstance(said, Bid) else 0
         low = max(0, board - already)
         nil_ok = options["nil"] and already >= board
-        return tuple([Nil()] if nil_ok else []) + tuple(Bid(n) for n in range(low, 14 - already))
-    return tuple([Nil()] if nil_ok else []) + tuple(Bid(n) for n in range(low, 14))
+    return tuple([Nil()] if nil_ok else []) + tuple(Bid(n) for n in range(low, 14 - already))
 
 
 # --------------------------------------------------------------------------------------

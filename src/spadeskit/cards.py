@@ -31,6 +31,7 @@ __all__ = [
     "parse_cards",
     "mask_of",
     "cards_of",
+    "card_at",
     "iter_mask",
 ]
 
