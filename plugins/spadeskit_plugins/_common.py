@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from spadeskit import Bid, BlindNil, MatchEnd, Nil
+from spadeskit import Bid, BlindNil, MatchEnd, Nil, ScoreLine
 from spadeskit.actions import Action
 from spadeskit.cards import Card, Suit
-from spadeskit.state import GameState
+from spadeskit.plugin import Option, int_range
+from spadeskit.results import HandSummary
+from spadeskit.state import GameState, MatchState
 from spadeskit.table import CardRank, DealPlan, TableSpec
+
+NIL_VALUE = Option("nil_value", 100, "Points won by a nil that takes no trick, lost otherwise.", int_range(0))
+BAG_LIMIT = Option("bag_limit", 10, "Bags that trigger the bag penalty.", int_range(1))
+BAG_PENALTY = Option("bag_penalty", 100, "Points lost each time the bag counter reaches the limit.", int_range(0))
 
 SEATS = ("N", "E", "S", "W")
 SIDES = ((0, 2), (1, 3))
@@ -18,6 +25,17 @@ SIDE_NAMES = ("N/S", "E/W")
 def partnership_table(deck: Sequence[Card]) -> TableSpec:
     """Return four seats N, E, S, W, partners across, 13 cards each from ``deck``."""
     return TableSpec(4, SEATS, SIDES, SIDE_NAMES, tuple(deck), DealPlan(hand_size=13))
+
+
+def individual_table(seat_names: Sequence[str], deck: Sequence[Card], plan: DealPlan) -> TableSpec:
+    """Return a table where every seat plays (and scores) on its own."""
+    seats = tuple(seat_names)
+    return TableSpec(len(seats), seats, tuple((s,) for s in range(len(seats))), seats, tuple(deck), plan)
+
+
+def nil_and_bids(most: int) -> tuple[Action, ...]:
+    """Return the auction choices ``Nil(), Bid(1) … Bid(most)``."""
+    return (Nil(),) + tuple(Bid(n) for n in range(1, most + 1))
 
 
 def printed_rank(card: Card) -> CardRank | None:
@@ -47,6 +65,50 @@ def each_bids_once(game: GameState, table: TableSpec) -> int | None:
 def is_nil(bid: Action | None) -> bool:
     """Return whether a bid is a nil of any kind (``Bid(0)`` counts, for scorekeepers)."""
     return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
+
+
+def contract_lines(side: int, summary: HandSummary, match: MatchState, table: TableSpec,
+                   options: Any) -> list[ScoreLine]:
+    """Return one side's score lines: contract, each nil, and the bag penalty."""
+    seats = table.sides[side]
+    name = table.side_names[side]
+    bids, books = summary.bids, summary.books
+    bidders = [s for s in seats if not is_nil(bids[s])]
+    lines = []
+    bags = 0
+    if bidders:
+        contract = sum(b.tricks for s in bidders if isinstance(b := bids[s], Bid))
+        took = sum(books[s] for s in bidders)
+        if took >= contract:
+            over = took - contract
+            bags += over
+            text = f"{name} bid {contract}, took {took}: {signed(10 * contract)}"
+            if over:
+                text += f", {bags_text(over)}"
+            lines.append(ScoreLine(side, 10 * contract + over, text, bags=over))
+        else:
+            lines.append(ScoreLine(side, -10 * contract,
+                                   f"{name} bid {contract}, took {took}: set, {signed(-10 * contract)}"))
+    for seat in seats:
+        bid = bids[seat]
+        if not is_nil(bid):
+            continue
+        blind = isinstance(bid, BlindNil)
+        value = options.get("blind_nil_value", 2 * options["nil_value"]) if blind else options["nil_value"]
+        took = books[seat]
+        label = f"{table.seat_names[seat]} {'blind nil' if blind else 'nil'}, took {took}"
+        if took == 0:
+            lines.append(ScoreLine(side, value, f"{label}: {signed(value)}"))
+        else:
+            bags += took
+            lines.append(ScoreLine(side, -value + took, f"{label}: {signed(-value)}, {bags_text(took)}", bags=took))
+    limit, penalty = options["bag_limit"], options["bag_penalty"]
+    times = (match.bags[side] + bags) // limit if match.bags[side] + bags >= limit else 0
+    if times:
+        lines.append(ScoreLine(side, -penalty * times,
+                               f"{name} reached {limit * times} bags: {signed(-penalty * times)}",
+                               bags=-limit * times))
+    return lines
 
 
 def bags_text(n: int) -> str:

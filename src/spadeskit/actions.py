@@ -17,21 +17,22 @@ from .cards import Card, CardLike, parse_card, parse_cards
 from .errors import RecordError, SpadesError
 
 __all__ = [
+    "ACTION_TYPES",
+    "Accept",
     "Action",
     "Bid",
-    "Nil",
     "BlindNil",
-    "Play",
-    "PickUp",
-    "Pass",
+    "CallRenege",
+    "DeclareMisdeal",
     "Discard",
     "Exchange",
-    "CallRenege",
+    "Nil",
+    "Pass",
+    "PickUp",
+    "Play",
+    "SeeCards",
     "TableTalk",
-    "DeclareMisdeal",
-    "Accept",
     "action_from_json",
-    "ACTION_TYPES",
 ]
 
 
@@ -93,6 +94,16 @@ class BlindNil(Action):
 
     def __str__(self) -> str:
         return "blind nil"
+
+
+@attrs.frozen
+class SeeCards(Action):
+    """Look at one's cards, giving up the chance to bid blind (``blind-nil`` house rule)."""
+
+    kind: ClassVar[str] = "see-cards"
+
+    def __str__(self) -> str:
+        return "see cards"
 
 
 @attrs.frozen
@@ -192,7 +203,7 @@ class Accept(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
-    for cls in (Bid, Nil, BlindNil, Play, PickUp, Pass, Discard, Exchange,
+    for cls in (Bid, Nil, BlindNil, SeeCards, Play, PickUp, Pass, Discard, Exchange,
                 CallRenege, TableTalk, DeclareMisdeal, Accept)
 }
 

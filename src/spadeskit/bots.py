@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from .actions import Action, Bid, Nil, Play
+from .actions import Action, Bid, Nil, Play, SeeCards
 from .cards import Card
 from .rules import Rules
 from .views import View
@@ -48,6 +48,8 @@ class SimpleBot:
     def choose(self, view: View) -> Action:
         """Return a sensible legal action for the seat the view belongs to."""
         legal = view.legal_actions
+        if SeeCards() in legal:
+            return SeeCards()
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
             return self._play(view, plays)

@@ -20,19 +20,19 @@ import attrs
 from .errors import CardParseError
 
 __all__ = [
-    "Suit",
+    "BIG_JOKER",
+    "LITTLE_JOKER",
+    "RANK_NAMES",
+    "STANDARD_DECK",
     "Card",
     "CardLike",
-    "RANK_NAMES",
-    "LITTLE_JOKER",
-    "BIG_JOKER",
-    "STANDARD_DECK",
+    "Suit",
+    "card_at",
+    "cards_of",
+    "iter_mask",
+    "mask_of",
     "parse_card",
     "parse_cards",
-    "mask_of",
-    "cards_of",
-    "card_at",
-    "iter_mask",
 ]
 
 

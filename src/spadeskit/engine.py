@@ -37,7 +37,7 @@ from .table import Contract, FrozenMap, Step
 if TYPE_CHECKING:
     from .rules import HandScore, Rules
 
-__all__ = ["Engine", "REFEREE"]
+__all__ = ["REFEREE", "Engine"]
 
 _NO_ACTIONS: tuple[Action, ...] = ()
 REFEREE = -1

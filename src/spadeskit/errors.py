@@ -9,18 +9,18 @@ that refused it, so they can be shown to a player as they are.
 from __future__ import annotations
 
 __all__ = [
-    "SpadesError",
     "CardParseError",
+    "DealError",
+    "GameOver",
     "IllegalAction",
     "NotYourTurn",
-    "WrongPhase",
-    "GameOver",
-    "DealError",
-    "RecordError",
-    "PluginError",
-    "UnknownPlugin",
     "OptionError",
+    "PluginError",
+    "RecordError",
     "RuleConflict",
+    "SpadesError",
+    "UnknownPlugin",
+    "WrongPhase",
 ]
 
 

@@ -24,20 +24,21 @@ if TYPE_CHECKING:
     from .state import GameState, HandState
 
 __all__ = [
-    "hookimpl",
     "Option",
-    "PluginInfo",
     "PlayFilter",
+    "PluginInfo",
     "Ranking",
-    "follow_suit",
-    "no_lead_until_broken",
     "choice",
-    "int_range",
     "clockwise",
     "evolve_hand",
-    "with_hand",
-    "void_hand",
+    "follow_suit",
+    "hookimpl",
+    "int_range",
+    "optional",
+    "no_lead_until_broken",
     "review_or_score",
+    "void_hand",
+    "with_hand",
 ]
 
 hookimpl = pluggy.HookimplMarker("spadeskit")
@@ -69,6 +70,15 @@ def int_range(low: int | None = None, high: int | None = None) -> Validator:
         return None
 
     return check
+
+
+def optional(check: Validator) -> Validator:
+    """Return a validator that also accepts ``None`` (an option that can be turned off)."""
+
+    def check_optional(value: Any) -> str | None:
+        return None if value is None else check(value)
+
+    return check_optional
 
 
 @attrs.frozen

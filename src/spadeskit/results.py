@@ -12,7 +12,7 @@ import attrs
 from .actions import Action
 from .cards import Card, card_at
 
-__all__ = ["BookTransfer", "HandSummary", "ScoreLine", "HandResult", "MatchEnd", "Trick"]
+__all__ = ["BookTransfer", "HandResult", "HandSummary", "MatchEnd", "ScoreLine", "Trick"]
 
 
 @attrs.frozen

@@ -24,7 +24,7 @@ from .results import HandSummary, ScoreLine
 from .state import GameState, MatchState
 from .table import CardRank, FrozenMap, TableSpec
 
-__all__ = ["ENTRY_POINT_GROUP", "PluginSummary", "HandScore", "Rules", "available", "load_rules"]
+__all__ = ["ENTRY_POINT_GROUP", "HandScore", "PluginSummary", "Rules", "available", "load_rules"]
 
 ENTRY_POINT_GROUP = "spadeskit"
 

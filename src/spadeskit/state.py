@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .rules import Rules
     from .views import View
 
-__all__ = ["Phase", "Breach", "HandState", "MatchState", "GameState"]
+__all__ = ["Breach", "GameState", "HandState", "MatchState", "Phase"]
 
 LogEntry = tuple["int | None", Action]
 

@@ -13,7 +13,7 @@ import attrs
 
 from .cards import Card, Suit
 
-__all__ = ["DealPlan", "TableSpec", "CardRank", "Contract", "Step", "FrozenMap"]
+__all__ = ["CardRank", "Contract", "DealPlan", "FrozenMap", "Step", "TableSpec"]
 
 
 @attrs.frozen

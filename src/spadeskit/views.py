@@ -25,7 +25,7 @@ from .errors import RecordError, SpadesError
 from .results import HandResult, Trick
 from .state import GameState, Phase
 
-__all__ = ["View", "make_view", "make_record", "replay", "RECORD_FORMAT", "RECORD_VERSION"]
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "View", "make_record", "make_view", "replay"]
 
 RECORD_FORMAT = "spadeskit-record"
 RECORD_VERSION = 1

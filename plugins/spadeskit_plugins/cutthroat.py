@@ -1,0 +1,100 @@
+"""Cutthroat: three-handed Spades, every player on their own (seed 001; RULINGS.md "cutthroat").
+
+The 2♠ is removed, leaving 51 cards, 17 each.  Each player bids 0–17 (0 is nil, ±100)
+and scores alone with the standard scoring: 10 per trick bid, 1 per overtrick (a bag),
+−10 per trick bid when set, 100 off for every 10 bags.  First to 200 wins; a player at or below −200 loses
+(option ``floor``; RULINGS is silent, so this follows ``standard``).  A player who
+takes all 17 tricks wins the match at once (option ``all_tricks="win"``) or scores 200
+for that hand instead of their contract (``all_tricks="score-200"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spadeskit import MatchEnd, ScoreLine
+from spadeskit.actions import Action
+from spadeskit.cards import STANDARD_DECK, Card, parse_card
+from spadeskit.plugin import (
+    Option,
+    PluginInfo,
+    choice,
+    hookimpl,
+    int_range,
+    optional,
+)
+from spadeskit.results import HandResult, HandSummary
+from spadeskit.state import MatchState
+from spadeskit.table import DealPlan, TableSpec
+
+from ._common import (
+    BAG_LIMIT,
+    BAG_PENALTY,
+    NIL_VALUE,
+    contract_lines,
+    individual_table,
+    nil_and_bids,
+    signed,
+    target_or_floor,
+)
+from ._spades import (  # noqa: F401  (shared hook implementations, registered with this module)
+    spadeskit_auction_next,
+    spadeskit_card_rank,
+    spadeskit_next_dealer,
+    spadeskit_play_filters,
+    spadeskit_trick_strength,
+)
+
+PLUGIN = PluginInfo(
+    name="cutthroat",
+    kind="variant",
+    summary="Three-handed Spades: no 2 of spades, 17 cards each, every player alone, first to 200.",
+    options=(
+        Option("target", 200, "Score that wins the match at the end of a hand.", int_range(1)),
+        Option("floor", -200, "A player at or below this score loses (None: no floor).", optional(int_range(None, 0))),
+        NIL_VALUE,
+        BAG_LIMIT,
+        BAG_PENALTY,
+        Option("all_tricks", "win",
+               "A player who takes all 17 tricks: 'win' ends the match at once in their favour; "
+               "'score-200' scores them 200 for the hand instead of their contract.",
+               choice("win", "score-200")),
+    ),
+)
+
+SEATS = ("N", "E", "S")
+HAND = 17
+DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c != parse_card("2S"))
+_BIDS = nil_and_bids(HAND)
+
+
+@hookimpl
+def spadeskit_table() -> TableSpec:
+    return individual_table(SEATS, DECK, DealPlan(hand_size=HAND))
+
+
+@hookimpl
+def spadeskit_auction_actions() -> Sequence[Action]:
+    return _BIDS
+
+
+@hookimpl
+def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec,
+                         options: Any) -> Sequence[ScoreLine]:
+    lines: list[ScoreLine] = []
+    for seat in range(table.players):
+        if summary.books[seat] == HAND and options["all_tricks"] == "score-200":
+            lines.append(ScoreLine(seat, 200, f"{SEATS[seat]} took all {HAND} tricks: {signed(200)}"))
+        else:
+            lines += contract_lines(seat, summary, match, table, options)
+    return lines
+
+
+@hookimpl
+def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec,
+                        options: Any) -> MatchEnd | None:
+    if options["all_tricks"] == "win" and HAND in result.books:
+        seat = result.books.index(HAND)
+        return MatchEnd(seat, f"{SEATS[seat]} took all {HAND} tricks and wins at once")
+    return target_or_floor(match.scores, table.side_names, options["target"], options["floor"])

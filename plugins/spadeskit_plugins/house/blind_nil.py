@@ -1,0 +1,122 @@
+"""``blind-nil``: bid nil before seeing one's cards, then trade cards with the partner
+(RULINGS.md "standard", blind nil).
+
+Until a seat has decided, its own cards are hidden from its view.  At its bidding turn
+an undecided seat may bid :class:`~spadeskit.BlindNil` or take :class:`~spadeskit.SeeCards`
+(which it may also do at any time before its turn); once it has seen its cards it bids
+as usual.  A blind nil scores ±``blind_nil_value`` (200, an option of ``standard``).
+After all bids, the partner passes ``blind_nil_pass`` cards (0, 1 or 2; default 2) to
+the blind nil bidder, who then passes as many back: two
+:class:`~spadeskit.table.Step` exchanges before the first lead.
+
+Blind nil is offered only while the partner has not bid blind nil, and, with the
+``standard`` option ``blind_nil_trailing`` set to N > 0, only to a side that trails the
+best other side by at least N points at the start of the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+import attrs
+
+from spadeskit import BlindNil, SeeCards
+from spadeskit.actions import Action
+from spadeskit.hookspecs import Options
+from spadeskit.plugin import (
+    Option,
+    PluginInfo,
+    choice,
+    evolve_hand,
+    hookimpl,
+    with_hand,
+)
+from spadeskit.state import GameState, Phase
+from spadeskit.table import Contract, Step, TableSpec
+from spadeskit.views import View
+
+PLUGIN = PluginInfo(
+    name="blind-nil",
+    kind="house-rule",
+    summary="Bid nil before seeing your cards for double; partners then trade cards.",
+    options=(Option("blind_nil_pass", 2, "Cards the partner passes to a blind nil bidder, "
+                    "who passes as many back: 0, 1 or 2.", choice(0, 1, 2)),),
+    fits=("standard",),
+)
+
+SEEN = "blind_nil_seen"
+"""Key in ``HandState.extra``: the seats that chose to see their cards, in order."""
+
+_BLIND: tuple[Action, ...] = (BlindNil(),)
+_SEE: tuple[Action, ...] = (SeeCards(),)
+
+
+def may_go_blind(game: GameState, seat: int, table: TableSpec, options: Options) -> bool:
+    """Return whether ``seat``'s side may bid blind nil this hand (the trailing rule)."""
+    need: int = options["blind_nil_trailing"]
+    if need == 0:
+        return True
+    scores = game.match.scores
+    side = table.side_of[seat]
+    best_other: int = max(score for other, score in enumerate(scores) if other != side)
+    return best_other - scores[side] >= need
+
+
+def undecided(game: GameState, seat: int, table: TableSpec, options: Options) -> bool:
+    """Return whether ``seat`` has not yet chosen between blind nil and seeing its cards."""
+    hand = game.hand
+    if hand.phase is not Phase.AUCTION or hand.bids[seat] is not None or seat in hand.extra.get(SEEN, ()):
+        return False
+    partners = table.sides[table.side_of[seat]]
+    if any(isinstance(hand.bids[p], BlindNil) for p in partners):
+        return False
+    return may_go_blind(game, seat, table, options)
+
+
+@hookimpl(wrapper=True)
+def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec,
+                              options: Options) -> Generator[None, Sequence[Action], Sequence[Action]]:
+    actions = yield
+    return _BLIND if undecided(game, seat, table, options) else actions
+
+
+@hookimpl
+def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpec,
+                              options: Options) -> Sequence[Action] | None:
+    if seat is not None and undecided(game, seat, table, options):
+        return _SEE
+    return None
+
+
+@hookimpl
+def spadeskit_apply_penalty(game: GameState, seat: int | None, action: Action) -> GameState | None:
+    if not isinstance(action, SeeCards) or seat is None:
+        return None
+    hand = game.hand
+    return with_hand(game, evolve_hand(hand, extra=hand.extra.set(**{SEEN: hand.extra.get(SEEN, ()) + (seat,)})))
+
+
+@hookimpl(wrapper=True)
+def spadeskit_auction_next(game: GameState, table: TableSpec,
+                           options: Options) -> Generator[None, int | Contract, int | Contract]:
+    result = yield
+    count = options["blind_nil_pass"]
+    if not isinstance(result, Contract) or not count:
+        return result
+    steps = list(result.steps)
+    for seats in table.sides:
+        for bidder in seats:
+            if isinstance(game.hand.bids[bidder], BlindNil):
+                partner = next(s for s in seats if s != bidder)
+                steps += [Step(partner, "exchange", count, to=bidder), Step(bidder, "exchange", count, to=partner)]
+    return attrs.evolve(result, steps=tuple(steps))
+
+
+@hookimpl(wrapper=True)
+def spadeskit_view(view: View, game: GameState, seat: int | None,
+                   options: Any) -> Generator[None, View | None, View | None]:
+    redacted = yield
+    if seat is None or not undecided(game, seat, game.rules.table, options):
+        return redacted
+    return attrs.evolve(redacted or view, cards=())

@@ -1,0 +1,45 @@
+"""``boston``: a side that contracts for all 13 tricks wins or loses a bonus (RULINGS.md
+"House rules for standard").
+
+A team contract of 13 scores +10×13 and the bonus (option ``boston_bonus``, 100) if
+made, and −(130 + bonus) if set.  The variant already scores ±130; this rule adds the
+bonus as its own score line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spadeskit import Bid, ScoreLine
+from spadeskit.plugin import Option, PluginInfo, hookimpl, int_range
+from spadeskit.results import HandSummary
+from spadeskit.table import TableSpec
+
+from .._common import is_nil
+
+PLUGIN = PluginInfo(
+    name="boston",
+    kind="house-rule",
+    summary="A team contract of 13 scores a bonus if made and loses it if set.",
+    options=(Option("boston_bonus", 100, "Bonus for making a Boston, and lost on top of 130 when set.",
+                    int_range(0)),),
+    fits=("standard",),
+)
+
+
+@hookimpl
+def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -> Sequence[ScoreLine]:
+    lines = []
+    bonus = options["boston_bonus"]
+    for side, seats in enumerate(table.sides):
+        bidders = [s for s in seats if not is_nil(summary.bids[s])]
+        contract = sum(b.tricks for s in bidders if isinstance(b := summary.bids[s], Bid))
+        if contract != 13:
+            continue
+        name = table.side_names[side]
+        if sum(summary.books[s] for s in bidders) >= 13:
+            lines.append(ScoreLine(side, bonus, f"{name} made a Boston: {bonus:+d}"))
+        else:
+            lines.append(ScoreLine(side, -bonus, f"{name} were set in a Boston: {-bonus:+d}"))
+    return lines

@@ -1,0 +1,57 @@
+"""``jokers``: Big Joker > Little Joker > A♠ as the top spades (RULINGS.md "House rules for standard").
+
+The deck stays 52 cards, so two cards leave it: the 2♦ and the 2♣ (option
+``jokers_remove``, any two cards, e.g. ``"2D 2H"``).  RULINGS.md names only the 2♦ (or
+the 2♣) to remove, which would leave 53 cards for 4 × 13; we follow its "the deck stays
+52".  The jokers count as spades for following suit and for breaking spades.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+import attrs
+
+from spadeskit.cards import BIG_JOKER, LITTLE_JOKER, Card, Suit, parse_cards
+from spadeskit.errors import SpadesError
+from spadeskit.hookspecs import Options
+from spadeskit.plugin import Option, PluginInfo, hookimpl
+from spadeskit.table import CardRank, TableSpec
+
+
+def two_cards(value: object) -> str | None:
+    """Validate ``jokers_remove``: two different, non-joker cards."""
+    try:
+        cards = parse_cards(value) if isinstance(value, str) else ()
+    except SpadesError as exc:
+        return str(exc)
+    if len(set(cards)) != 2 or any(c.suit is None for c in cards):
+        return "must name two different cards of the standard deck, like '2D 2C'"
+    return None
+
+
+PLUGIN = PluginInfo(
+    name="jokers",
+    kind="house-rule",
+    summary="Big Joker and Little Joker are the top two spades; a deuce leaves the deck.",
+    options=(
+        Option("jokers_remove", "2D 2C", "The two cards taken out to keep 52 cards, e.g. '2D 2C'.",
+               two_cards),
+    ),
+    fits=("standard",),
+)
+
+_RANKS = {LITTLE_JOKER: CardRank(Suit.SPADES, 15), BIG_JOKER: CardRank(Suit.SPADES, 16)}
+
+
+@hookimpl(wrapper=True)
+def spadeskit_table(options: Options) -> Generator[None, TableSpec, TableSpec]:
+    table = yield
+    removed = set(parse_cards(options["jokers_remove"]))
+    deck = tuple(c for c in table.deck if c not in removed) + (LITTLE_JOKER, BIG_JOKER)
+    return attrs.evolve(table, deck=deck)
+
+
+@hookimpl
+def spadeskit_card_rank(card: Card) -> CardRank | None:
+    return _RANKS.get(card)

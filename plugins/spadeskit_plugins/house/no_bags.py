@@ -1,0 +1,44 @@
+"""``no-bags``: overtricks score nothing and there is no bag penalty (RULINGS.md "House
+rules for standard").
+
+A wrapper around the scoring hook: every score line that carries bags loses the points
+those bags were worth (one each) and its bags, and the bag-penalty lines go.  It only
+touches lines that carry bags, so it combines with ``boston`` and ``partnership-nil``
+(whose lines carry none) in any order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+
+import attrs
+
+from spadeskit import ScoreLine
+from spadeskit.plugin import PluginInfo, hookimpl
+
+from .._common import bags_text
+
+PLUGIN = PluginInfo(
+    name="no-bags",
+    kind="house-rule",
+    summary="Overtricks score nothing and there is no bag penalty.",
+    fits=("standard", "cutthroat", "two-handed"),
+)
+
+Groups = list["Sequence[ScoreLine] | None"]
+
+
+def without_bags(line: ScoreLine) -> ScoreLine | None:
+    """Return ``line`` with its bags scoring nothing; ``None`` for a bag-penalty line."""
+    if line.bags < 0:
+        return None
+    if line.bags == 0:
+        return line
+    text = line.text.replace(f", {bags_text(line.bags)}", "") + f" ({line.bags} over, no bags)"
+    return attrs.evolve(line, points=line.points - line.bags, bags=0, text=text)
+
+
+@hookimpl(wrapper=True)
+def spadeskit_score_hand() -> Generator[None, Groups, Groups]:
+    groups = yield
+    return [[new for line in group or () if (new := without_bags(line)) is not None] for group in groups]

@@ -1,0 +1,38 @@
+"""``partnership-nil``: a bonus when both partners bid nil and both succeed (RULINGS.md
+"House rules for standard").
+
+Each nil is scored by the variant as usual (±100, or ±200 blind); when both partners
+bid nil (blind or not) and neither takes a trick, the side also scores the bonus
+(option ``partnership_nil_bonus``, 100).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spadeskit import ScoreLine
+from spadeskit.plugin import Option, PluginInfo, hookimpl, int_range
+from spadeskit.results import HandSummary
+from spadeskit.table import TableSpec
+
+from .._common import is_nil
+
+PLUGIN = PluginInfo(
+    name="partnership-nil",
+    kind="house-rule",
+    summary="Both partners bid nil and both succeed: the side scores a bonus on top.",
+    options=(Option("partnership_nil_bonus", 100, "Bonus when both partners bid nil and both succeed.",
+                    int_range(0)),),
+    fits=("standard",),
+)
+
+
+@hookimpl
+def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -> Sequence[ScoreLine]:
+    bonus = options["partnership_nil_bonus"]
+    return [
+        ScoreLine(side, bonus, f"{table.side_names[side]} both made nil: partnership bonus {bonus:+d}")
+        for side, seats in enumerate(table.sides)
+        if all(is_nil(summary.bids[s]) and summary.books[s] == 0 for s in seats)
+    ]

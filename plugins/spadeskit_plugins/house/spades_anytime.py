@@ -1,0 +1,27 @@
+"""``spades-anytime``: spades may be led at any time (RULINGS.md "House rules for standard").
+
+The variant's play filters are collected as usual; this wrapper drops the one named
+``break-spades`` (see :func:`spadeskit.plugin.no_lead_until_broken`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+
+from spadeskit.plugin import PlayFilter, PluginInfo, hookimpl
+
+PLUGIN = PluginInfo(
+    name="spades-anytime",
+    kind="house-rule",
+    summary="Spades may be led at any time; they need not be broken first.",
+    fits=("standard", "cutthroat", "two-handed"),
+    conflicts=("no-trump-first-trick",),
+)
+
+Groups = list["Sequence[PlayFilter] | None"]
+
+
+@hookimpl(wrapper=True)
+def spadeskit_play_filters() -> Generator[None, Groups, Groups]:
+    groups = yield
+    return [[f for f in group if f.name != "break-spades"] for group in groups if group]

@@ -1,0 +1,81 @@
+"""Two-handed Spades with a draw pile (seed 001; RULINGS.md "two-handed").
+
+Each player is dealt 13 cards; the other 26 lie face down as a draw pile.  Both bid
+0–26 (0 is nil, ±100) after the deal.  After each trick the winner draws the top card of
+the pile, then the loser the next; a drawn card is seen only by the one who drew it.
+All 52 cards are played: 26 tricks.  Standard scoring for each player, first to 500.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spadeskit.actions import Action
+from spadeskit.cards import STANDARD_DECK
+from spadeskit.plugin import (
+    Option,
+    PluginInfo,
+    evolve_hand,
+    hookimpl,
+    int_range,
+    optional,
+)
+from spadeskit.results import Trick
+from spadeskit.state import HandState
+from spadeskit.table import DealPlan, TableSpec
+
+from ._common import (
+    BAG_LIMIT,
+    BAG_PENALTY,
+    NIL_VALUE,
+    individual_table,
+    nil_and_bids,
+)
+from ._spades import (  # noqa: F401  (shared hook implementations, registered with this module)
+    spadeskit_auction_next,
+    spadeskit_card_rank,
+    spadeskit_match_end,
+    spadeskit_next_dealer,
+    spadeskit_play_filters,
+    spadeskit_score_hand,
+    spadeskit_trick_strength,
+)
+
+PLUGIN = PluginInfo(
+    name="two-handed",
+    kind="variant",
+    summary="Two-player Spades: 13 each and a 26-card draw pile, the trick winner draws first.",
+    options=(
+        Option("target", 500, "Score that wins the match at the end of a hand.", int_range(1)),
+        Option("floor", -200, "A player at or below this score loses (None: no floor).", optional(int_range(None, 0))),
+        NIL_VALUE,
+        BAG_LIMIT,
+        BAG_PENALTY,
+    ),
+)
+
+SEATS = ("N", "S")
+_BIDS = nil_and_bids(26)
+
+
+@hookimpl
+def spadeskit_table() -> TableSpec:
+    return individual_table(SEATS, STANDARD_DECK, DealPlan(hand_size=13, pile=26))
+
+
+@hookimpl
+def spadeskit_auction_actions() -> Sequence[Action]:
+    return _BIDS
+
+
+@hookimpl
+def spadeskit_after_trick(hand: HandState, trick: Trick) -> HandState | None:
+    """The winner draws the top card of the pile, then the loser the next one."""
+    pile = hand.pile
+    if not pile:
+        return None
+    winner = trick.winner
+    hands = list(hand.hands)
+    hands[winner] |= 1 << pile[0]
+    hands[1 - winner] |= 1 << pile[1]
+    return evolve_hand(hand, hands=tuple(hands), pile=pile[2:])
