@@ -6,7 +6,7 @@ If OpenSpiel is installed (``pip install '.[bench]'``), its ``spades`` game is d
 same way from Python in the same run (random legal actions, the deal included as its
 chance moves), and the ratio is printed.
 
-    python benchmarks/bench_random_hands.py [--seconds 5] [--variant standard]
+    python benchmarks/bench_random_hands.py [--seconds 5] [--variant standard] [--house jokers,no-bags]
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import time
 import spadeskit
 
 
-def spadeskit_hands(variant: str, seconds: float) -> float:
+def spadeskit_hands(variant: str, seconds: float, house: tuple[str, ...] = ()) -> float:
     """Return random hands per second for ``variant``, each hand started with new_game."""
-    rules = spadeskit.load_rules(variant)
+    rules = spadeskit.load_rules(variant, house)
     rng = random.Random(0)
     choice = rng.choice
     hands = 0
@@ -59,9 +59,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--variant", default="standard")
+    parser.add_argument("--house", default="", help="house rules, comma-separated")
+    parser.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel run")
     args = parser.parse_args()
-    ours = spadeskit_hands(args.variant, args.seconds)
-    print(f"spadeskit {args.variant}: {ours:,.0f} random hands/s")
+    house = tuple(h for h in args.house.split(",") if h)
+    ours = spadeskit_hands(args.variant, args.seconds, house)
+    print(f"spadeskit {' + '.join((args.variant,) + house)}: {ours:,.0f} random hands/s")
+    if args.no_openspiel:
+        return
     theirs = openspiel_hands(args.seconds)
     if theirs is None:
         print("open_spiel not installed: pip install '.[bench]' to compare")

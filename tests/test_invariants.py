@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,19 +18,39 @@ import spadeskit
 from spadeskit.testing import check_moves, check_state, check_views, play_random_match
 
 VARIANTS = [p.name for p in spadeskit.available() if p.kind == "variant"]
-CONFIGURATIONS = [(v, {}) for v in VARIANTS] + [
-    ("jjdd", {"enforcement": "table", "nil": True}),
-    ("jjdd", {"enforcement": "table", "first_lead": "last-book", "target": 250}),
-]
+HOUSE_RULES = [p for p in spadeskit.available() if p.kind == "house-rule"]
+CONFIGURATIONS: list[tuple[str, tuple[str, ...], dict[str, object]]] = (
+    [(v, (), {}) for v in VARIANTS]
+    + [(v, (h.name,), {}) for h in HOUSE_RULES for v in (h.fits or VARIANTS)]
+    + [
+        ("jjdd", (), {"enforcement": "table", "nil": True}),
+        ("jjdd", (), {"enforcement": "table", "first_lead": "last-book", "target": 250}),
+        ("cutthroat", (), {"all_tricks": "score-200"}),
+        ("standard", ("jokers", "no-bags", "boston"), {}),
+        ("standard", ("blind-nil", "partnership-nil", "hidden-bids"), {"blind_nil_pass": 1}),
+        ("standard", ("blind-nil",), {"blind_nil_trailing": 50}),
+        ("standard", ("spades-anytime", "jokers", "blind-nil", "no-bags", "boston", "hidden-bids",
+                      "partnership-nil"), {"jokers_remove": "2D 2H"}),
+    ]
+)
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SLOW
 @given(seed=st.integers(0, 2**63 - 1), config=st.sampled_from(CONFIGURATIONS))
-def test_random_matches_keep_every_invariant(seed: int, config: tuple[str, dict[str, object]]) -> None:
-    variant, options = config
-    game = play_random_match(spadeskit.load_rules(variant, options=options), seed)
+def test_random_matches_keep_every_invariant(seed: int,
+                                            config: tuple[str, tuple[str, ...], dict[str, object]]) -> None:
+    variant, house, options = config
+    game = play_random_match(spadeskit.load_rules(variant, house, options), seed)
     assert game.is_over and game.winner is not None
+
+
+@pytest.mark.parametrize("config", CONFIGURATIONS, ids=lambda c: "+".join((c[0],) + c[1]) + str(c[2] or ""))
+def test_every_variant_and_house_rule_keeps_every_invariant(
+        config: tuple[str, tuple[str, ...], dict[str, object]]) -> None:
+    variant, house, options = config
+    for seed in range(2):
+        play_random_match(spadeskit.load_rules(variant, house, options), seed)
 
 
 def test_table_mode_random_matches_include_reneges_and_claims() -> None:

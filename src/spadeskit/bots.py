@@ -65,6 +65,10 @@ class SimpleBot:
         estimate = sum(1 for c in view.cards if strength[c.index] >= top - 1 or
                        (suit_of[c.index] != 3 and strength[c.index] >= 13))
         estimate += max(0, len(trumps) - 3)
+        if view.pile_size:
+            # Cards still to be drawn will take tricks too: scale to the whole hand.
+            held = len(view.cards)
+            estimate = round(estimate * (held + view.pile_size / len(view.seat_names)) / held)
         numeric = [b for b in bids if isinstance(b, Bid)]
         if estimate == 0 and Nil() in bids:
             return Nil()

@@ -20,7 +20,7 @@ import json
 import random
 
 from .actions import Accept, Action, Bid, Nil, Pass, PickUp, Play
-from .cards import card_at
+from .cards import card_at, mask_of
 from .errors import SpadesError
 from .rules import Rules
 from .state import GameState
@@ -92,10 +92,7 @@ def check_views(game: GameState) -> None:
     for viewer in list(range(n)) + [None]:
         view = game.view(viewer)
         own = hand.hands[viewer] if viewer is not None else 0
-        shown = 0
-        for card in view.cards:
-            shown |= card.bit
-        if shown & ~own:
+        if mask_of(view.cards) & ~own:
             raise _fail(game, f"the view of seat {viewer} shows cards the seat does not hold")
         text = json.dumps(view.to_json())
         secret = hidden_everywhere
