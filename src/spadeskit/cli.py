@@ -88,6 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "list":
             for plugin in available():
                 print(f"{plugin.name:24} {plugin.kind:11} {plugin.summary}")
+                for label, names in (("fits", plugin.fits), ("requires", plugin.requires),
+                                     ("conflicts with", plugin.conflicts)):
+                    if names:
+                        print(f"    {label}: {', '.join(names)}")
                 for option in plugin.options:
                     print(f"    {option.name} = {option.default!r}: {option.doc}")
             return 0

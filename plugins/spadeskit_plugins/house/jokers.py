@@ -33,7 +33,7 @@ def two_cards(value: object) -> str | None:
 PLUGIN = PluginInfo(
     name="jokers",
     kind="house-rule",
-    summary="Big Joker and Little Joker are the top two spades; a deuce leaves the deck.",
+    summary="Big Joker and Little Joker are the top two spades; two deuces leave the deck.",
     options=(
         Option("jokers_remove", "2D 2C", "The two cards taken out to keep 52 cards, e.g. '2D 2C'.",
                two_cards),
