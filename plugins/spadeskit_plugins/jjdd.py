@@ -340,15 +340,27 @@ def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec,
     names = table.side_names
     summary = _summary(result)
     books, _ = side_books(summary, table)
+    losers: dict[int, str] = {}
     for side, seats in enumerate(table.sides):
         if team_bid(result.bids, seats) == 13:
             if books[side] == 13:
                 return MatchEnd(side, f"{names[side]} ran a Boston: bid 13 and took all 13")
-            return MatchEnd(1 - side, f"{names[side]} bid 13 and took {books[side]}: an automatic loss")
+            losers[side] = f"{names[side]} bid 13 and took {books[side]}: an automatic loss"
     played = [r for r in match.results if not r.void][-3:]
     for side in range(len(table.sides)):
-        if len(played) == 3 and all(was_set(_summary(r), table, side) for r in played):
-            return MatchEnd(1 - side, f"{names[side]} was set three hands in a row")
+        if side not in losers and len(played) == 3 and all(was_set(_summary(r), table, side) for r in played):
+            losers[side] = f"{names[side]} was set three hands in a row"
+    if len(losers) == 1:
+        side, why = losers.popitem()
+        return MatchEnd(1 - side, why)
+    if losers:
+        # Both teams lose at once (both failed a Boston, or both were set three times
+        # running): RULINGS is silent; the higher score wins, a tie plays on.
+        if match.scores[0] == match.scores[1]:
+            return None
+        best = 0 if match.scores[0] > match.scores[1] else 1
+        return MatchEnd(best, f"both teams lost at once ({'; '.join(losers.values())}); "
+                              f"{names[best]} win on score")
     return target_or_floor(match.scores, names, options["target"], None)
 
 

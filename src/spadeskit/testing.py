@@ -1,45 +1,155 @@
-"""Rule-consistency checks for any variant or house rule.
+"""The plugin author's kit: rule-consistency checks, hypothesis strategies and a lint.
 
-:func:`check_state` asserts the invariants every game of every variant keeps;
-:func:`play_random_match` plays a seeded random match and checks them at every step.
-The core's own tests run these on every shipped variant; a plugin author runs them on
-theirs::
+One call checks a variant or house rule against every invariant a game of Spades keeps::
 
-    from spadeskit.testing import play_random_match
-    rules = spadeskit.load_rules("standard", ["my-house-rule"])
-    for seed in range(50):
-        play_random_match(rules, seed)
+    import spadeskit
+    from spadeskit.testing import check_rules
 
-A broken invariant raises :class:`InvariantError` naming the rules, the invariant and a
-record of the game up to that point, which :func:`spadeskit.replay` rebuilds.
+    report = check_rules(spadeskit.load_rules("standard", ["my-house-rule"]))
+
+:func:`check_rules` lints the plugins (:func:`lint`), plays seeded random matches
+checking every state (:func:`play_random_match`), checks that rotating the seats
+rotates the result (:func:`check_rotation`) and runs a hypothesis state machine
+(:func:`rules_state_machine`) that shrinks any failure to a short action sequence.
+
+The invariants: cards are conserved; every trick has one card per seat clockwise from
+its leader and the right winner; books match the tricks; legal actions are non-empty
+exactly until the match ends; every legal action applies; an illegal one raises a
+:class:`~spadeskit.SpadesError` and changes nothing; a side's score is the sum of its
+hands and a hand's points the sum of its score lines; the match ends; replaying the
+record gives an equal state; no view shows a card its seat may not know.
+
+A broken invariant raises :class:`InvariantError`.  Its message names the rules, the
+invariant, the hooks that could have broken it and the plugins implementing them
+(a house rule is named as *the* culprit when the same check passes without it), and
+carries the game's record up to the failure, which :func:`spadeskit.replay` rebuilds.
+
+The strategies (:func:`rule_sets`, :func:`dealt_games`, :func:`action_sequences`,
+:func:`reachable_states`, :func:`records`) and the state machine need ``hypothesis``
+(``pip install 'spadeskit[test]'``).  The pytest plugin (:mod:`spadeskit.pytest_plugin`)
+wraps all of this in fixtures.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from .actions import Accept, Action, Bid, Nil, Pass, PickUp, Play
 from .cards import card_at, mask_of
 from .errors import SpadesError
-from .rules import Rules
+from .plugin import PluginInfo
+from .rules import Rules, _resolve, available, load_rules
 from .state import GameState
 from .views import replay
 
-__all__ = ["InvariantError", "check_moves", "check_state", "check_views", "play_random_match"]
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
+    from hypothesis.stateful import RuleBasedStateMachine
+
+__all__ = [
+    "InvariantError",
+    "LintProblem",
+    "CheckReport",
+    "check_rules",
+    "check_state",
+    "check_views",
+    "check_moves",
+    "check_rotation",
+    "play_random_match",
+    "lint",
+    "rule_sets",
+    "dealt_games",
+    "action_sequences",
+    "reachable_states",
+    "records",
+    "rules_state_machine",
+]
 
 _PROBES: tuple[Action, ...] = (
-    tuple(Play(i) for i in range(54)) + tuple(Bid(n) for n in range(28)) + (Nil(), Pass(), PickUp(), Accept())
+    tuple(Play(i) for i in range(54)) + tuple(Bid(n) for n in range(0, 28)) + (Nil(), Pass(), PickUp(), Accept())
 )
+
+# Which hooks can break which invariant: named in failure reports.
+SUSPECTS: dict[str, tuple[str, ...]] = {
+    "cards": ("spadeskit_after_trick", "spadeskit_apply_penalty", "spadeskit_auction_next", "spadeskit_table"),
+    "tricks": ("spadeskit_trick_strength", "spadeskit_card_rank", "spadeskit_after_trick"),
+    "legal": ("spadeskit_play_filters", "spadeskit_auction_actions", "spadeskit_auction_next",
+              "spadeskit_penalty_actions", "spadeskit_apply_penalty", "spadeskit_match_end"),
+    "scores": ("spadeskit_score_hand",),
+    "end": ("spadeskit_match_end", "spadeskit_score_hand", "spadeskit_next_dealer"),
+    "replay": ("spadeskit_apply_penalty", "spadeskit_after_trick", "spadeskit_auction_next"),
+    "views": ("spadeskit_view",),
+    "rotation": ("spadeskit_score_hand", "spadeskit_match_end", "spadeskit_auction_next",
+                 "spadeskit_next_dealer", "spadeskit_play_filters"),
+}
 
 
 class InvariantError(AssertionError):
-    """A rule invariant does not hold; the message carries a replayable record."""
+    """A rule invariant does not hold.
+
+    ``invariant`` is its key in :data:`SUSPECTS`, ``hooks`` the hooks that could break
+    it, ``plugins`` the loaded plugins implementing them (house rules first), ``culprit``
+    the house rule without which the check passes (if one was found) and ``record`` the
+    game up to the failure, for :func:`spadeskit.replay`.
+    """
+
+    def __init__(self, rules: Rules, invariant: str, what: str, record: dict[str, Any],
+                 culprit: str | None = None) -> None:
+        self.rules_name = rules.name
+        self.invariant = invariant
+        self.what = what
+        self.record = record
+        self.hooks = SUSPECTS.get(invariant, ())
+        self.plugins = _implementers(rules, self.hooks)
+        self.culprit = culprit
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        lines = [f"{self.rules_name}: {self.what}"]
+        if self.culprit:
+            lines.append(f"culprit: house rule {self.culprit!r} (the same check passes without it)")
+        if self.hooks:
+            lines.append(f"hooks that decide this: {', '.join(self.hooks)}")
+        if self.plugins:
+            lines.append(f"implemented here by: {', '.join(self.plugins)}")
+        lines.append(f"{len(self.record['actions'])} actions; replay with spadeskit.replay(record)")
+        lines.append(f"record: {json.dumps(self.record)}")
+        return "\n".join(lines)
+
+    def blamed(self, culprit: str) -> InvariantError:
+        """Return the same error naming ``culprit``."""
+        error = InvariantError.__new__(InvariantError)
+        error.__dict__.update(self.__dict__)
+        error.culprit = culprit
+        AssertionError.__init__(error, error._message())
+        return error
 
 
-def _fail(game: GameState, what: str) -> InvariantError:
-    record = json.dumps(game.to_record())
-    return InvariantError(f"{game.rules.name}: {what}\nrecord: {record}")
+def _implementers(rules: Rules, hooks: Iterable[str]) -> tuple[str, ...]:
+    found: list[str] = []
+    for hook in hooks:
+        caller = getattr(rules.hook, hook, None)
+        for impl in reversed(caller.get_hookimpls()) if caller is not None else ():
+            label = f"{impl.plugin_name} ({hook})"
+            if label not in found:
+                found.append(label)
+    variant = rules.variant
+    return tuple(sorted(found, key=lambda label: label.startswith(variant + " ")))
+
+
+def _fail(game: GameState, invariant: str, what: str) -> InvariantError:
+    return InvariantError(game.rules, invariant, what, game.to_record())
+
+
+# ------------------------------------------------------------------------------------------
+# Checks of one state
+# ------------------------------------------------------------------------------------------
 
 
 def check_state(game: GameState) -> None:
@@ -58,42 +168,43 @@ def check_state(game: GameState) -> None:
     for mask in parts:
         union |= mask
     if union != deck or sum(m.bit_count() for m in parts) != deck.bit_count():
-        raise _fail(game, "cards are not conserved: every card must be in exactly one place")
+        raise _fail(game, "cards", "cards are not conserved: every card must be in exactly one place")
     n = rules.table.players
     trump = hand.contract.trump if hand.contract else "spades"
     for number, trick in enumerate(hand.tricks):
         seats = [s for s, _ in trick.plays]
-        if len(seats) != n or seats[0] != trick.leader or seats != [(trick.leader + i) % n for i in range(n)]:
-            raise _fail(game, f"trick {number + 1} is not one card from each seat clockwise from its leader")
+        if len(seats) != n or seats != [(trick.leader + i) % n for i in range(n)]:
+            raise _fail(game, "tricks", f"trick {number + 1} is not one card from each seat clockwise from its leader")
         if trick.winner != rules.trick_winner(trick.plays, trump):
-            raise _fail(game, f"trick {number + 1} has the wrong winner")
-    if sum(hand.books) != len(hand.tricks):
-        raise _fail(game, "books do not add up to the tricks played")
-    if any(hand.books[s] != sum(t.winner == s for t in hand.tricks) for s in range(n)):
-        raise _fail(game, "books do not match the trick winners")
+            raise _fail(game, "tricks", f"trick {number + 1} has the wrong winner")
+    if sum(hand.books) != len(hand.tricks) or any(
+            hand.books[s] != sum(t.winner == s for t in hand.tricks) for s in range(n)):
+        raise _fail(game, "tricks", "books do not match the trick winners")
     legal = game.legal_actions()
     if game.is_over != (not legal) or game.is_over != (game.to_act is None):
-        raise _fail(game, "legal actions must be non-empty exactly until the match ends")
+        raise _fail(game, "legal", "legal actions must be non-empty exactly until the match ends")
     for side in range(len(rules.table.sides)):
         if game.scores[side] != sum(r.points[side] for r in game.hand_results):
-            raise _fail(game, f"side {side}'s score is not the sum of its hands")
+            raise _fail(game, "scores", f"side {side}'s score is not the sum of its hands")
         for result in game.hand_results:
             if result.points[side] != sum(line.points for line in result.lines_for(side)):
-                raise _fail(game, f"hand {result.number + 1}: points are not the sum of the score lines")
+                raise _fail(game, "scores", f"hand {result.number + 1}: points are not the sum of the score lines")
 
 
 def check_views(game: GameState) -> None:
-    """Assert that no seat's view (or its JSON) shows another seat's unplayed cards."""
+    """Assert that no view (or its JSON) shows a card its seat may not know.
+
+    A seat sees at most its own cards (a plugin may hide some of those too) and never
+    another seat's, the blind's or the draw pile's unplayed cards.
+    """
     hand = game.hand
     n = game.rules.table.players
-    hidden_everywhere = hand.blind
-    for card in hand.pile:
-        hidden_everywhere |= 1 << card
+    hidden_everywhere = hand.blind | mask_of(card_at(c) for c in hand.pile)
     for viewer in list(range(n)) + [None]:
         view = game.view(viewer)
         own = hand.hands[viewer] if viewer is not None else 0
         if mask_of(view.cards) & ~own:
-            raise _fail(game, f"the view of seat {viewer} shows cards the seat does not hold")
+            raise _fail(game, "views", f"the view of seat {viewer} shows cards the seat does not hold")
         text = json.dumps(view.to_json())
         secret = hidden_everywhere
         for seat in range(n):
@@ -101,10 +212,8 @@ def check_views(game: GameState) -> None:
                 secret |= hand.hands[seat]
         secret &= ~own
         for index in range(54):
-            if secret >> index & 1:
-                code = json.dumps(card_at(index).code)
-                if code in text:
-                    raise _fail(game, f"the view of seat {viewer} leaks {code}")
+            if secret >> index & 1 and json.dumps(card_at(index).code) in text:
+                raise _fail(game, "views", f"the view of seat {viewer} leaks {card_at(index).code}")
 
 
 def check_moves(game: GameState, rng: random.Random, probes: int = 6) -> None:
@@ -112,8 +221,10 @@ def check_moves(game: GameState, rng: random.Random, probes: int = 6) -> None:
     snapshot = (game.hand, game.match)
     legal = game.legal_actions()
     for action in legal:
-        if not isinstance(game.apply(action), GameState):
-            raise _fail(game, f"legal action {action} did not give a state")
+        try:
+            game.apply(action)
+        except SpadesError as exc:
+            raise _fail(game, "legal", f"legal action {action} was refused: {exc}") from exc
     illegal = [a for a in _PROBES if a not in legal]
     for action in rng.sample(illegal, min(probes, len(illegal))):
         try:
@@ -121,9 +232,9 @@ def check_moves(game: GameState, rng: random.Random, probes: int = 6) -> None:
         except SpadesError:
             pass
         else:
-            raise _fail(game, f"{action} is not listed as legal but was accepted")
+            raise _fail(game, "legal", f"{action} is not listed as legal but was accepted")
         if (game.hand, game.match) != snapshot:
-            raise _fail(game, f"refusing {action} changed the state")
+            raise _fail(game, "legal", f"refusing {action} changed the state")
     if game.to_act is not None:
         other = (game.to_act + 1) % game.rules.table.players
         for action in legal[:2]:
@@ -132,7 +243,12 @@ def check_moves(game: GameState, rng: random.Random, probes: int = 6) -> None:
                     game.apply(action, other)
                 except SpadesError:
                     continue
-                raise _fail(game, f"{action} was accepted out of turn")
+                raise _fail(game, "legal", f"{action} was accepted out of turn")
+
+
+# ------------------------------------------------------------------------------------------
+# Whole matches
+# ------------------------------------------------------------------------------------------
 
 
 def play_random_match(
@@ -146,8 +262,9 @@ def play_random_match(
     """Play a seeded random match, checking invariants; return the final state.
 
     Every ``check_every`` steps the state invariants are checked; every ``deep_every``
-    steps also the views and every legal and some illegal actions.  At the end, replaying
-    the record must give an equal state.
+    steps also the views and every legal and some illegal actions.  At the end,
+    replaying the record must give an equal state.  The first failing state is
+    reported, so the record in the error is the shortest prefix that fails.
     """
     rng = random.Random(seed)
     game = rules.new_game(seed=seed)
@@ -158,14 +275,426 @@ def play_random_match(
         if steps % deep_every == 0:
             check_views(game)
             check_moves(game, rng)
-        legal = game.legal_actions()
-        game = game.apply(rng.choice(legal))
+        game = game.apply(rng.choice(game.legal_actions()))
         steps += 1
         if steps > max_actions:
-            raise _fail(game, f"the match did not end within {max_actions} actions")
+            raise _fail(game, "end", f"the match did not end within {max_actions} actions")
     check_state(game)
     check_views(game)
     if replay(game.to_record()) != game:
-        raise _fail(game, "replaying the record does not give an equal state")
+        raise _fail(game, "replay", "replaying the record does not give an equal state")
     return game
 
+
+def _rotation(rules: Rules) -> tuple[int, tuple[int, ...]] | None:
+    """Return a seat shift and the side map it induces, or None if no shift keeps sides."""
+    n, side_of = rules.table.players, rules.side_of
+    for shift in range(1, n):
+        mapping: dict[int, int] = {}
+        if all(mapping.setdefault(side_of[s], side_of[(s + shift) % n]) == side_of[(s + shift) % n]
+               for s in range(n)):
+            return shift, tuple(mapping[side] for side in range(len(rules.table.sides)))
+    return None
+
+
+def _rotate_action(action: Action, sides: Sequence[int]) -> Action:
+    if "side" in attrs.fields_dict(type(action)):
+        changes: dict[str, Any] = {"side": sides[getattr(action, "side")]}
+        return attrs.evolve(action, **changes)
+    return action
+
+
+def check_rotation(rules: Rules, seed: int, *, max_actions: int = 20_000) -> None:
+    """Assert that rotating the seats rotates the result.
+
+    The same match is played twice: once with the first dealer at the last seat, once
+    with every seat shifted (so every deal rotates with it), each action taken by the
+    shifted seat.  Every hand must then give each side what the matching side got.
+    """
+    found = _rotation(rules)
+    if found is None:
+        return
+    shift, sides = found
+    n = rules.table.players
+    rng = random.Random(seed)
+    game = rules.new_game(seed=seed, dealer=n - 1)
+    turned = rules.new_game(seed=seed, dealer=(n - 1 + shift) % n)
+    steps = 0
+    while not game.is_over:
+        for seat in range(n):
+            if game.cards(seat) != turned.cards((seat + shift) % n):
+                raise _fail(game, "rotation", f"seat {seat}'s cards differ once the seats are rotated")
+        actor = game.to_act
+        assert actor is not None
+        action = rng.choice(game.legal_actions())
+        game = game.apply(action)
+        try:
+            turned = turned.apply(_rotate_action(action, sides), (actor + shift) % n)
+        except SpadesError as exc:
+            raise _fail(game, "rotation", f"{action} is refused once the seats are rotated: {exc}") from exc
+        steps += 1
+        if steps > max_actions:
+            raise _fail(game, "end", f"the match did not end within {max_actions} actions")
+    for mine, theirs in zip(game.hand_results, turned.hand_results):
+        if tuple(mine.points) != tuple(theirs.points[sides[s]] for s in range(len(sides))):
+            raise _fail(game, "rotation", f"hand {mine.number + 1} scores {mine.points}, but "
+                                          f"{theirs.points} with the seats rotated")
+    if not turned.is_over or game.winner is None or turned.winner != sides[game.winner]:
+        raise _fail(game, "rotation", "the match ends differently with the seats rotated")
+
+
+# ------------------------------------------------------------------------------------------
+# The one call
+# ------------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class CheckReport:
+    """What :func:`check_rules` did: matches, hands and actions checked."""
+
+    rules: str
+    matches: int
+    hands: int
+    actions: int
+    machine_examples: int
+
+    def __str__(self) -> str:
+        return (f"{self.rules}: {self.matches} random matches ({self.hands} hands, {self.actions} actions) "
+                f"and {self.machine_examples} state-machine runs kept every invariant")
+
+
+def _without(rules: Rules, name: str) -> Rules | None:
+    """Return ``rules`` without house rule ``name``, or None if the rest cannot load."""
+    pm = rules.plugin_manager
+    keep = [pm.get_plugin(h) for h in rules.house_rules if h != name]
+    dropped = {o.name for info in rules.plugins if info.name == name for o in info.options}
+    options = {k: v for k, v in rules.options.items() if k not in dropped}
+    try:
+        return load_rules(pm.get_plugin(rules.variant), keep, options)
+    except SpadesError:
+        return None
+
+
+def _blame(rules: Rules, error: InvariantError, check: Callable[[Rules], object]) -> InvariantError:
+    """Find the house rule without which ``check`` passes, and name it in ``error``."""
+    for name in reversed(rules.house_rules):
+        reduced = _without(rules, name)
+        if reduced is None:
+            continue
+        try:
+            check(reduced)
+        except InvariantError:
+            continue
+        return error.blamed(name)
+    return error
+
+
+def check_rules(
+    rules: Rules,
+    *,
+    matches: int = 20,
+    seed: int = 0,
+    rotations: int = 3,
+    machine_examples: int = 20,
+    max_actions: int = 20_000,
+) -> CheckReport:
+    """Check ``rules`` for consistency in one call; raise :class:`InvariantError` if broken.
+
+    Lints every loaded plugin (a :class:`LintProblem` is raised as an
+    :class:`InvariantError` of kind ``"lint"``), plays ``matches`` seeded random
+    matches checking every state, checks ``rotations`` matches for seat rotation, and
+    runs the hypothesis state machine for ``machine_examples`` examples (0 to skip).
+    """
+    problems = lint(rules)
+    if problems:
+        start = rules.new_game(seed=seed)
+        raise InvariantError(rules, "lint", "; ".join(map(str, problems)), start.to_record())
+    hands = actions = 0
+    for number in range(matches):
+        match_seed = seed + number
+        try:
+            game = play_random_match(rules, match_seed, max_actions=max_actions)
+        except InvariantError as error:
+            raise _blame(rules, error, lambda r: play_random_match(r, match_seed, max_actions=max_actions)) \
+                from None
+        hands += len(game.hand_results)
+        actions += sum(len(log) for log in game.match.logs)
+    for number in range(rotations):
+        match_seed = seed + number
+        try:
+            check_rotation(rules, match_seed, max_actions=max_actions)
+        except InvariantError as error:
+            raise _blame(rules, error, lambda r: check_rotation(r, match_seed, max_actions=max_actions)) \
+                from None
+    if machine_examples:
+        from hypothesis import HealthCheck, settings
+        from hypothesis.stateful import run_state_machine_as_test
+
+        run_state_machine_as_test(
+            rules_state_machine(rules),
+            settings=settings(max_examples=machine_examples, stateful_step_count=120, deadline=None,
+                              suppress_health_check=list(HealthCheck), database=None),
+        )
+    return CheckReport(rules.name, matches, hands, actions, machine_examples)
+
+
+# ------------------------------------------------------------------------------------------
+# Lint
+# ------------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class LintProblem:
+    """One problem :func:`lint` found: the plugin, the hook (if any) and what is wrong."""
+
+    plugin: str
+    hook: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.plugin}" + (f" ({self.hook})" if self.hook else "")
+        return f"{where}: {self.message}"
+
+
+def _hookspecs() -> dict[str, inspect.Signature]:
+    from . import hookspecs
+
+    return {name: inspect.signature(fn) for name, fn in vars(hookspecs).items()
+            if name.startswith("spadeskit_") and callable(fn)}
+
+
+def _lint_plugin(plugin: object, info: PluginInfo) -> list[LintProblem]:
+    problems: list[LintProblem] = []
+    specs = _hookspecs()
+    name = info.name
+    for attr in dir(plugin):
+        fn = getattr(plugin, attr, None)
+        marked = getattr(fn, "spadeskit_impl", None)
+        if not attr.startswith("spadeskit_") and marked is None:
+            continue
+        if not callable(fn) or inspect.isclass(fn):
+            continue
+        hook = marked.get("specname") or attr if isinstance(marked, dict) else attr
+        if hook not in specs:
+            problems.append(LintProblem(name, hook, "no hook of this name exists (a typo?) so it is never called"))
+            continue
+        if marked is None:
+            problems.append(LintProblem(name, hook, "not marked @hookimpl, so pluggy ignores it"))
+            continue
+        offered = set(specs[hook].parameters)
+        asked = [p for p, param in inspect.signature(fn).parameters.items()
+                 if param.default is inspect.Parameter.empty and param.kind is not param.VAR_KEYWORD]
+        unknown = [p for p in asked if p not in offered]
+        if unknown:
+            problems.append(LintProblem(name, hook, f"asks for {', '.join(unknown)}, which the hook does not "
+                                                    f"offer (it offers {', '.join(sorted(offered))})"))
+    seen: set[str] = set()
+    for option in info.options:
+        if option.name in seen:
+            problems.append(LintProblem(name, None, f"option {option.name!r} is declared twice"))
+        seen.add(option.name)
+        if not option.doc.strip():
+            problems.append(LintProblem(name, None, f"option {option.name!r} has no docstring"))
+        why = option.problem(option.default)
+        if why:
+            problems.append(LintProblem(name, None, f"option {option.name!r} has a default its own "
+                                                    f"validator refuses: {why}, not {option.default!r}"))
+    if not info.summary.strip():
+        problems.append(LintProblem(name, None, "PLUGIN has no summary"))
+    return problems
+
+
+def _firstresult_clashes(rules: Rules) -> list[LintProblem]:
+    problems = []
+    orders = {info.name: info.order for info in rules.plugins}
+    for hook in _hookspecs():
+        caller = getattr(rules.hook, hook)
+        if not caller.spec or not caller.spec.opts.get("firstresult"):
+            continue
+        answering: dict[tuple[bool, bool, int], list[str]] = {}
+        for impl in caller.get_hookimpls():
+            if impl.wrapper or impl.hookwrapper or impl.plugin_name == rules.variant:
+                continue
+            answering.setdefault((impl.tryfirst, impl.trylast, orders[impl.plugin_name]), []).append(impl.plugin_name)
+        for names in answering.values():
+            if len(names) > 1:
+                problems.append(LintProblem(
+                    " and ".join(sorted(names)), hook,
+                    "both answer this first-result hook with the same order, so which answer wins "
+                    "depends on their names: give one a PluginInfo order, tryfirst or trylast"))
+    return problems
+
+
+def lint(target: Rules | object | str) -> list[LintProblem]:
+    """Return the problems of a plugin, or of every plugin in a :class:`Rules`.
+
+    Checks that every ``spadeskit_*`` function is a known hook marked ``@hookimpl``, asks
+    only for arguments the hook offers, that every option has a docstring and a default
+    its validator accepts, and (for rules) that no two house rules answer a first-result
+    hook at the same order without ``tryfirst``/``trylast``.
+
+    >>> lint("standard")
+    []
+    """
+    if isinstance(target, Rules):
+        pm = target.plugin_manager
+        problems = [p for info in target.plugins for p in _lint_plugin(pm.get_plugin(info.name), info)]
+        return problems + _firstresult_clashes(target)
+    plugin, info = _resolve(target)
+    return _lint_plugin(plugin, info)
+
+
+# ------------------------------------------------------------------------------------------
+# Hypothesis strategies and the state machine
+# ------------------------------------------------------------------------------------------
+
+
+def _option_values(rules: Rules) -> dict[str, list[Any]]:
+    """Return a few valid values for each option of a rules object (defaults first)."""
+    values: dict[str, list[Any]] = {}
+    for info in rules.plugins:
+        for option in info.options:
+            default = option.default
+            candidates = [default]
+            if isinstance(default, bool):
+                candidates.append(not default)
+            elif isinstance(default, int):
+                candidates += [default // 2, default * 2, default + 1, 0, 1]
+            candidates += [c for c in ("strict", "table", "win", "score-200") if isinstance(default, str)]
+            values[option.name] = [c for i, c in enumerate(candidates)
+                                   if c not in candidates[:i] and option.problem(c) is None]
+    return values
+
+
+def rule_sets(variants: Sequence[str] | None = None, *, max_house_rules: int = 3) -> st.SearchStrategy[Rules]:
+    """Return a strategy for :class:`Rules`: a variant, compatible house rules, valid options.
+
+    House rules are drawn among the installed ones that fit the variant, without
+    conflicts; options are drawn among their defaults and nearby valid values.
+    """
+    from hypothesis import strategies as st
+
+    plugins = available()
+    names = list(variants) if variants is not None else [p.name for p in plugins if p.kind == "variant"]
+    house = [p for p in plugins if p.kind == "house-rule"]
+
+    @st.composite
+    def build(draw: st.DrawFn) -> Rules:
+        variant = draw(st.sampled_from(names))
+        fitting = sorted(h.name for h in house if not h.fits or variant in h.fits)
+        chosen = draw(st.lists(st.sampled_from(fitting), unique=True, max_size=max_house_rules)) if fitting else []
+        picked: list[str] = []
+        for name in chosen:
+            info = next(h for h in house if h.name == name)
+            if not any(c in picked for c in info.conflicts) and not any(
+                    name in next(h for h in house if h.name == p).conflicts for p in picked):
+                picked.append(name)
+        base = load_rules(variant, picked)
+        options = {name: draw(st.sampled_from(values)) for name, values in _option_values(base).items()
+                   if draw(st.booleans())}
+        return load_rules(variant, picked, options)
+
+    return build()
+
+
+def dealt_games(rules: Rules) -> st.SearchStrategy[GameState]:
+    """Return a strategy for new games under ``rules``: any seed, any first dealer."""
+    from hypothesis import strategies as st
+
+    return st.builds(lambda seed, dealer: rules.new_game(seed=seed, dealer=dealer),
+                     st.integers(0, 2**63 - 1), st.integers(0, rules.table.players - 1))
+
+
+def action_sequences(rules: Rules, *, max_actions: int = 200) -> st.SearchStrategy[tuple[GameState, list[tuple[int, Action]]]]:
+    """Return a strategy for ``(start, [(seat, action), ...])``: legal sequences from a new game."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def build(draw: st.DrawFn) -> tuple[GameState, list[tuple[int, Action]]]:
+        start = game = draw(dealt_games(rules))
+        steps: list[tuple[int, Action]] = []
+        for _ in range(draw(st.integers(0, max_actions))):
+            if game.is_over:
+                break
+            seat = game.to_act
+            assert seat is not None
+            action = draw(st.sampled_from(game.legal_actions()))
+            game = game.apply(action)
+            steps.append((seat, action))
+        return start, steps
+
+    return build()
+
+
+def reachable_states(rules: Rules, *, max_actions: int = 200) -> st.SearchStrategy[GameState]:
+    """Return a strategy for states reached by legal action sequences under ``rules``."""
+
+    def play(pair: tuple[GameState, list[tuple[int, Action]]]) -> GameState:
+        game = pair[0]
+        for seat, action in pair[1]:
+            game = game.apply(action, seat)
+        return game
+
+    return action_sequences(rules, max_actions=max_actions).map(play)
+
+
+def records(rules: Rules, *, max_actions: int = 200) -> st.SearchStrategy[dict[str, Any]]:
+    """Return a strategy for game records (:meth:`GameState.to_record`) of reachable states."""
+    return reachable_states(rules, max_actions=max_actions).map(lambda game: game.to_record())
+
+
+def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
+    """Return a hypothesis state machine that plays ``rules`` and checks every invariant.
+
+    Run it with ``run_state_machine_as_test(machine)`` or expose ``machine.TestCase`` to
+    pytest.  Hypothesis shrinks a failure to a short sequence of steps; the
+    :class:`InvariantError` it reports carries that sequence's record.
+    """
+    from hypothesis import strategies as st
+    from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+    n = rules.table.players
+
+    class SpadesMachine(RuleBasedStateMachine):
+        game: GameState
+
+        @initialize(seed=st.integers(0, 2**63 - 1), dealer=st.integers(0, n - 1))
+        def deal(self, seed: int, dealer: int) -> None:
+            self.game = rules.new_game(seed=seed, dealer=dealer)
+
+        @precondition(lambda self: hasattr(self, "game") and not self.game.is_over)
+        @rule(data=st.data())
+        def take_a_legal_action(self, data: st.DataObject) -> None:
+            action = data.draw(st.sampled_from(self.game.legal_actions()), label="action")
+            try:
+                self.game = self.game.apply(action)
+            except SpadesError as exc:
+                raise _fail(self.game, "legal", f"legal action {action} was refused: {exc}") from exc
+
+        @precondition(lambda self: hasattr(self, "game"))
+        @rule(action=st.sampled_from(_PROBES), seat=st.integers(0, n - 1))
+        def refuse_an_illegal_action(self, action: Action, seat: int) -> None:
+            game = self.game
+            if action in game.legal_actions(seat):
+                return
+            snapshot = (game.hand, game.match)
+            try:
+                game.apply(action, seat)
+            except SpadesError:
+                if (game.hand, game.match) != snapshot:
+                    raise _fail(game, "legal", f"refusing {action} changed the state") from None
+                return
+            raise _fail(game, "legal", f"{action} by seat {seat} is not listed as legal but was accepted")
+
+        @invariant()
+        def consistent(self) -> None:
+            if hasattr(self, "game"):
+                check_state(self.game)
+                check_views(self.game)
+
+        def teardown(self) -> None:
+            if hasattr(self, "game") and replay(self.game.to_record()) != self.game:
+                raise _fail(self.game, "replay", "replaying the record does not give an equal state")
+
+    SpadesMachine.__name__ = SpadesMachine.__qualname__ = f"SpadesMachine[{rules.name}]"
+    return SpadesMachine

@@ -105,11 +105,10 @@ def spadeskit_auction_next(game: GameState, table: TableSpec,
     if not isinstance(result, Contract) or not count:
         return result
     steps = list(result.steps)
-    for seats in table.sides:
-        for bidder in seats:
-            if isinstance(game.hand.bids[bidder], BlindNil):
-                partner = next(s for s in seats if s != bidder)
-                steps += [Step(partner, "exchange", count, to=bidder), Step(bidder, "exchange", count, to=partner)]
+    for bidder, bid in game.hand.auction:  # in bidding order, so no seat number is favoured
+        if isinstance(bid, BlindNil):
+            partner = next(s for s in table.sides[table.side_of[bidder]] if s != bidder)
+            steps += [Step(partner, "exchange", count, to=bidder), Step(bidder, "exchange", count, to=partner)]
     return attrs.evolve(result, steps=tuple(steps))
 
 
