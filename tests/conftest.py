@@ -6,6 +6,8 @@ from collections.abc import Iterable
 
 import pytest
 
+pytest_plugins = ["pytester"]
+
 import spadeskit
 from spadeskit import GameState, Play
 

@@ -8,6 +8,7 @@ and change nothing; replaying a record gives an equal state; views never leak.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spadeskit
-from spadeskit.testing import check_moves, check_state, check_views, play_random_match
+from spadeskit.testing import CheckReport, check_moves, check_state, check_views, play_random_match
 
 VARIANTS = [p.name for p in spadeskit.available() if p.kind == "variant"]
 HOUSE_RULES = [p for p in spadeskit.available() if p.kind == "house-rule"]
@@ -46,11 +47,20 @@ def test_random_matches_keep_every_invariant(seed: int,
 
 
 @pytest.mark.parametrize("config", CONFIGURATIONS, ids=lambda c: "+".join((c[0],) + c[1]) + str(c[2] or ""))
-def test_every_variant_and_house_rule_keeps_every_invariant(
-        config: tuple[str, tuple[str, ...], dict[str, object]]) -> None:
+def test_every_variant_and_house_rule_passes_the_consistency_suite(
+        config: tuple[str, tuple[str, ...], dict[str, object]], spadeskit_check: Callable[..., CheckReport]) -> None:
+    """The kit's one call (through its pytest fixture) on every shipped plugin."""
     variant, house, options = config
-    for seed in range(2):
-        play_random_match(spadeskit.load_rules(variant, house, options), seed)
+    report = spadeskit_check(spadeskit.load_rules(variant, house, options), matches=3, rotations=2,
+                             machine_examples=4)
+    assert report.matches == 3
+
+
+@pytest.mark.spadeskit("standard", house_rules=["jokers", "no-bags", "boston"], options={"target": 300})
+def test_the_marker_builds_the_rules_the_fixtures_check(spadeskit_rules: spadeskit.Rules,
+                                                         spadeskit_check: Callable[..., CheckReport]) -> None:
+    assert spadeskit_rules.name == "standard + boston + jokers + no-bags"
+    assert spadeskit_check(matches=2, machine_examples=2).rules == spadeskit_rules.name
 
 
 def test_table_mode_random_matches_include_reneges_and_claims() -> None:

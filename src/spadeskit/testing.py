@@ -281,7 +281,7 @@ def play_random_match(
             raise _fail(game, "end", f"the match did not end within {max_actions} actions")
     check_state(game)
     check_views(game)
-    if replay(game.to_record()) != game:
+    if replay(game.to_record(), game.rules) != game:
         raise _fail(game, "replay", "replaying the record does not give an equal state")
     return game
 
@@ -427,13 +427,14 @@ def check_rules(
             raise _blame(rules, error, lambda r: check_rotation(r, match_seed, max_actions=max_actions)) \
                 from None
     if machine_examples:
-        from hypothesis import HealthCheck, settings
+        from hypothesis import HealthCheck, Phase, settings
         from hypothesis.stateful import run_state_machine_as_test
 
         run_state_machine_as_test(
             rules_state_machine(rules),
             settings=settings(max_examples=machine_examples, stateful_step_count=120, deadline=None,
-                              suppress_health_check=list(HealthCheck), database=None),
+                              suppress_health_check=list(HealthCheck), database=None,
+                              phases=(Phase.generate, Phase.shrink)),
         )
     return CheckReport(rules.name, matches, hands, actions, machine_examples)
 
@@ -693,7 +694,7 @@ def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
                 check_views(self.game)
 
         def teardown(self) -> None:
-            if hasattr(self, "game") and replay(self.game.to_record()) != self.game:
+            if hasattr(self, "game") and replay(self.game.to_record(), rules) != self.game:
                 raise _fail(self.game, "replay", "replaying the record does not give an equal state")
 
     SpadesMachine.__name__ = SpadesMachine.__qualname__ = f"SpadesMachine[{rules.name}]"

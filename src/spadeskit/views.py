@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -24,6 +24,9 @@ from .cards import Card, card_at, cards_of
 from .errors import RecordError, SpadesError
 from .results import HandResult, Trick
 from .state import GameState, Phase
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "View", "make_record", "make_view", "replay"]
 
@@ -180,8 +183,12 @@ def make_record(game: GameState) -> dict[str, Any]:
     }
 
 
-def replay(record: Mapping[str, Any]) -> GameState:
+def replay(record: Mapping[str, Any], rules: Rules | None = None) -> GameState:
     """Rebuild the game a record describes; raise :class:`RecordError` if it is bad.
+
+    The record names its plugins, which are loaded by name; give ``rules`` to replay
+    under rules built from plugin modules that are not installed (they must have the
+    record's variant, house rules and options).
 
     >>> import spadeskit
     >>> game = spadeskit.load_rules("standard").new_game(seed=1)
@@ -200,7 +207,11 @@ def replay(record: Mapping[str, Any]) -> GameState:
         if not isinstance(record.get(key), kind):
             raise RecordError(f"record field {key!r} is missing or not a {kind.__name__}")
     try:
-        rules = load_rules(record["variant"], record["house_rules"], record["options"])
+        if rules is None:
+            rules = load_rules(record["variant"], record["house_rules"], record["options"])
+        elif (rules.variant, list(rules.house_rules), dict(rules.options)) != (
+                record["variant"], sorted(record["house_rules"]), record["options"]):
+            raise RecordError(f"the record was played under other rules than {rules.name!r}")
         n = rules.table.players
         deal = record.get("deal")
         if deal is not None:

@@ -1,0 +1,132 @@
+"""The plugin author's kit is itself tested: it must catch deliberately broken plugins,
+its strategies must produce valid rules, states and records, and its pytest plugin must
+work in a fresh test suite."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import run_state_machine_as_test
+
+import spadeskit
+from spadeskit.testing import (
+    InvariantError,
+    check_rules,
+    check_state,
+    lint,
+    reachable_states,
+    records,
+    rule_sets,
+    rules_state_machine,
+)
+from tests.broken_plugins import BAD_ARGS, CARD_TWICE, LEAKY_VIEW, NORTH_BONUS, RANKER_A, RANKER_B
+
+QUICK = {"matches": 4, "rotations": 2, "machine_examples": 0}
+FEW = settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def test_kit_catches_a_card_played_twice_and_names_the_plugin_and_hook() -> None:
+    rules = spadeskit.load_rules("standard", [CARD_TWICE])
+    with pytest.raises(InvariantError) as caught:
+        check_rules(rules, **QUICK)
+    error = caught.value
+    assert error.invariant == "cards" and error.culprit == "card-twice"
+    assert "card-twice (spadeskit_after_trick)" in str(error)
+    # The record replays to the failing state, which still fails the same check.
+    failing = spadeskit.replay(error.record, rules)
+    with pytest.raises(InvariantError, match="cards are not conserved"):
+        check_state(failing)
+
+
+def test_kit_catches_a_view_that_leaks_another_seats_cards() -> None:
+    with pytest.raises(InvariantError) as caught:
+        check_rules(spadeskit.load_rules("standard", [LEAKY_VIEW]), **QUICK)
+    assert caught.value.invariant == "views" and "leaky-view (spadeskit_view)" in str(caught.value)
+
+
+def test_kit_catches_scores_that_depend_on_where_you_sit() -> None:
+    with pytest.raises(InvariantError) as caught:
+        check_rules(spadeskit.load_rules("standard", [NORTH_BONUS]), **QUICK)
+    assert caught.value.invariant == "rotation" and caught.value.culprit == "north-bonus"
+
+
+def test_state_machine_shrinks_a_broken_plugin_to_a_replayable_record() -> None:
+    rules = spadeskit.load_rules("standard", [CARD_TWICE])
+    machine = rules_state_machine(rules)
+    with pytest.raises(InvariantError) as caught:
+        run_state_machine_as_test(machine, settings=settings(
+            max_examples=50, stateful_step_count=60, deadline=None, database=None,
+            phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck)))
+    record = caught.value.record
+    assert len(record["actions"]) <= 10  # four bids and one trick, shrunk
+    spadeskit.replay(record, rules)
+
+
+def test_lint_reports_arguments_the_hook_does_not_offer_and_unknown_hooks() -> None:
+    problems = {(p.hook, p.message.split(",")[0]) for p in lint(BAD_ARGS)}
+    assert ("spadeskit_score_hand", "asks for weather") in problems
+    assert any(hook == "spadeskit_score_hands" for hook, _ in problems)
+    texts = " | ".join(str(p) for p in lint(BAD_ARGS))
+    assert "option 'undocumented' has no docstring" in texts
+    assert "option 'bad_default' has a default its own validator refuses" in texts
+    assert all(str(p).startswith("bad-args") for p in lint(BAD_ARGS))
+
+
+def test_lint_reports_first_result_hooks_answered_by_two_house_rules_without_order() -> None:
+    rules = spadeskit.load_rules("standard", [RANKER_A, RANKER_B])
+    clashes = [p for p in lint(rules) if p.hook == "spadeskit_card_rank"]
+    assert len(clashes) == 1 and clashes[0].plugin == "ranker-a and ranker-b"
+    with pytest.raises(InvariantError, match="ranker-a and ranker-b"):
+        check_rules(rules, **QUICK)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in spadeskit.available()))
+def test_every_shipped_plugin_lints_clean(name: str) -> None:
+    assert lint(name) == []
+
+
+@FEW
+@given(rules=rule_sets())
+def test_rule_sets_give_loadable_compatible_rules(rules: spadeskit.Rules) -> None:
+    assert spadeskit.load_rules(rules.variant, rules.house_rules, dict(rules.options)) == rules
+    check_state(rules.new_game(seed=1))
+
+
+@FEW
+@given(data=st.data())
+def test_reachable_states_are_consistent_and_records_replay(data: st.DataObject) -> None:
+    rules = data.draw(rule_sets(max_house_rules=2))
+    check_state(data.draw(reachable_states(rules, max_actions=80)))
+    record = data.draw(records(rules, max_actions=80))
+    assert spadeskit.replay(record).to_record() == record
+
+
+def test_the_pytest_plugin_checks_a_house_rule_in_a_few_lines(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_mine="""
+        import pytest
+
+        pytestmark = pytest.mark.spadeskit("standard", house_rules=["no-bags"], options={"target": 300})
+
+        def test_consistent(spadeskit_check):
+            report = spadeskit_check(machine_examples=2)
+            assert report.matches == 2
+
+        def test_rules_and_game(spadeskit_rules, spadeskit_game, spadeskit_lint):
+            assert spadeskit_rules.house_rules == ("no-bags",) and spadeskit_rules.options["target"] == 300
+            assert spadeskit_game.rules is spadeskit_rules and spadeskit_lint() == []
+
+        def test_unmarked(request):
+            pass
+    """)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--spadeskit-matches", "2")
+    result.assert_outcomes(passed=3)
+
+
+def test_the_pytest_plugin_asks_for_the_marker(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_unmarked="""
+        def test_needs_rules(spadeskit_rules):
+            pass
+    """)
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(["*add @pytest.mark.spadeskit('standard'*"])
