@@ -12,6 +12,16 @@ import spadeskit
 from spadeskit import GameState, Play
 
 
+def shipped(kind: str) -> list[str]:
+    """Return the names of the plugins of ``kind`` that ship with spadeskit itself
+    (other installed plugins, such as the example package, are left out)."""
+    import importlib.metadata
+
+    ours = {ep.name for ep in importlib.metadata.entry_points(group="spadeskit")
+            if ep.value.startswith("spadeskit_plugins.")}
+    return sorted(p.name for p in spadeskit.available() if p.kind == kind and p.name in ours)
+
+
 def suit_hands() -> list[str]:
     """Return a deal where N holds every club, E diamonds, S hearts, W spades."""
     ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]

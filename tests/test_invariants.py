@@ -11,15 +11,21 @@ import random
 from collections.abc import Callable
 
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spadeskit
-from spadeskit.testing import CheckReport, check_moves, check_state, check_views, play_random_match
+from spadeskit.testing import (
+    CheckReport,
+    check_moves,
+    check_state,
+    check_views,
+    play_random_match,
+)
+from tests.conftest import shipped
 
-VARIANTS = [p.name for p in spadeskit.available() if p.kind == "variant"]
-HOUSE_RULES = [p for p in spadeskit.available() if p.kind == "house-rule"]
+VARIANTS = shipped("variant")
+HOUSE_RULES = [p for p in spadeskit.available() if p.name in shipped("house-rule")]
 CONFIGURATIONS: list[tuple[str, tuple[str, ...], dict[str, object]]] = (
     [(v, (), {}) for v in VARIANTS]
     + [(v, (h.name,), {}) for h in HOUSE_RULES for v in (h.fits or VARIANTS)]

@@ -1,0 +1,40 @@
+"""Suicide Spades: in every partnership one partner bids nil and the other at least 4.
+
+The first partner to speak chooses: nil, or a bid of ``suicide_min_bid`` (4) or more.
+The second partner must then do the other thing.  Scoring is standard's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from spadeskit import Bid, Nil, Option, PluginInfo, hookimpl
+from spadeskit.actions import Action
+from spadeskit.plugin import int_range
+from spadeskit.state import GameState
+from spadeskit.table import TableSpec
+
+PLUGIN = PluginInfo(
+    name="suicide",
+    kind="house-rule",
+    summary="In every partnership one partner must bid nil and the other at least 4.",
+    options=(Option("suicide_min_bid", 4, "The least the partner of a nil bidder may bid.",
+                    int_range(1, 13)),),
+    fits=("standard",),
+    conflicts=("blind-nil",),
+)
+
+
+@hookimpl(wrapper=True)
+def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec,
+                              options: Any) -> Generator[None, Sequence[Action], Sequence[Action]]:
+    """Narrow the variant's bids to what suicide allows this seat."""
+    offered = yield
+    least = options["suicide_min_bid"]
+    high = tuple(b for b in offered if isinstance(b, Bid) and b.tricks >= least)
+    partner = next(s for s in table.sides[table.side_of[seat]] if s != seat)
+    said = game.hand.bids[partner]
+    if said is None:
+        return (Nil(),) + high
+    return high if isinstance(said, Nil) else (Nil(),)
