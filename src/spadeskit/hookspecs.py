@@ -213,7 +213,12 @@ def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec,
 
 @hookspec(firstresult=True)
 def spadeskit_next_dealer(dealer: int, result: HandResult, table: TableSpec, options: Options) -> int | None:
-    """Return the next hand's dealer (clockwise rotation, or passing after a misdeal)."""
+    """Return the next hand's dealer (clockwise rotation, or passing after a misdeal).
+
+    Called after every hand that does not end the match, with the finished hand's
+    :class:`~spadeskit.results.HandResult` (``result.void`` is true after a misdeal).
+    The first non-``None`` result wins; every shipped variant passes the deal clockwise.
+    """
 
 
 # --------------------------------------------------------------------------------------
