@@ -35,6 +35,14 @@ def play_cards(game: GameState, cards: Iterable[str]) -> GameState:
     return game
 
 
+def play_out(game: GameState) -> GameState:
+    """Take the first legal action until the hand in progress is scored (or the match ends)."""
+    number = game.hand.number
+    while game.hand.number == number and not game.is_over:
+        game = game.apply(game.legal_actions()[0])
+    return game
+
+
 def bid_all(game: GameState, bids: Iterable[spadeskit.Action]) -> GameState:
     """Apply the bids in turn."""
     for bid in bids:

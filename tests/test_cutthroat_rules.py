@@ -6,7 +6,7 @@ import pytest
 
 import spadeskit
 from spadeskit import Bid, IllegalAction, Nil, Phase, Play
-from tests.conftest import bid_all, play_cards
+from tests.conftest import bid_all, play_cards, play_out
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 # N: all 13 hearts + AC KC QC JC; E: the other 9 clubs + 8 diamonds; S: 5 diamonds + 12 spades.
@@ -19,13 +19,6 @@ HEARTS_HAND = [" ".join(r + "H" for r in RANKS) + " AC KC QC JC",
 def cutthroat() -> spadeskit.Rules:
     return spadeskit.load_rules("cutthroat")
 
-
-def take_all(game: spadeskit.GameState) -> spadeskit.GameState:
-    """Play the hand in progress to its end with the first legal card."""
-    number = game.hand.number
-    while game.hand.number == number and not game.is_over:
-        game = game.apply(game.legal_actions()[0])
-    return game
 
 
 def test_remove_the_2_of_spades_51_cards_17_each(cutthroat: spadeskit.Rules) -> None:
@@ -75,7 +68,7 @@ def test_first_to_200_wins() -> None:
     rules = spadeskit.load_rules("cutthroat")
     game = rules.new_game(seed=2)
     while not game.is_over:
-        game = take_all(game)
+        game = play_out(game)
     end = game.match.end
     assert end is not None
     top = max(game.scores)
@@ -113,7 +106,7 @@ def _all_seventeen(rules: spadeskit.Rules) -> spadeskit.GameState:
     game = bid_all(game, [Bid(5), Bid(4), Bid(3)])
     game = play_cards(game, ["AD", "2H", "2D"])
     assert game.hand.tricks[0].winner == 2
-    return take_all(game)
+    return play_out(game)
 
 
 def test_play_follows_standard_rules_with_three_cards_a_trick(cutthroat: spadeskit.Rules) -> None:

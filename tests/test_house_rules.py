@@ -22,7 +22,7 @@ from spadeskit import (
     SeeCards,
 )
 from spadeskit.cards import parse_card
-from tests.conftest import bid_all, play_cards, shipped
+from tests.conftest import bid_all, play_cards, play_out, shipped
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -318,8 +318,7 @@ def test_blind_nil_only_allowed_when_the_team_trails_by_at_least_n_points() -> N
     game = r.new_game(seed=4)
     assert BlindNil() not in game.legal_actions() and game.view(0).cards == game.cards(0)
     game = bid_all(game, [Bid(13), Bid(1), Bid(1), Bid(1)])  # N/S bid 14: certainly set
-    while game.hand.number == 0:
-        game = game.apply(game.legal_actions()[0])
+    game = play_out(game)
     assert game.scores[0] <= game.scores[1] - 100
     assert game.to_act == 1 and BlindNil() not in game.legal_actions()  # E/W lead
     assert game.view(0).cards == () and SeeCards() in game.legal_actions(0)
@@ -332,8 +331,7 @@ def test_blind_nil_hand_played_to_the_end_scores_the_blind_nil() -> None:
         game = game.apply(SeeCards(), seat)
     assert SeeCards() not in game.legal_actions(2)  # the partner of a blind nil sees its cards
     game = bid_all(game, [Bid(3), Bid(4), Bid(3)])
-    while game.hand.number == 0:
-        game = game.apply(game.legal_actions()[0])
+    game = play_out(game)
     line = next(ln for ln in game.hand_results[0].lines if "blind nil" in ln.text)
     assert line.points in (200, -200 + game.hand_results[0].books[0])
 

@@ -23,7 +23,7 @@ from spadeskit import (
 from spadeskit.results import HandResult, ScoreLine
 from spadeskit.state import MatchState
 from spadeskit.table import FrozenMap
-from tests.conftest import bid_all, play_cards
+from tests.conftest import bid_all, play_cards, play_out
 
 TRUMP_ORDER = ["BJ", "LJ", "2D", "2S", "AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S"]
 
@@ -53,15 +53,6 @@ BOSTON = [
 def jjdd(**options: object) -> spadeskit.Rules:
     return spadeskit.load_rules("jjdd", options=options)
 
-
-def play_out(game: spadeskit.GameState) -> spadeskit.GameState:
-    """Play (and accept at review) until the hand in progress is scored."""
-    number = game.hand.number
-    while game.hand.number == number and not game.is_over:
-        legal = game.legal_actions()
-        plays = [a for a in legal if isinstance(a, Play)]
-        game = game.apply(plays[0] if plays else Accept())
-    return game
 
 
 def texts(result: HandResult) -> list[str]:

@@ -11,7 +11,7 @@ import spadeskit
 from spadeskit import Bid, IllegalAction, Nil, Phase, Play
 from spadeskit.bots import SimpleBot
 from spadeskit.cli import play_match
-from tests.conftest import bid_all, play_cards, suit_hands
+from tests.conftest import bid_all, play_cards, play_out, suit_hands
 
 # N holds a spade and twelve hearts, E the AH and clubs, S the AC and diamonds,
 # W the AD and twelve spades: trick one tests following, trumping and breaking.
@@ -23,13 +23,6 @@ MIXED = [
 ]
 FOUR_ONES = [Bid(1)] * 4
 
-
-def play_out(game: spadeskit.GameState) -> spadeskit.GameState:
-    """Play the first legal card until the hand in progress is scored."""
-    number = game.hand.number
-    while game.hand.number == number and not game.is_over:
-        game = game.apply(game.legal_actions()[0])
-    return game
 
 
 def test_52_cards_13_each_dealt_from_the_seed(standard: spadeskit.Rules) -> None:
