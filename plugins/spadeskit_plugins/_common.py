@@ -8,10 +8,22 @@ from typing import Any
 from spadeskit import Bid, BlindNil, MatchEnd, Nil, ScoreLine
 from spadeskit.actions import Action
 from spadeskit.cards import Card, Suit
-from spadeskit.plugin import Option, int_range
+from spadeskit.plugin import Option, int_range, optional
 from spadeskit.results import HandSummary
 from spadeskit.state import GameState, MatchState
 from spadeskit.table import CardRank, DealPlan, TableSpec
+
+
+def target_option(default: int) -> Option:
+    """Return the ``target`` option: the score that wins at the end of a hand."""
+    return Option("target", default, "Score that wins the match at the end of a hand.", int_range(1))
+
+
+def floor_option(who: str) -> Option:
+    """Return the ``floor`` option (−200; ``None`` switches it off); ``who`` is "side" or "player"."""
+    return Option("floor", -200, f"A {who} at or below this score loses (None: no floor).",
+                  optional(int_range(None, 0)))
+
 
 NIL_VALUE = Option("nil_value", 100, "Points won by a nil that takes no trick, lost otherwise.", int_range(0))
 BAG_LIMIT = Option("bag_limit", 10, "Bags that trigger the bag penalty.", int_range(1))

@@ -21,8 +21,6 @@ from spadeskit.plugin import (
     PluginInfo,
     choice,
     hookimpl,
-    int_range,
-    optional,
 )
 from spadeskit.results import HandResult, HandSummary
 from spadeskit.state import MatchState
@@ -33,9 +31,11 @@ from ._common import (
     BAG_PENALTY,
     NIL_VALUE,
     contract_lines,
+    floor_option,
     individual_table,
     nil_and_bids,
     signed,
+    target_option,
     target_or_floor,
 )
 from ._spades import (  # noqa: F401  (shared hook implementations, registered with this module)
@@ -51,8 +51,8 @@ PLUGIN = PluginInfo(
     kind="variant",
     summary="Three-handed Spades: no 2 of spades, 17 cards each, every player alone, first to 200.",
     options=(
-        Option("target", 200, "Score that wins the match at the end of a hand.", int_range(1)),
-        Option("floor", -200, "A player at or below this score loses (None: no floor).", optional(int_range(None, 0))),
+        target_option(200),
+        floor_option("player"),
         NIL_VALUE,
         BAG_LIMIT,
         BAG_PENALTY,

@@ -18,7 +18,6 @@ from spadeskit.plugin import (
     PluginInfo,
     hookimpl,
     int_range,
-    optional,
 )
 from spadeskit.table import TableSpec
 
@@ -26,8 +25,10 @@ from ._common import (
     BAG_LIMIT,
     BAG_PENALTY,
     NIL_VALUE,
+    floor_option,
     nil_and_bids,
     partnership_table,
+    target_option,
 )
 from ._spades import (  # noqa: F401  (shared hook implementations, registered with this module)
     spadeskit_auction_next,
@@ -44,8 +45,8 @@ PLUGIN = PluginInfo(
     kind="variant",
     summary="Partnership Spades: bid 0-13 with nil, spades trump, bags, first to 500.",
     options=(
-        Option("target", 500, "Score that wins the match at the end of a hand.", int_range(1)),
-        Option("floor", -200, "A side at or below this score loses (None: no floor).", optional(int_range(None, 0))),
+        target_option(500),
+        floor_option("side"),
         NIL_VALUE,
         Option("blind_nil_value", 200, "Points for a blind nil (with the blind-nil house rule).", int_range(0)),
         Option("blind_nil_trailing", 0,

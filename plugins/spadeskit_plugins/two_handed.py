@@ -13,12 +13,9 @@ from collections.abc import Sequence
 from spadeskit.actions import Action
 from spadeskit.cards import STANDARD_DECK
 from spadeskit.plugin import (
-    Option,
     PluginInfo,
     evolve_hand,
     hookimpl,
-    int_range,
-    optional,
 )
 from spadeskit.results import Trick
 from spadeskit.state import HandState
@@ -28,8 +25,10 @@ from ._common import (
     BAG_LIMIT,
     BAG_PENALTY,
     NIL_VALUE,
+    floor_option,
     individual_table,
     nil_and_bids,
+    target_option,
 )
 from ._spades import (  # noqa: F401  (shared hook implementations, registered with this module)
     spadeskit_auction_next,
@@ -46,8 +45,8 @@ PLUGIN = PluginInfo(
     kind="variant",
     summary="Two-player Spades: 13 each and a 26-card draw pile, the trick winner draws first.",
     options=(
-        Option("target", 500, "Score that wins the match at the end of a hand.", int_range(1)),
-        Option("floor", -200, "A player at or below this score loses (None: no floor).", optional(int_range(None, 0))),
+        target_option(500),
+        floor_option("player"),
         NIL_VALUE,
         BAG_LIMIT,
         BAG_PENALTY,

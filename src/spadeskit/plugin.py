@@ -48,13 +48,16 @@ hookimpl = pluggy.HookimplMarker("spadeskit")
 Validator = Callable[[Any], "str | None"]
 
 
-def choice(*allowed: Any) -> Validator:
-    """Return a validator accepting only the given values."""
+class choice:  # noqa: N801  (used like a function: choice("a", "b"))
+    """A validator accepting only the given values; ``allowed`` lists them."""
 
-    def check(value: Any) -> str | None:
-        return None if value in allowed else f"must be one of {', '.join(map(repr, allowed))}"
+    def __init__(self, *allowed: Any) -> None:
+        self.allowed = allowed
 
-    return check
+    def __call__(self, value: Any) -> str | None:
+        if value in self.allowed:
+            return None
+        return f"must be one of {', '.join(map(repr, self.allowed))}"
 
 
 def int_range(low: int | None = None, high: int | None = None) -> Validator:

@@ -561,7 +561,7 @@ def _option_values(rules: Rules) -> dict[str, list[Any]]:
                 candidates.append(not default)
             elif isinstance(default, int):
                 candidates += [default // 2, default * 2, default + 1, 0, 1]
-            candidates += [c for c in ("strict", "table", "win", "score-200") if isinstance(default, str)]
+            candidates += list(getattr(option.validator, "allowed", ()))
             values[option.name] = [c for i, c in enumerate(candidates)
                                    if c not in candidates[:i] and option.problem(c) is None]
     return values
