@@ -33,6 +33,7 @@ from spadeskit.cards import (
 )
 from spadeskit.plugin import (
     Option,
+    acts_in,
     PlayFilter,
     PluginInfo,
     Ranking,
@@ -176,26 +177,40 @@ def _reviewed(game: GameState) -> tuple[int, ...]:
     return reviewed
 
 
-@hookimpl
-def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpec,
-                              options: Any) -> Sequence[Action]:
-    hand = game.hand
-    if hand.phase is Phase.OVER:
+def _table_mode(options: Any) -> bool:
+    return bool(options["enforcement"] == "table")
+
+
+@hookimpl(specname="spadeskit_penalty_actions")
+@acts_in(Phase.AUCTION)
+def misdeal_call(game: GameState) -> Sequence[Action]:
+    """Any player may declare a misdeal while a seat holds the wrong number of cards."""
+    return (DeclareMisdeal(),) if _uneven(game) else ()
+
+
+@hookimpl(specname="spadeskit_penalty_actions")
+@acts_in(Phase.PLAY, Phase.REVIEW, when=_table_mode)
+def renege_calls(game: GameState, seat: int | None, table: TableSpec) -> Sequence[Action]:
+    """Under table enforcement, a side that has not called yet may name a finished trick."""
+    if seat is None or table.side_of[seat] in _called(game):
         return ()
-    if seat is None:
-        if _uneven(game):
-            return ()
-        return tuple(TableTalk(side) for side in range(len(table.sides)))
+    return tuple(CallRenege(t) for t in range(1, len(game.hand.tricks) + 1))
+
+
+@hookimpl(specname="spadeskit_penalty_actions")
+@acts_in(Phase.REVIEW)
+def review_accept(game: GameState, seat: int | None) -> Sequence[Action]:
+    """The seat asked at the review step may accept the hand as played."""
+    return (Accept(),) if seat == game.hand.to_act else ()
+
+
+@hookimpl(specname="spadeskit_penalty_actions")
+@acts_in(Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY, Phase.REVIEW, who="referee")
+def table_talk_rulings(game: GameState, table: TableSpec) -> Sequence[Action]:
+    """The referee may rule that a side talked across the board (not during a misdeal)."""
     if _uneven(game):
-        return (DeclareMisdeal(),)
-    actions: list[Action] = []
-    side = table.side_of[seat]
-    if options["enforcement"] == "table" and hand.phase in (Phase.PLAY, Phase.REVIEW) \
-            and side not in _called(game):
-        actions.extend(CallRenege(t) for t in range(1, len(hand.tricks) + 1))
-    if hand.phase is Phase.REVIEW and seat == hand.to_act:
-        actions.append(Accept())
-    return tuple(actions)
+        return ()
+    return tuple(TableTalk(side) for side in range(len(table.sides)))
 
 
 def _transfer(game: GameState, transfer: BookTransfer, **extra: Any) -> GameState:

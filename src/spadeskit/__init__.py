@@ -40,11 +40,13 @@ from .errors import (
     UnknownPlugin,
     WrongPhase,
 )
-from .plugin import Option, PlayFilter, PluginInfo, hookimpl
+from .loader import PluginSummary, available, load_rules
+from .plugin import Option, PlayFilter, PluginInfo, acts_in, hookimpl
+from .replay import replay
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine
-from .rules import HandScore, PluginSummary, Rules, available, load_rules
+from .rules import HandScore, Rules
 from .state import GameState, Phase
-from .views import View, replay
+from .views import View
 
 __version__ = "0.1.0"
 
@@ -91,6 +93,7 @@ __all__ = [
     "UnknownPlugin",
     "View",
     "WrongPhase",
+    "acts_in",
     "action_from_json",
     "available",
     "hookimpl",

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from typing import Union
+from typing import Any, Union
 
 import attrs
 
 from .errors import CardParseError
 
 __all__ = [
+    "ALL_CARDS",
     "BIG_JOKER",
     "LITTLE_JOKER",
     "RANK_NAMES",
@@ -126,6 +127,9 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
 
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return card_at, (self.index,)
+
 
 CardLike = Union[Card, str, int]
 
@@ -133,6 +137,8 @@ _CODES = tuple(
     [RANK_NAMES[i % 13 + 2] + "CDHS"[i // 13] for i in range(52)] + ["LJ", "BJ"]
 )
 _CARDS = tuple(Card(i) for i in range(54))
+ALL_CARDS: tuple[Card, ...] = _CARDS
+"""Every card, by index: ``ALL_CARDS[i]`` is the card with index ``i``."""
 LITTLE_JOKER = _CARDS[52]
 BIG_JOKER = _CARDS[53]
 STANDARD_DECK: tuple[Card, ...] = _CARDS[:52]

@@ -1,9 +1,15 @@
 """The state machine: deal, auction, exchanges, tricks, review, scoring, next hand.
 
-The engine knows no variant.  It asks the hooks (through the compiled :class:`Rules`)
-who speaks, what may be bid, what a card means, and how a hand scores.  Play is the hot
-path: a legal play is checked against the compiled play filters and the trick winner
-read from the compiled strength table, without a pluggy call.
+The engine knows no variant.  It asks the compiled hooks of its :class:`Rules` (plain
+calls, see :mod:`spadeskit.compiler`) who speaks, what may be bid and how a hand
+scores.  Play is the hot path: a legal play is checked against the compiled play
+filters and the trick winner read from the compiled strength table, and the new state
+is one generated constructor call that shares every unchanged field.
+
+Two speeds, one rulebook: :meth:`Engine.apply` builds one immutable state per action;
+:meth:`Engine.rollout` plays random cards on one mutable scratch copy of the state (the
+same filters, strength table and hooks, in the same order) and freezes it at the end
+of the hand, so it gives exactly what ``apply`` gives with the same choices.
 
 Every public entry point validates its input before building anything, so a refused
 action leaves the state it was applied to untouched (states are immutable anyway).
@@ -11,16 +17,16 @@ action leaves the state it was applied to untouched (states are immutable anyway
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
+from . import _fast
 from .actions import Action, Bid, Discard, Exchange, Nil, Play
-from .cards import CardLike, card_at, cards_of, iter_mask, parse_cards
+from .cards import ALL_CARDS, CardLike, card_at, cards_of, iter_mask, parse_cards
 from .errors import (
     DealError,
     GameOver,
@@ -31,73 +37,113 @@ from .errors import (
     WrongPhase,
 )
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine, Trick
-from .state import Breach, GameState, HandState, MatchState, Phase
+from .rules import HandScore
+from .state import (
+    DEALT_LATER,
+    Breach,
+    Builder,
+    GameState,
+    MatchState,
+    Phase,
+    Policy,
+    copy_to_builder,
+    evolve,
+    evolver,
+    freeze,
+)
 from .table import Contract, FrozenMap, Step
+from .views import View, make_view
 
 if TYPE_CHECKING:
-    from .rules import HandScore, Rules
+    from .rules import Rules
 
-__all__ = ["REFEREE", "Engine"]
+__all__ = ["PLAYS", "REFEREE", "Engine"]
 
 _NO_ACTIONS: tuple[Action, ...] = ()
 REFEREE = -1
 """The seat number of the referee, for rulings such as table talk: ``apply(a, REFEREE)``."""
-_HAND_FIELDS = tuple(f.name for f in attrs.fields(HandState))
-_KEEP = object()
+
+PLAYS: tuple[Play, ...] = tuple(Play(i) for i in range(54))
+"""The one ``Play`` value of each card index, shared by every rules object."""
+
+_EMPTY = FrozenMap()
+_next_card = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
+_next_trick = evolver("to_act", "leader", "hands", "trick", "tricks", "books", "won", "played",
+                      "_log", "breaches")
+_to_act = evolver("to_act")
+_logged = evolver("_log")
+_bid = evolver("auction", "bids", "_log")
+_make_trick = _fast.constructor(Trick, _fast.builder_class(Trick), ("leader", "plays", "winner"))
+
+_plays_by_mask: dict[int, tuple[Action, ...]] = {}
+_plays_by_chunk: dict[int, tuple[Action, ...]] = {}
+_combos: dict[tuple[type, tuple[int, ...]], Action] = {}
 
 
-def _make_evolve(*changed: str) -> Any:
-    # Generated like attrs' own methods, so rebuilding a hand on the hot path is one
-    # constructor call.  With field names, the result takes exactly those fields as
-    # positional arguments (the play path's shapes); without, any of them by keyword.
-    if changed:
-        params = ", ".join(changed)
-        values = ", ".join(n if n in changed else f"hand.{n}" for n in _HAND_FIELDS)
-    else:
-        params = "*, " + ", ".join(f"{n}=_KEEP" for n in _HAND_FIELDS)
-        values = ", ".join(f"hand.{n} if {n} is _KEEP else {n}" for n in _HAND_FIELDS)
-    namespace: dict[str, Any] = {"_KEEP": _KEEP, "HandState": HandState}
-    exec(f"def evolve(hand, {params}):\n    return HandState({values})\n", namespace)
-    return namespace["evolve"]
+def plays_of(mask: int) -> tuple[Action, ...]:
+    """Return the ``Play`` of every card in ``mask``, by index (cached, shared values)."""
+    actions = _plays_by_mask.get(mask)
+    if actions is None:
+        actions = ()
+        for shift in (0, 13, 26, 39, 52):
+            bits = (mask >> shift) & 0x1FFF
+            if bits:
+                chunk = bits << shift
+                part = _plays_by_chunk.get(chunk)
+                if part is None:
+                    part = _plays_by_chunk[chunk] = tuple(PLAYS[i] for i in iter_mask(chunk))
+                actions += part
+        if len(_plays_by_mask) > 200_000:
+            _plays_by_mask.clear()
+        _plays_by_mask[mask] = actions
+    return actions
 
 
-_evolve = _make_evolve()
-"""Return a copy of a hand with some fields changed; the one place hands are rebuilt."""
-_next_card = _make_evolve("to_act", "hands", "trick", "played", "log", "breaches")
-_next_trick = _make_evolve("to_act", "leader", "hands", "trick", "tricks", "books", "won", "played",
-                           "log", "breaches")
+def _combo(kind: type[Discard] | type[Exchange], indices: tuple[int, ...]) -> Action:
+    key = (kind, indices)
+    action = _combos.get(key)
+    if action is None:
+        action = kind([ALL_CARDS[i] for i in indices])
+        if len(_combos) < 100_000:
+            _combos[key] = action
+    return action
 
 
-def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return values[:index] + (value,) + values[index + 1:]
+def _listed(action: Action, legal: Sequence[Action]) -> bool:
+    """Return whether ``action`` is one of ``legal``: same exact type, equal fields."""
+    kind = type(action)
+    return any(a is action or (type(a) is kind and a == action) for a in legal)
+
+
+def mix(seed: int, number: int) -> int:
+    """Return a 64-bit seed for item ``number`` of a batch seeded with ``seed``."""
+    data = hashlib.blake2b(f"{seed}:{number}".encode(), digest_size=8).digest()
+    return int.from_bytes(data, "big")
 
 
 class Engine:
     """Plays games under one compiled :class:`Rules`; reached through ``GameState``."""
 
     def __init__(self, rules: Rules) -> None:
+        rules._engine = self
         self.rules = rules
-        self.hook = rules.hook
+        self.calls = rules.calls
         self.table = rules.table
-        self.options = rules.options
-        self.n = rules.table.players
+        n = self.n = rules.table.players
         self.side_of = rules.side_of
         self.suit_of = rules.ranking.suit_of
         self.checks = tuple(f.check for f in rules.filters if f.enforced)
         self.advisory = tuple(f for f in rules.filters if not f.enforced)
-        self.plays = tuple(Play(i) for i in range(54))
-        self._plays_cache: dict[int, tuple[Action, ...]] = {}
-        self._chunks: dict[int, tuple[Action, ...]] = {}
-
-        def implemented(name: str) -> bool:
-            return bool(getattr(rules.hook, name).get_hookimpls())
-
-        self.has_after_trick = implemented("spadeskit_after_trick")
-        self.has_penalties = implemented("spadeskit_penalty_actions")
-        self.has_review = implemented("spadeskit_before_scoring")
+        self.next_seat = tuple((s + 1) % n for s in range(n))
+        self.pairs = tuple(tuple((s, i) for i in range(54)) for s in range(n))
+        self.entries = tuple(tuple((s, PLAYS[i]) for i in range(54)) for s in range(n))
+        offers = self.calls.offers
+        self.player_offers = {phase: offers[(phase, False)] for phase, referee in offers if not referee}
+        self.referee_offers = {phase: offers[(phase, True)] for phase, referee in offers if referee}
+        self.random_play = self.player_offers[Phase.PLAY] is None
 
     # ----------------------------------------------------------------------------------
-    # Naming, for messages
+    # Naming and checking, for messages
     # ----------------------------------------------------------------------------------
 
     def seat_name(self, seat: int | None) -> str:
@@ -106,8 +152,16 @@ class Engine:
             return "the referee"
         return f"seat {seat} ({self.table.seat_names[seat]})"
 
-    def _call(self, hook: str, **kwargs: Any) -> Any:
-        return self.rules._call(hook, table=self.table, options=self.options, **kwargs)
+    def check_seat(self, seat: object, what: str = "seat") -> int:
+        """Return ``seat`` if it is a seat of this table; raise :class:`IllegalAction` if not."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction(f"{what} {seat!r:.40} does not exist: seats are 0 to {self.n - 1}")
+        return seat
+
+    def _plugin_seat(self, seat: object, hook: str) -> int:
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise PluginError(f"{hook} of {self.rules.name!r} gave {seat!r:.40}, not a seat")
+        return seat
 
     # ----------------------------------------------------------------------------------
     # Starting games and hands
@@ -123,20 +177,17 @@ class Engine:
     ) -> GameState:
         if seed is None:
             seed = secrets.randbits(63)
-        elif isinstance(seed, bool) or not isinstance(seed, int):
-            raise SpadesError(f"a seed is a whole number, not {seed!r}")
+        elif type(seed) is not int:
+            raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
         if dealer is None:
             dealer = self.n - 1
-        self._check_seat(dealer, "dealer")
+        self.check_seat(dealer, "dealer")
         first = None if deal is None else self._check_deal(deal, blind, pile)
         sides = len(self.table.sides)
-        match = MatchState((0,) * sides, (0,) * sides, (), (), None, FrozenMap())
-        return self._start_hand(seed, first, match, 0, dealer, first)
-
-    def _check_seat(self, seat: object, what: str = "seat") -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalAction(f"{what} {seat!r} does not exist: seats are 0 to {self.n - 1}")
-        return seat
+        match = MatchState((0,) * sides, (0,) * sides, (), (), None, _EMPTY)
+        game = self._hand(seed, first, match, 0, dealer)
+        self.deal_now(game, first)
+        return game
 
     def _check_deal(
         self,
@@ -163,7 +214,8 @@ class Engine:
                 if c in seen:
                     raise DealError(f"{card_at(c)} is dealt twice: to {seen[c]} and to {where}")
                 seen[c] = where
-        if not self._call("spadeskit_misdeal_allowed"):
+        misdeal = self.calls.misdeal_allowed
+        if misdeal is None or not misdeal():
             for seat, h in enumerate(hands):
                 if len(h) != plan.hand_size:
                     raise DealError(f"{self.seat_name(seat)} is dealt {len(h)} cards; a hand is {plan.hand_size}")
@@ -177,43 +229,61 @@ class Engine:
     def _shuffle(self, seed: int, number: int, dealer: int) -> tuple[tuple[int, ...], ...]:
         # Sort by random keys: as reproducible as Random.shuffle and several times faster.
         rng = random.Random((seed << 20) | number).random
-        deck = [c for _, c in sorted((rng(), c.index) for c in self.table.deck)]
+        deck = [c.index for c in self.table.deck]
+        keys = [rng() for _ in deck]
+        order = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
         plan = self.table.deal
         hands: list[list[int]] = [[] for _ in range(self.n)]
         pos = 0
         for packet in plan.rounds():
             for step in range(1, self.n + 1):
-                hands[(dealer + step) % self.n].extend(deck[pos:pos + packet])
+                hands[(dealer + step) % self.n].extend(order[pos:pos + packet])
                 pos += packet
-        blind = tuple(deck[pos:pos + plan.blind])
-        return tuple(tuple(h) for h in hands) + (blind, tuple(deck[pos + plan.blind:]))
+        blind = tuple(order[pos:pos + plan.blind])
+        return tuple(tuple(h) for h in hands) + (blind, tuple(order[pos + plan.blind:]))
 
-    def _start_hand(
-        self,
-        seed: int,
-        first: tuple[tuple[int, ...], ...] | None,
-        match: MatchState,
-        number: int,
-        dealer: int,
-        deal: tuple[tuple[int, ...], ...] | None,
-    ) -> GameState:
+    def _hand(self, seed: int, first: tuple[tuple[int, ...], ...] | None, match: MatchState,
+              number: int, dealer: int) -> GameState:
+        """Return a new hand whose deal waits until something reads it (see ``deal_now``)."""
+        n = self.n
+        o = object.__new__(Builder)
+        o.rules, o.seed, o.first_deal, o.match = self.rules, seed, first, match
+        o.number, o.dealer = number, dealer
+        o.auction, o.bids, o.trick, o.tricks = (), (None,) * n, (), ()
+        o.books = o.won = (0,) * n
+        o.played, o.breaches, o.transfers, o.extra = 0, (), (), _EMPTY
+        o._log = o._legal = None
+        return freeze(o)
+
+    def deal_now(self, game: GameState, deal: tuple[tuple[int, ...], ...] | None = None) -> None:
+        """Deal the hand of a new ``game`` in place and start its auction.
+
+        Called once per hand, when something first reads a dealt field; the state
+        counts as immutable because what it is filled with follows from it alone.
+        """
         if deal is None:
-            deal = self._shuffle(seed, number, dealer)
+            deal = self._shuffle(game.seed, game.number, game.dealer)
+        n = self.n
         masks = []
-        for cards in deal[: self.n + 1]:
+        for cards in deal[: n + 1]:
             mask = 0
             for c in cards:
                 mask |= 1 << c
             masks.append(mask)
-        n = self.n
-        hand = HandState(
-            number=number, dealer=dealer, phase=Phase.AUCTION, to_act=None,
-            hands=tuple(masks[:n]), blind=masks[n], pile=tuple(deal[n + 1]),
-            auction=(), bids=(None,) * n, contract=None, steps=(), leader=(dealer + 1) % n,
-            trick=(), tricks=(), books=(0,) * n, won=(0,) * n, played=0, breaches=(),
-            transfers=(), log=(), extra=FrozenMap(),
-        )
-        return self._advance_auction(GameState(self.rules, seed, first, match, hand))
+        put = object.__setattr__
+        values = {"hands": tuple(masks[:n]), "blind": masks[n], "pile": tuple(deal[n + 1]),
+                  "phase": Phase.AUCTION, "to_act": None, "contract": None, "steps": (),
+                  "leader": (game.dealer + 1) % n}
+        for name, value in values.items():
+            put(game, name, value)
+        try:
+            for name, value in self._auction_step(game).items():
+                put(game, name, value)
+        except BaseException:
+            for name in DEALT_LATER:
+                object.__delattr__(game, name)
+            raise
+        put(game, "_legal", None)
 
     # ----------------------------------------------------------------------------------
     # Legal actions
@@ -223,127 +293,135 @@ class Engine:
         """Return the mask of cards the seat to act may play (its filters applied)."""
         mask = game._legal
         if mask is None:
-            hand = game.hand
-            seat = hand.to_act
+            seat = game.to_act
             assert seat is not None
-            mask = hand.hands[seat]
+            held = game.hands[seat]
+            mask = held
             for check in self.checks:
-                mask = check(hand, seat, mask)
+                mask = check(game, seat, mask)
+            if type(mask) is not int or mask & ~held or not mask:
+                raise self._bad_filters(seat, held, mask)
             object.__setattr__(game, "_legal", mask)
         return int(mask)
 
-    def _plays(self, mask: int) -> tuple[Action, ...]:
-        actions = self._plays_cache.get(mask)
-        if actions is None:
-            chunks = self._chunks
-            actions = ()
-            for shift in (0, 13, 26, 39, 52):
-                bits = (mask >> shift) & 0x1FFF
-                if bits:
-                    part = chunks.get(bits << shift)
-                    if part is None:
-                        part = chunks[bits << shift] = tuple(self.plays[i] for i in iter_mask(bits << shift))
-                    actions += part
-            if len(self._plays_cache) > 200_000:
-                self._plays_cache.clear()
-            self._plays_cache[mask] = actions
-        return actions
+    def _bad_filters(self, seat: int, held: int, mask: object) -> PluginError:
+        names = ", ".join(f.name for f in self.rules.filters if f.enforced)
+        if type(mask) is not int:
+            why = f"returned {mask!r:.40}, not a card mask"
+        elif not mask:
+            why = "leave nothing to play from a hand that is not empty"
+        else:
+            why = f"allow {', '.join(c.code for c in cards_of(mask & ~held))}, which the seat does not hold"
+        return PluginError(f"the play filters of {self.rules.name!r} ({names}) {why} "
+                           f"for {self.seat_name(seat)}")
 
     def legal_actions(self, game: GameState, seat: int | None) -> tuple[Action, ...]:
-        hand = game.hand
         if game.match.end is not None:
             return _NO_ACTIONS
-        if seat == REFEREE:
-            return self._penalty_actions(game, None)
-        if seat is None or seat == hand.to_act:
-            if hand.phase is Phase.PLAY and not self.has_penalties:
-                return self._plays(self.legal_mask(game))
-            seat = hand.to_act
-            assert seat is not None
-            own = self._turn_actions(game, seat)
-        else:
-            self._check_seat(seat)
-            own = _NO_ACTIONS
-        return own + self._penalty_actions(game, seat)
+        actor = game.to_act
+        phase = game.phase
+        if seat is None or (seat == actor and type(seat) is int):
+            assert actor is not None
+            if phase is Phase.PLAY:
+                own = plays_of(self.legal_mask(game))
+            elif phase is Phase.AUCTION:
+                own = self._auction_actions(game, actor)
+            elif phase is Phase.EXCHANGE:
+                own = self._step_actions(game, actor)
+            else:
+                own = _NO_ACTIONS
+            offer = self.player_offers.get(phase)
+            if offer is None:
+                return own
+            return own + self._offered(offer, game, actor)
+        if seat == REFEREE and type(seat) is int:
+            offer = self.referee_offers.get(phase)
+            return self._offered(offer, game, None) if offer is not None else _NO_ACTIONS
+        self.check_seat(seat)
+        offer = self.player_offers.get(phase)
+        return self._offered(offer, game, seat) if offer is not None else _NO_ACTIONS
 
-    def _turn_actions(self, game: GameState, seat: int) -> tuple[Action, ...]:
-        hand = game.hand
-        phase = hand.phase
-        if phase is Phase.PLAY:
-            return self._plays(self.legal_mask(game))
-        if phase is Phase.AUCTION:
-            return self._auction_actions(game, seat)
-        if phase is Phase.EXCHANGE:
-            step = hand.steps[0]
-            kind = Discard if step.kind == "discard" else Exchange
-            held = cards_of(hand.hands[seat])
-            return tuple(kind(combo) for combo in itertools.combinations(held, step.count))
-        return _NO_ACTIONS
+    def _offered(self, offer: Any, game: GameState, seat: int | None) -> tuple[Action, ...]:
+        actions = tuple(a for group in offer(game, seat) if group for a in group)
+        for action in actions:
+            if not isinstance(action, Action):
+                raise PluginError(f"spadeskit_penalty_actions of {self.rules.name!r} offered {action!r:.40}, "
+                                  "not an action")
+        return actions
 
     def _auction_actions(self, game: GameState, seat: int) -> tuple[Action, ...]:
         # Cached on the state like the legal-play mask: asked once, then read by apply().
         cached = game._legal
-        if isinstance(cached, tuple):
+        if type(cached) is tuple:
             return cached
-        actions = self._call("spadeskit_auction_actions", game=game, seat=seat)
-        if actions is None:
+        found = self.calls.auction_actions(game, seat)
+        if found is None:
             raise PluginError(f"no plugin of {self.rules.name!r} lists the auction actions")
-        actions = tuple(actions)
+        actions = tuple(found)
+        for action in actions:
+            if not isinstance(action, Action):
+                raise PluginError(f"spadeskit_auction_actions of {self.rules.name!r} listed {action!r:.40}, "
+                                  "not an action")
         object.__setattr__(game, "_legal", actions)
         return actions
 
-    def _penalty_actions(self, game: GameState, seat: int | None) -> tuple[Action, ...]:
-        if not self.has_penalties:
-            return _NO_ACTIONS
-        found = self._call("spadeskit_penalty_actions", game=game, seat=seat)
-        return tuple(a for group in found if group for a in group)
+    def _step_actions(self, game: GameState, seat: int) -> tuple[Action, ...]:
+        cached = game._legal
+        if type(cached) is tuple:
+            return cached
+        step = game.steps[0]
+        kind = Discard if step.kind == "discard" else Exchange
+        held = tuple(iter_mask(game.hands[seat]))
+        actions = tuple(_combo(kind, combo) for combo in itertools.combinations(held, step.count))
+        object.__setattr__(game, "_legal", actions)
+        return actions
 
     # ----------------------------------------------------------------------------------
     # Applying actions
     # ----------------------------------------------------------------------------------
 
     def apply(self, game: GameState, action: Action, seat: int | None) -> GameState:
-        hand = game.hand
-        actor = hand.to_act
-        if seat is None:
-            seat = actor
-        if type(action) is Play and actor is not None and seat == actor and hand.phase is Phase.PLAY:
-            index = action.card.index
-            if not (self.legal_mask(game) >> index) & 1:
-                raise self._refuse_play(game, actor, action)
-            return self._play(game, actor, index)
+        if type(action) is Play and game.phase is Phase.PLAY:
+            actor = game.to_act
+            if actor is not None and (seat is None or (seat == actor and type(seat) is int)):
+                index = action.card.index
+                if not (self.legal_mask(game) >> index) & 1:
+                    raise self._refuse_play(game, actor, action)
+                return self._play(game, actor, index)
         return self._apply_slow(game, action, seat)
 
     def _apply_slow(self, game: GameState, action: Action, seat: int | None) -> GameState:
         if game.match.end is not None:
             raise GameOver(f"{action} refused: the match is over ({game.match.end.reason})")
         if not isinstance(action, Action):
-            raise IllegalAction(f"{action!r} is not an action (use spadeskit.Bid(4), spadeskit.Play('AS') …)")
-        referee = seat == REFEREE
-        if seat is not None and not referee:
-            self._check_seat(seat)
-        hand = game.hand
+            raise IllegalAction(f"{action!r:.60} is not an action (use spadeskit.Bid(4), spadeskit.Play('AS') …)")
+        referee = seat == REFEREE and type(seat) is int
+        if seat is None:
+            seat = game.to_act
+        elif not referee:
+            self.check_seat(seat)
         claimant = None if referee else seat
-        if self.has_penalties and action in self._penalty_actions(game, claimant):
+        phase = game.phase
+        offer = (self.referee_offers if referee else self.player_offers).get(phase)
+        if offer is not None and _listed(action, self._offered(offer, game, claimant)):
             # Logged in the hand where it happened, before the plugin may close that hand.
-            logged = _evolve(hand, log=hand.log + ((REFEREE if referee else seat, action),))
-            game = GameState(self.rules, game.seed, game.first_deal, game.match, logged)
-            new = self._call("spadeskit_apply_penalty", game=game, seat=claimant, action=action)
+            logged = _logged(game, (game._log, (REFEREE if referee else seat, action)))
+            hook = self.calls.apply_penalty
+            new = hook(logged, claimant, action) if hook is not None else None
             if not isinstance(new, GameState):
                 raise PluginError(f"no plugin of {self.rules.name!r} applied the offered action {action}")
             return new
         if referee:
+            offered = self._offered(offer, game, None) if offer is not None else ()
             raise IllegalAction(
-                f"{action} refused: the referee may only "
-                f"{', '.join(map(str, self._penalty_actions(game, None))) or 'watch now'}"
+                f"{action} refused: the referee may only {', '.join(map(str, offered)) or 'watch now'}"
             )
-        if seat != hand.to_act:
+        if seat != game.to_act:
             raise NotYourTurn(
-                f"{action} by {self.seat_name(seat)} refused: it is {self.seat_name(hand.to_act)}'s "
-                f"turn ({hand.phase.value})"
+                f"{action} by {self.seat_name(seat)} refused: it is {self.seat_name(game.to_act)}'s "
+                f"turn ({phase.value})"
             )
         assert seat is not None
-        phase = hand.phase
         if phase is Phase.AUCTION:
             return self._bid(game, seat, action)
         if phase is Phase.EXCHANGE:
@@ -356,140 +434,153 @@ class Engine:
         )
 
     def _refuse_play(self, game: GameState, seat: int, action: Play) -> SpadesError:
-        hand = game.hand
         card = action.card
         who = self.seat_name(seat)
-        if not (hand.hands[seat] >> card.index) & 1:
+        mask = game.hands[seat]
+        if not (mask >> card.index) & 1:
             return IllegalAction(f"{who} cannot play {card}: it is not in their hand")
-        mask = hand.hands[seat]
         for f in self.rules.filters:
             if f.enforced:
-                mask = f.check(hand, seat, mask)
+                mask = f.check(game, seat, mask)
                 if not (mask >> card.index) & 1:
                     return IllegalAction(f"{who} cannot play {card}: {f.reason or f.name}")
         return IllegalAction(f"{who} cannot play {card}")
 
     def _bid(self, game: GameState, seat: int, action: Action) -> GameState:
         legal = self._auction_actions(game, seat)
-        if action not in legal:
+        if not _listed(action, legal):
             who = self.seat_name(seat)
             if isinstance(action, Play):
                 raise WrongPhase(f"{action} by {who} refused: the auction is not over; bid first")
             hint = ""
-            if isinstance(action, Bid) and action.tricks == 0 and Nil() in legal:
+            if type(action) is Bid and action.tricks == 0 and _listed(Nil(), legal):
                 hint = " (a bid of 0 is nil here: use Nil())"
             raise IllegalAction(
                 f"{action} by {who} refused{hint}; allowed: {', '.join(map(str, legal))}"
             )
-        hand = game.hand
-        bids = hand.bids[:seat] + (action,) + hand.bids[seat + 1:]
-        hand = _evolve(hand, auction=hand.auction + ((seat, action),), bids=bids,
-                       log=hand.log + ((seat, action),))
-        return self._advance_auction(GameState(self.rules, game.seed, game.first_deal, game.match, hand))
+        bids = game.bids[:seat] + (action,) + game.bids[seat + 1:]
+        entry = (seat, action)
+        return self._advance_auction(_bid(game, game.auction + (entry,), bids, (game._log, entry)))
 
-    def _advance_auction(self, game: GameState) -> GameState:
-        nxt = self._call("spadeskit_auction_next", game=game)
+    def _auction_step(self, game: GameState) -> dict[str, Any]:
+        """Return the fields that change when the auction moves on (a seat, or play begins)."""
+        nxt = self.calls.auction_next(game)
         if isinstance(nxt, Contract):
             return self._begin_play(game, nxt)
-        if isinstance(nxt, bool) or not isinstance(nxt, int) or not 0 <= nxt < self.n:
-            raise PluginError(f"spadeskit_auction_next of {self.rules.name!r} gave {nxt!r}, not a seat or Contract")
-        hand = _evolve(game.hand, to_act=nxt)
-        return GameState(self.rules, game.seed, game.first_deal, game.match, hand)
+        return {"to_act": self._plugin_seat(nxt, "spadeskit_auction_next")}
 
-    def _begin_play(self, game: GameState, contract: Contract) -> GameState:
-        hand = game.hand
-        hands, blind = hand.hands, hand.blind
-        if contract.declarer is not None and contract.blind_to == "declarer":
-            hands = _replace(hands, contract.declarer, hands[contract.declarer] | blind)
-            blind = 0
+    def _advance_auction(self, game: GameState) -> GameState:
+        changes = self._auction_step(game)
+        if len(changes) == 1:
+            return _to_act(game, changes["to_act"])
+        return evolve(game, **changes)
+
+    def _begin_play(self, game: GameState, contract: Contract) -> dict[str, Any]:
+        hook = "spadeskit_auction_next"
+        self._plugin_seat(contract.leader, f"{hook} (the contract's leader)")
+        hands, blind = game.hands, game.blind
+        declarer = contract.declarer
+        if declarer is not None:
+            self._plugin_seat(declarer, f"{hook} (the contract's declarer)")
+            if contract.blind_to == "declarer":
+                hands = hands[:declarer] + (hands[declarer] | blind,) + hands[declarer + 1:]
+                blind = 0
+        for step in contract.steps:
+            self._plugin_seat(step.seat, f"{hook} (a step's seat)")
         if contract.steps:
             phase, to_act = Phase.EXCHANGE, contract.steps[0].seat
         else:
             phase, to_act = Phase.PLAY, contract.leader
-        hand = _evolve(hand, contract=contract, hands=hands, blind=blind, steps=contract.steps,
-                       phase=phase, to_act=to_act, leader=contract.leader)
-        return GameState(self.rules, game.seed, game.first_deal, game.match, hand)
+        return {"contract": contract, "hands": hands, "blind": blind, "steps": contract.steps,
+                "phase": phase, "to_act": to_act, "leader": contract.leader}
 
     def _exchange(self, game: GameState, seat: int, action: Action) -> GameState:
-        hand = game.hand
-        step: Step = hand.steps[0]
+        step: Step = game.steps[0]
         kind = Discard if step.kind == "discard" else Exchange
         who = self.seat_name(seat)
-        if not isinstance(action, kind):
+        if type(action) is not kind:
             raise WrongPhase(f"{action} by {who} refused: {who} must {step.kind} {step.count} cards first")
+        assert isinstance(action, (Discard, Exchange))
         cards = action.cards
         mask = 0
         for card in cards:
-            if not (hand.hands[seat] >> card.index) & 1:
+            if not (game.hands[seat] >> card.index) & 1:
                 raise IllegalAction(f"{action} by {who} refused: {card} is not in their hand")
             mask |= card.bit
         if len(cards) != step.count:
             raise IllegalAction(f"{action} by {who} refused: give exactly {step.count} cards")
-        hands = _replace(hand.hands, seat, hand.hands[seat] & ~mask)
-        won = hand.won
+        hands = game.hands[:seat] + (game.hands[seat] & ~mask,) + game.hands[seat + 1:]
+        won = game.won
         if step.kind == "discard":
-            won = _replace(won, seat, won[seat] | mask)
+            won = won[:seat] + (won[seat] | mask,) + won[seat + 1:]
         else:
-            assert step.to is not None
-            hands = _replace(hands, step.to, hands[step.to] | mask)
-        steps = hand.steps[1:]
-        contract = hand.contract
+            to = self._plugin_seat(step.to, "spadeskit_auction_next (an exchange's receiver)")
+            hands = hands[:to] + (hands[to] | mask,) + hands[to + 1:]
+        steps = game.steps[1:]
+        contract = game.contract
         assert contract is not None
         phase, to_act = (Phase.EXCHANGE, steps[0].seat) if steps else (Phase.PLAY, contract.leader)
-        hand = _evolve(hand, hands=hands, won=won, steps=steps, phase=phase, to_act=to_act,
-                       log=hand.log + ((seat, action),))
-        return GameState(self.rules, game.seed, game.first_deal, game.match, hand)
+        return evolve(game, hands=hands, won=won, steps=steps, phase=phase, to_act=to_act,
+                      _log=(game._log, (seat, action)))
 
-    def _play(self, game: GameState, seat: int, index: int) -> GameState:
-        hand = game.hand
-        bit = 1 << index
-        held = hand.hands[seat]
-        breaches = hand.breaches
-        if self.advisory:
-            proper = held
-            for f in self.advisory:
-                proper = f.check(hand, seat, proper)
-                if not proper & bit:
-                    breaches = breaches + (Breach(len(hand.tricks), seat, index, f.name),)
-                    break
-        hands = hand.hands[:seat] + (held ^ bit,) + hand.hands[seat + 1:]
-        trick = hand.trick + ((seat, index),)
-        log = hand.log + ((seat, self.plays[index]),)
-        if len(trick) < self.n:
-            hand = _next_card(hand, (seat + 1) % self.n, hands, trick, hand.played | bit, log, breaches)
-            return GameState(self.rules, game.seed, game.first_deal, game.match, hand)
-        contract = hand.contract
-        assert contract is not None
-        row = self.rules.strength_table(contract.trump)[self.suit_of[trick[0][1]]]
-        winner, best, taken = seat, -1, 0
+    def _breach(self, game: Any, seat: int, held: int, bit: int, index: int) -> Breach | None:
+        proper = held
+        for f in self.advisory:
+            proper = f.check(game, seat, proper)
+            if not proper & bit:
+                return Breach(len(game.tricks), seat, index, f.name)
+        return None
+
+    def _winner(self, trump: str, trick: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+        """Return the winner of a full trick and the mask of its cards."""
+        row = self.rules.strength_table(trump)[self.suit_of[trick[0][1]]]
+        winner, best, taken = -1, -1, 0
         for s, c in trick:
             taken |= 1 << c
             if row[c] > best:
                 winner, best = s, row[c]
-        done = Trick(hand.leader, trick, winner)
-        books = hand.books[:winner] + (hand.books[winner] + 1,) + hand.books[winner + 1:]
-        won = hand.won[:winner] + (hand.won[winner] | taken,) + hand.won[winner + 1:]
-        hand = _next_trick(hand, winner, winner, hands, (), hand.tricks + (done,), books, won,
-                           hand.played | bit, log, breaches)
-        if self.has_after_trick:
-            changed = self._call("spadeskit_after_trick", hand=hand, trick=done)
+        return winner, taken
+
+    def _play(self, game: GameState, seat: int, index: int) -> GameState:
+        bit = 1 << index
+        hands = game.hands
+        held = hands[seat]
+        breaches = game.breaches
+        if self.advisory:
+            breach = self._breach(game, seat, held, bit, index)
+            if breach is not None:
+                breaches = breaches + (breach,)
+        hands = hands[:seat] + (held ^ bit,) + hands[seat + 1:]
+        trick = game.trick + (self.pairs[seat][index],)
+        log = (game._log, self.entries[seat][index])
+        played = game.played | bit
+        if len(trick) < self.n:
+            return _next_card(game, self.next_seat[seat], hands, trick, played, log, breaches)
+        contract = game.contract
+        assert contract is not None
+        winner, taken = self._winner(contract.trump, trick)
+        done = _make_trick(game.leader, trick, winner)
+        books = game.books[:winner] + (game.books[winner] + 1,) + game.books[winner + 1:]
+        won = game.won[:winner] + (game.won[winner] | taken,) + game.won[winner + 1:]
+        new = _next_trick(game, winner, winner, hands, (), game.tricks + (done,), books, won, played,
+                          log, breaches)
+        if self.calls.after_trick is not None:
+            changed = self.calls.after_trick(new, done)
             if changed is not None:
-                if not isinstance(changed, HandState):
-                    raise PluginError(f"spadeskit_after_trick of {self.rules.name!r} gave {changed!r}")
-                hand = changed
-        game = GameState(self.rules, game.seed, game.first_deal, game.match, hand)
-        if any(hand.hands) or hand.pile:
-            return game
-        return self._end_play(game)
+                if not isinstance(changed, GameState):
+                    raise PluginError(f"spadeskit_after_trick of {self.rules.name!r} gave {changed!r:.40}")
+                new = changed
+        if any(new.hands) or new.pile:
+            return new
+        return self._end_play(new)
 
     def _end_play(self, game: GameState) -> GameState:
-        hand = game.hand
-        contract = hand.contract
+        contract = game.contract
         assert contract is not None
-        if contract.blind_to == "last-trick" and hand.blind:
-            last = hand.tricks[-1].winner
-            hand = _evolve(hand, won=_replace(hand.won, last, hand.won[last] | hand.blind), blind=0)
-            game = GameState(self.rules, game.seed, game.first_deal, game.match, hand)
+        if contract.blind_to == "last-trick" and game.blind:
+            last = game.tricks[-1].winner
+            game = evolve(game, won=game.won[:last] + (game.won[last] | game.blind,) + game.won[last + 1:],
+                          blind=0)
         return self.review_or_score(game)
 
     def review_or_score(self, game: GameState) -> GameState:
@@ -497,79 +588,177 @@ class Engine:
 
         Plugins with a review step call this after each review action.
         """
-        if self.has_review:
-            seat = self._call("spadeskit_before_scoring", game=game)
+        hook = self.calls.before_scoring
+        if hook is not None:
+            seat = hook(game)
             if seat is not None:
-                self._check_seat(seat, "review seat")
-                hand = _evolve(game.hand, phase=Phase.REVIEW, to_act=seat)
-                return GameState(self.rules, game.seed, game.first_deal, game.match, hand)
+                self._plugin_seat(seat, "spadeskit_before_scoring")
+                return evolve(game, phase=Phase.REVIEW, to_act=seat)
         return self._finish_hand(game)
+
+    # ----------------------------------------------------------------------------------
+    # Rollouts and simulations
+    # ----------------------------------------------------------------------------------
+
+    def rollout(self, game: GameState, seed: int | None, policy: Policy | None) -> GameState:
+        if seed is not None and type(seed) is not int:
+            raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
+        if policy is not None and not callable(policy):
+            raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {policy!r:.40}")
+        choice = random.Random(seed).choice
+        match = game.match
+        while game.match is match and match.end is None:
+            if policy is None and self.random_play and game.phase is Phase.PLAY:
+                game = self._random_play(game, choice)
+                continue
+            legal = game.legal_actions()
+            game = game.apply(choice(legal) if policy is None else policy(game, legal))
+        return game
+
+    def _random_play(self, game: GameState, choice: Any) -> GameState:
+        """Play random cards to the end of the hand's play on one scratch state.
+
+        Each choice is ``choice(legal plays)``, the tuple ``legal_actions()`` would list,
+        so the result equals stepping with ``apply``.  Hooks receive the scratch state
+        (the same fields, mutable); they must not keep it.
+        """
+        s = copy_to_builder(game)
+        s._legal = None
+        n, checks, pairs, entries = self.n, self.checks, self.pairs, self.entries
+        next_seat, after_trick, advisory = self.next_seat, self.calls.after_trick, self.advisory
+        trump = s.contract.trump
+        hands = list(s.hands)
+        while True:
+            seat = s.to_act
+            held = hands[seat]
+            mask = held
+            for check in checks:
+                mask = check(s, seat, mask)
+            if type(mask) is not int or mask & ~held or not mask:
+                raise self._bad_filters(seat, held, mask)
+            play = choice(plays_of(mask))
+            index = play.card.index
+            bit = 1 << index
+            if advisory:
+                breach = self._breach(s, seat, held, bit, index)
+                if breach is not None:
+                    s.breaches = s.breaches + (breach,)
+            hands[seat] = held ^ bit
+            s.hands = tuple(hands)
+            trick = s.trick = s.trick + (pairs[seat][index],)
+            s.played |= bit
+            s._log = (s._log, entries[seat][index])
+            if len(trick) < n:
+                s.to_act = next_seat[seat]
+                continue
+            winner, taken = self._winner(trump, trick)
+            done = _make_trick(s.leader, trick, winner)
+            books, won = s.books, s.won
+            s.books = books[:winner] + (books[winner] + 1,) + books[winner + 1:]
+            s.won = won[:winner] + (won[winner] | taken,) + won[winner + 1:]
+            s.tricks = s.tricks + (done,)
+            s.trick = ()
+            s.leader = s.to_act = winner
+            if after_trick is not None:
+                changed = after_trick(s, done)
+                if changed is not None:
+                    if not isinstance(changed, GameState):
+                        raise PluginError(f"spadeskit_after_trick of {self.rules.name!r} gave {changed!r:.40}")
+                    s = copy_to_builder(changed)
+                    s._legal = None
+                    hands = list(s.hands)
+            if not any(hands) and not s.pile:
+                return self._end_play(freeze(s))
+
+    def simulate(self, hands: int, seed: int, policy: Policy | None) -> Iterator[HandResult]:
+        if type(hands) is not int or hands < 0:
+            raise SpadesError(f"simulate plays a whole number of hands (0 or more), not {hands!r:.40}")
+        if type(seed) is not int:
+            raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
+        return self._simulate(hands, seed, policy)
+
+    def _simulate(self, hands: int, seed: int, policy: Policy | None) -> Iterator[HandResult]:
+        n = self.n
+        sides = len(self.table.sides)
+        match = MatchState((0,) * sides, (0,) * sides, (), (), None, _EMPTY)
+        for number in range(hands):
+            own = mix(seed, number)
+            game = self._hand(own, None, match, 0, (n - 1 + number) % n)
+            self.deal_now(game)
+            yield self.rollout(game, own, policy).match.results[-1]
 
     # ----------------------------------------------------------------------------------
     # Scoring and the next hand
     # ----------------------------------------------------------------------------------
 
-    def summary(self, hand: HandState) -> HandSummary:
+    def summary(self, game: GameState) -> HandSummary:
         """Return the hand's :class:`HandSummary` for the scoring hooks."""
-        contract = hand.contract
+        contract = game.contract
         return HandSummary(
-            hand.bids, hand.books, tuple(cards_of(m) for m in hand.won), hand.transfers,
+            game.bids, game.books, tuple(cards_of(m) for m in game.won), game.transfers,
             contract.trump if contract else "spades", contract.declarer if contract else None,
         )
 
     def score(self, summary: HandSummary, match: MatchState) -> HandScore:
-        from .rules import HandScore
-
-        found = self._call("spadeskit_score_hand", summary=summary, match=match)
+        found = self.calls.score_hand(summary, match)
         lines: list[ScoreLine] = []
+        sides = range(len(self.table.sides))
         for group in reversed(found):
             for line in group or ():
-                if not isinstance(line, ScoreLine) or not 0 <= line.side < len(self.table.sides):
-                    raise PluginError(f"spadeskit_score_hand of {self.rules.name!r} gave {line!r}")
+                if not isinstance(line, ScoreLine) or type(line.side) is not int or line.side not in sides \
+                        or type(line.points) is not int or type(line.bags) is not int:
+                    raise PluginError(f"spadeskit_score_hand of {self.rules.name!r} gave {line!r:.80}")
                 lines.append(line)
-        sides = range(len(self.table.sides))
-        points = tuple(sum(line.points for line in lines if line.side == s) for s in sides)
-        bag_delta = tuple(sum(line.bags for line in lines if line.side == s) for s in sides)
+        points = [0] * len(sides)
+        bag_delta = [0] * len(sides)
+        for line in lines:
+            points[line.side] += line.points
+            bag_delta[line.side] += line.bags
         return HandScore(
-            tuple(lines), points,
+            tuple(lines), tuple(points),
             tuple(a + b for a, b in zip(match.scores, points)),
             tuple(a + b for a, b in zip(match.bags, bag_delta)),
         )
 
     def _finish_hand(self, game: GameState) -> GameState:
-        hand = game.hand
-        match = game.match
-        scored = self.score(self.summary(hand), match)
-        result = HandResult(hand.number, hand.dealer, hand.bids, hand.books, scored.lines,
-                            scored.points, scored.scores, scored.bags, transfers=hand.transfers,
-                            last_trick_winner=hand.tricks[-1].winner if hand.tricks else None)
+        scored = self.score(self.summary(game), game.match)
+        result = HandResult(game.number, game.dealer, game.bids, game.books, scored.lines,
+                            scored.points, scored.scores, scored.bags, transfers=game.transfers,
+                            last_trick_winner=game.tricks[-1].winner if game.tricks else None)
         return self.close_hand(game, result)
 
     def void_hand(self, game: GameState, note: str) -> GameState:
         """End the hand in progress unscored (a misdeal) and deal the next one."""
-        hand, match = game.hand, game.match
+        match = game.match
         sides = len(self.table.sides)
-        result = HandResult(hand.number, hand.dealer, hand.bids, hand.books, (), (0,) * sides,
+        result = HandResult(game.number, game.dealer, game.bids, game.books, (), (0,) * sides,
                             match.scores, match.bags, void=True, note=note)
         return self.close_hand(game, result)
 
     def close_hand(self, game: GameState, result: HandResult) -> GameState:
-        """Record ``result``, then end the match or deal the next hand.
+        """Record ``result``, then end the match or start the next hand (dealt when read).
 
         Plugins that void a hand (a misdeal) call this with a ``void=True`` result.
         """
-        hand = game.hand
-        match = game.match
-        match = MatchState(result.scores, result.bags, match.results + (result,),
-                           match.logs + (hand.log,), None, match.extra)
-        end = None if result.void else self._call("spadeskit_match_end", match=match, result=result)
+        old = game.match
+        match = MatchState(result.scores, result.bags, old.results + (result,), old.logs + (game.log,),
+                           None, old.extra)
+        end = None if result.void else self.calls.match_end(match, result)
         if end is not None:
-            if not isinstance(end, MatchEnd):
-                raise PluginError(f"spadeskit_match_end of {self.rules.name!r} gave {end!r}")
-            match = attrs.evolve(match, end=end)
-            hand = _evolve(hand, phase=Phase.OVER, to_act=None, log=())
-            return GameState(self.rules, game.seed, game.first_deal, match, hand)
-        dealer = self._call("spadeskit_next_dealer", dealer=hand.dealer, result=result)
-        self._check_seat(dealer, "next dealer")
-        return self._start_hand(game.seed, game.first_deal, match, hand.number + 1, dealer, None)
+            if not isinstance(end, MatchEnd) or type(end.winner) is not int \
+                    or not 0 <= end.winner < len(self.table.sides):
+                raise PluginError(f"spadeskit_match_end of {self.rules.name!r} gave {end!r:.80}")
+            match = MatchState(match.scores, match.bags, match.results, match.logs, end, match.extra)
+            return evolve(game, match=match, phase=Phase.OVER, to_act=None, _log=None)
+        dealer = self._plugin_seat(self.calls.next_dealer(game.dealer, result), "spadeskit_next_dealer")
+        return self._hand(game.seed, game.first_deal, match, game.number + 1, dealer)
 
+    # ----------------------------------------------------------------------------------
+    # What a seat sees
+    # ----------------------------------------------------------------------------------
+
+    def view(self, game: GameState, seat: int | None) -> View:
+        """Return what ``seat`` may see (checked first)."""
+        if seat is not None:
+            self.check_seat(seat)
+        return make_view(game, seat)

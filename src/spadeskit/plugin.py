@@ -12,22 +12,23 @@ spadeskit's own variants are plugins of exactly this kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, TypeVar
 
 import attrs
 import pluggy
 
 from .cards import Suit
-
-if TYPE_CHECKING:
-    from .state import GameState, HandState
+from .compiler import ACTS_IN
+from .state import GameState, HandState, Phase, evolve
 
 __all__ = [
+    "ActsIn",
     "Option",
     "PlayFilter",
     "PluginInfo",
     "Ranking",
+    "acts_in",
     "choice",
     "clockwise",
     "evolve_hand",
@@ -192,16 +193,19 @@ def clockwise(seat: int, players: int, steps: int = 1) -> int:
 
 
 def evolve_hand(hand: HandState, **changes: Any) -> HandState:
-    """Return a copy of ``hand`` with the given fields changed."""
-    from .engine import _evolve
+    """Return a copy of ``hand`` with the given fields changed.
 
-    new: HandState = _evolve(hand, **changes)
-    return new
+    ``hand`` is the state itself (see :data:`~spadeskit.state.HandState`), so the copy
+    keeps the match; the legal-action cache is cleared.
+    """
+    return evolve(hand, **changes)
 
 
 def with_hand(game: GameState, hand: HandState) -> GameState:
-    """Return ``game`` with its hand in progress replaced (match and rules kept)."""
-    return type(game)(game.rules, game.seed, game.first_deal, game.match, hand)
+    """Return ``game`` with its hand in progress replaced by ``hand`` (match and rules kept)."""
+    if hand.match is game.match and hand.rules is game.rules:
+        return hand
+    return evolve(hand, match=game.match, rules=game.rules, seed=game.seed, first_deal=game.first_deal)
 
 
 def void_hand(game: GameState, note: str) -> GameState:
@@ -214,3 +218,51 @@ def review_or_score(game: GameState) -> GameState:
     """Return the state after the last trick's review step is settled: ask the next review
     seat (``spadeskit_before_scoring``) or, when there is none, score the hand."""
     return game.rules._engine.review_or_score(game)
+
+
+Who = Literal["players", "referee", "any"]
+
+
+@attrs.frozen
+class ActsIn:
+    """When an out-of-turn hook implementation can offer anything (see :func:`acts_in`)."""
+
+    phases: frozenset[Phase]
+    who: Who
+    when: Callable[[Mapping[str, Any]], bool] | None = attrs.field(default=None, eq=False)
+
+    def active(self, phase: Phase, referee: bool, options: Mapping[str, Any]) -> bool:
+        """Return whether the implementation is asked in ``phase``, by a player or the referee."""
+        if phase not in self.phases or self.who == ("players" if referee else "referee"):
+            return False
+        return self.when is None or bool(self.when(options))
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def acts_in(*phases: Phase, who: Who = "players",
+            when: Callable[[Mapping[str, Any]], bool] | None = None) -> Callable[[F], F]:
+    """Declare when a ``spadeskit_penalty_actions`` implementation can offer anything.
+
+    Out-of-turn actions (claims, penalties, ``SeeCards``) are asked for whenever legal
+    actions are listed, which is on every turn.  An implementation declared with
+    ``@acts_in(Phase.AUCTION)`` is asked only during the auction, ``who="referee"``
+    only when the referee asks (``who="any"``: both), and ``when`` (a function of the
+    options) can leave it out of the rules altogether, decided once when the rules are
+    loaded.  Outside what it declares the implementation costs nothing.  An
+    implementation that declares nothing is asked in every phase, by everyone.
+
+    Put it under ``@hookimpl``::
+
+        @hookimpl
+        @acts_in(Phase.PLAY, Phase.REVIEW, when=lambda options: options["enforcement"] == "table")
+        def spadeskit_penalty_actions(game, seat): ...
+    """
+    declared = ActsIn(frozenset(phases), who, when)
+
+    def mark(function: F) -> F:
+        setattr(function, ACTS_IN, declared)
+        return function
+
+    return mark

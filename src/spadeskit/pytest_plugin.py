@@ -40,7 +40,8 @@ from typing import Any
 
 import pytest
 
-from .rules import Rules, load_rules
+from .loader import load_rules
+from .rules import Rules
 
 __all__ = ["pytest_addoption", "pytest_configure", "spadeskit_rules", "spadeskit_game",
            "spadeskit_check", "spadeskit_lint"]

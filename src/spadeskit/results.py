@@ -58,7 +58,7 @@ class ScoreLine:
     bags: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class Trick:
     """A finished trick: who led, the plays as ``(seat, card index)``, who won it."""
 

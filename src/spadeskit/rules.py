@@ -1,45 +1,34 @@
-"""Find plugins, check that they fit together, and compile them into a :class:`Rules`.
+"""Compiled rules: a variant with its house rules and options, ready to play.
 
-This is the only place that talks to pluggy's plugin manager: :func:`load_rules`
-discovers plugins through the ``spadeskit`` entry-point group, validates the variant,
-house rules and options, registers them in a fixed order and compiles the
-configuration hooks into tables.  The resulting :class:`Rules` object starts games.
+A :class:`Rules` object is built once by :func:`spadeskit.load_rules` from a pluggy
+plugin manager that already holds the variant and house rules.  Building it asks the
+configuration hooks (the table, every card's rank, the play filters) and compiles every
+event hook into one plain call (:mod:`spadeskit.compiler`), so that nothing at play
+time goes through pluggy.  Trick strengths are compiled per trump mode the first time
+that mode is played.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pluggy
 
-from . import hookspecs
 from .actions import Action, Bid, Nil
 from .cards import CardLike, Suit, card_at, parse_card
-from .errors import OptionError, PluginError, RuleConflict, SpadesError, UnknownPlugin
-from .plugin import Option, PlayFilter, PluginInfo, Ranking
-from .results import HandSummary, ScoreLine
-from .state import GameState, MatchState
+from .compiler import ACTS_IN, Compiled, compile_hook
+from .errors import PluginError, SpadesError
+from .plugin import ActsIn, PlayFilter, PluginInfo, Ranking
+from .results import HandResult, HandSummary, ScoreLine
+from .state import GameState, MatchState, Phase, Policy
 from .table import CardRank, FrozenMap, TableSpec
 
-__all__ = ["ENTRY_POINT_GROUP", "HandScore", "PluginSummary", "Rules", "available", "load_rules"]
+if TYPE_CHECKING:
+    from .engine import Engine
 
-ENTRY_POINT_GROUP = "spadeskit"
-
-
-@attrs.frozen
-class PluginSummary:
-    """An installed plugin, as :func:`available` lists it."""
-
-    name: str
-    kind: str
-    summary: str
-    options: tuple[Option, ...]
-    fits: tuple[str, ...]
-    requires: tuple[str, ...]
-    conflicts: tuple[str, ...]
+__all__ = ["CompiledHooks", "HandScore", "Rules"]
 
 
 @attrs.frozen
@@ -52,168 +41,88 @@ class HandScore:
     bags: tuple[int, ...]
 
 
-_ENTRY_POINTS: dict[str, importlib.metadata.EntryPoint] | None = None
+OFFER_PHASES = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY, Phase.REVIEW)
+
+REQUIRED = ("spadeskit_auction_next", "spadeskit_auction_actions", "spadeskit_score_hand",
+            "spadeskit_match_end", "spadeskit_next_dealer")
+"""Event hooks every rule set must implement."""
 
 
-def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
-    global _ENTRY_POINTS
-    if _ENTRY_POINTS is None:
-        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-        _ENTRY_POINTS = {ep.name: ep for ep in found}
-    return _ENTRY_POINTS
+class CompiledHooks:
+    """Every event hook of a rules object, compiled into a plain call (or ``None``).
 
-
-def _info_of(plugin: object, where: str) -> PluginInfo:
-    info = getattr(plugin, "PLUGIN", None)
-    if not isinstance(info, PluginInfo):
-        raise PluginError(f"plugin {where} has no PLUGIN = spadeskit.PluginInfo(...) attribute")
-    return info
-
-
-def _resolve(ref: object) -> tuple[object, PluginInfo]:
-    if isinstance(ref, str):
-        eps = _entry_points()
-        if ref not in eps:
-            raise UnknownPlugin(
-                f"no spadeskit plugin named {ref!r} is installed; installed: {', '.join(sorted(eps))}"
-            )
-        try:
-            plugin = eps[ref].load()
-        except Exception as exc:
-            raise PluginError(f"plugin {ref!r} failed to import: {exc}") from exc
-        info = _info_of(plugin, repr(ref))
-        if info.name != ref:
-            raise PluginError(f"entry point {ref!r} loads a plugin that calls itself {info.name!r}")
-        return plugin, info
-    return ref, _info_of(ref, repr(ref))
-
-
-def available() -> tuple[PluginSummary, ...]:
-    """Return every installed variant and house rule, variants first, by name."""
-    rows = []
-    for name in _entry_points():
-        info = _resolve(name)[1]
-        rows.append(PluginSummary(info.name, info.kind, info.summary, info.options,
-                                  info.fits, info.requires, info.conflicts))
-    return tuple(sorted(rows, key=lambda r: (r.kind != "variant", r.name)))
-
-
-_CACHE: dict[tuple[Any, ...], Rules] = {}
-
-
-def load_rules(
-    variant: object,
-    house_rules: Iterable[object] = (),
-    options: Mapping[str, Any] | None = None,
-) -> Rules:
-    """Return the compiled rules of a variant with house rules and options.
-
-    ``variant`` and each house rule are plugin names (see :func:`available`) or plugin
-    modules/objects carrying a ``PLUGIN`` attribute.  Raises :class:`UnknownPlugin`,
-    :class:`RuleConflict` or :class:`OptionError` naming what is wrong.  Rules built from
-    names are cached: loading the same configuration twice returns the same object.
-
-    >>> rules = load_rules("standard", options={"target": 300})
-    >>> rules.options["target"], rules.table.players
-    (300, 4)
+    Each call takes the hook's arguments other than ``table`` and ``options``,
+    positionally in the hookspec's order.  ``offers[(phase, referee)]`` is the
+    ``spadeskit_penalty_actions`` call for that phase and asker, or ``None`` when no
+    implementation acts there.
     """
-    house = tuple(house_rules)
-    opts = dict(options or {})
-    key = None
-    if isinstance(variant, str) and all(isinstance(h, str) for h in house):
-        try:
-            names = cast("tuple[str, ...]", house)
-            key = (variant, tuple(sorted(set(names))), len(names), tuple(sorted(opts.items())))
-        except TypeError:
-            key = None
-        if key is not None and key in _CACHE:
-            return _CACHE[key]
-    rules = _build(variant, house, opts)
-    if key is not None:
-        _CACHE[key] = rules
-    return rules
+
+    __slots__ = ("after_trick", "apply_penalty", "auction_actions", "auction_next", "before_scoring",
+                 "match_end", "misdeal_allowed", "next_dealer", "offers", "score_hand", "view")
+
+    def __init__(self, pm: pluggy.PluginManager, table: TableSpec, options: FrozenMap, name: str) -> None:
+        bound = {"table": table, "options": options}
+
+        def hook(hook_name: str) -> Any:
+            return compile_hook(pm, hook_name, bound, name)
+
+        missing = [h for h in REQUIRED if not getattr(pm.hook, h).get_hookimpls()]
+        if missing:
+            raise PluginError(f"no plugin of {name!r} implements {', '.join(missing)}")
+        self.auction_next: Compiled = hook("spadeskit_auction_next")
+        self.auction_actions: Compiled = hook("spadeskit_auction_actions")
+        self.score_hand: Compiled = hook("spadeskit_score_hand")
+        self.match_end: Compiled = hook("spadeskit_match_end")
+        self.next_dealer: Compiled = hook("spadeskit_next_dealer")
+        self.after_trick: Compiled | None = hook("spadeskit_after_trick")
+        self.before_scoring: Compiled | None = hook("spadeskit_before_scoring")
+        self.apply_penalty: Compiled | None = hook("spadeskit_apply_penalty")
+        self.misdeal_allowed: Compiled | None = hook("spadeskit_misdeal_allowed")
+        self.view: Compiled | None = hook("spadeskit_view")
+        self.offers: dict[tuple[Phase, bool], Compiled | None] = {}
+        shared: dict[tuple[int, ...], Compiled | None] = {}
+        impls = getattr(pm.hook, "spadeskit_penalty_actions").get_hookimpls()
+        for phase in OFFER_PHASES:
+            for referee in (False, True):
+                chosen = tuple(id(i) for i in impls if _acts(i, phase, referee, options))
+                if chosen not in shared:
+                    shared[chosen] = compile_hook(
+                        pm, "spadeskit_penalty_actions", bound, name,
+                        keep=lambda i, ids=frozenset(chosen): id(i) in ids)  # type: ignore[misc]
+                self.offers[(phase, referee)] = shared[chosen]
 
 
-def _build(variant: object, house: Sequence[object], user_options: dict[str, Any]) -> Rules:
-    base, base_info = _resolve(variant)
-    if base_info.kind != "variant":
-        raise UnknownPlugin(f"{base_info.name!r} is a house rule, not a variant; pass it in house_rules=")
-    extras = []
-    seen = {base_info.name}
-    for ref in house:
-        plugin, info = _resolve(ref)
-        if info.kind != "house-rule":
-            raise UnknownPlugin(f"{info.name!r} is a variant, not a house rule")
-        if info.name in seen:
-            raise RuleConflict(f"house rule {info.name!r} is listed twice")
-        seen.add(info.name)
-        extras.append((plugin, info))
-    extras.sort(key=lambda pair: (pair[1].order, pair[1].name))
-    infos = [base_info] + [info for _, info in extras]
-    for info in infos[1:]:
-        if info.fits and base_info.name not in info.fits:
-            raise RuleConflict(
-                f"house rule {info.name!r} does not fit variant {base_info.name!r} "
-                f"(it fits {', '.join(info.fits)})"
-            )
-    for info in infos:
-        for needed in info.requires:
-            if needed not in seen:
-                raise RuleConflict(f"{info.name!r} requires {needed!r}, which is not loaded")
-        for other in info.conflicts:
-            if other in seen:
-                raise RuleConflict(f"{info.name!r} conflicts with {other!r}; load only one of them")
-    options = _resolve_options(infos, user_options)
-    pm = pluggy.PluginManager("spadeskit")
-    pm.add_hookspecs(hookspecs)
-    for plugin, info in [(base, base_info)] + extras:
-        try:
-            pm.register(plugin, name=info.name)
-        except (ValueError, pluggy.PluginValidationError) as exc:
-            raise PluginError(f"plugin {info.name!r} cannot be registered: {exc}") from exc
-    return Rules(base_info, tuple(info for _, info in extras), options, pm)
-
-
-def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> FrozenMap:
-    declared: dict[str, tuple[PluginInfo, Option]] = {}
-    for info in infos:
-        for option in info.options:
-            if option.name in declared:
-                raise RuleConflict(
-                    f"{info.name!r} and {declared[option.name][0].name!r} both declare option {option.name!r}"
-                )
-            declared[option.name] = (info, option)
-    values = {name: option.default for name, (_, option) in declared.items()}
-    for name, value in given.items():
-        if name not in declared:
-            known = ", ".join(sorted(declared)) or "none"
-            names = " + ".join(i.name for i in infos)
-            raise OptionError(f"unknown option {name!r} for {names}; options: {known}")
-        info, option = declared[name]
-        problem = option.problem(value)
-        if problem:
-            raise OptionError(f"option {name!r} of {info.name!r} {problem}, not {value!r}")
-        values[name] = value
-    return FrozenMap(values)
+def _acts(impl: pluggy.HookImpl, phase: Phase, referee: bool, options: Mapping[str, Any]) -> bool:
+    declared = getattr(impl.function, ACTS_IN, None)
+    if impl.wrapper or impl.hookwrapper or not isinstance(declared, ActsIn):
+        return True
+    return declared.active(phase, referee, options)
 
 
 class Rules:
     """A variant with its house rules and options, compiled for play.
 
-    Build it with :func:`load_rules`.  It starts games (:meth:`new_game`) and scores
-    hands from summaries (:meth:`score_hand`).  Two rules objects are equal when they
-    were built from the same variant, house rules and options.
+    Build it with :func:`spadeskit.load_rules`.  It starts games (:meth:`new_game`),
+    plays independent hands for simulations (:meth:`simulate`) and scores hands from
+    summaries (:meth:`score_hand`).  Two rules objects are equal when they were built
+    from the same variant, house rules and options.  Rules pickle by those names and
+    options (the receiving process loads the same installed plugins), so states can be
+    sent to other processes.
     """
 
+    _engine: Engine
+
     def __init__(self, variant: PluginInfo, house: tuple[PluginInfo, ...], options: FrozenMap,
-                 pm: pluggy.PluginManager) -> None:
+                 pm: pluggy.PluginManager, reload: tuple[Callable[..., Rules], tuple[Any, ...]] | None) -> None:
         self.variant = variant.name
         self.house_rules = tuple(info.name for info in house)
         self.plugins = (variant,) + house
         self.options = options
         self.plugin_manager = pm
         self.hook = pm.hook
-        table = self._call("spadeskit_table", options=options)
+        self._reload = reload
+        table_hook = compile_hook(pm, "spadeskit_table", {"options": options}, self.name)
+        table = table_hook() if table_hook is not None else None
         if not isinstance(table, TableSpec):
             raise PluginError(f"no plugin set up the table for {self.name!r} (spadeskit_table gave {table!r})")
         problems = table.problems()
@@ -221,25 +130,18 @@ class Rules:
             raise PluginError(f"the table of {self.name!r} is inconsistent: {'; '.join(problems)}")
         self.table = table
         self.side_of = table.side_of
+        bound = {"table": table, "options": options}
+        self._card_rank = compile_hook(pm, "spadeskit_card_rank", bound, self.name)
+        self._trick_strength = compile_hook(pm, "spadeskit_trick_strength", bound, self.name)
         self.ranking = self._compile_ranking()
-        self.filters = self._compile_filters()
+        self.filters = self._compile_filters(compile_hook(pm, "spadeskit_play_filters", bound, self.name))
+        self.calls = CompiledHooks(pm, table, options, self.name)
         self._strength: dict[str, tuple[tuple[int, ...], ...]] = {}
-        from .engine import Engine
-
-        self._engine = Engine(self)
 
     @property
     def name(self) -> str:
         """Return ``"variant"`` or ``"variant + house rule + …"``."""
         return " + ".join((self.variant,) + self.house_rules)
-
-    def _call(self, hook: str, **kwargs: Any) -> Any:
-        try:
-            return getattr(self.hook, hook)(**kwargs)
-        except SpadesError:
-            raise
-        except Exception as exc:
-            raise PluginError(f"hook {hook} failed in {self.name!r}: {type(exc).__name__}: {exc}") from exc
 
     def _compile_ranking(self) -> Ranking:
         suit_of = [-1] * 54
@@ -247,8 +149,8 @@ class Rules:
         masks = [0, 0, 0, 0]
         deck = 0
         for card in self.table.deck:
-            rank = self._call("spadeskit_card_rank", card=card, table=self.table, options=self.options)
-            if not isinstance(rank, CardRank):
+            rank = self._card_rank(card) if self._card_rank is not None else None
+            if not isinstance(rank, CardRank) or not isinstance(rank.suit, Suit) or type(rank.strength) is not int:
                 raise PluginError(f"no plugin of {self.name!r} ranks the card {card} (got {rank!r})")
             suit_of[card.index] = int(rank.suit)
             strength[card.index] = rank.strength
@@ -256,9 +158,8 @@ class Rules:
             deck |= card.bit
         return Ranking(tuple(suit_of), tuple(strength), tuple(masks), deck)
 
-    def _compile_filters(self) -> tuple[PlayFilter, ...]:
-        found = self._call("spadeskit_play_filters", table=self.table, ranking=self.ranking,
-                           options=self.options)
+    def _compile_filters(self, hook: Compiled | None) -> tuple[PlayFilter, ...]:
+        found = hook(self.ranking) if hook is not None else []
         filters = [f for group in found if group for f in group]
         for f in filters:
             if not isinstance(f, PlayFilter):
@@ -274,9 +175,10 @@ class Rules:
                 row = [0] * 54
                 for card in self.table.deck:
                     rank = CardRank(Suit(self.ranking.suit_of[card.index]), self.ranking.strength[card.index])
-                    value = self._call("spadeskit_trick_strength", card=card, rank=rank, led=led,
-                                       trump=trump, options=self.options)
-                    if not isinstance(value, int) or value < 0:
+                    value = None
+                    if self._trick_strength is not None:
+                        value = self._trick_strength(card, rank, led, trump)
+                    if type(value) is not int or value < 0:
                         raise PluginError(
                             f"no plugin of {self.name!r} gives the trick strength of {card} "
                             f"led {led.name.lower()} under trump {trump!r} (got {value!r})"
@@ -289,7 +191,8 @@ class Rules:
     def trick_winner(self, plays: Sequence[tuple[int, CardLike]], trump: str = "spades") -> int:
         """Return the seat that wins a trick of ``(seat, card)`` plays, led by the first.
 
-        >>> load_rules("standard").trick_winner([(0, "KH"), (1, "AH"), (2, "2S"), (3, "3C")])
+        >>> import spadeskit
+        >>> spadeskit.load_rules("standard").trick_winner([(0, "KH"), (1, "AH"), (2, "2S"), (3, "3C")])
         2
         """
         cards = [(seat, parse_card(card)) for seat, card in plays]
@@ -325,6 +228,23 @@ class Rules:
         """
         return self._engine.new_game(seed, deal, dealer, blind, pile)
 
+    def simulate(self, hands: int, seed: int = 0, policy: Policy | None = None) -> Iterator[HandResult]:
+        """Yield the results of ``hands`` independent hands, each dealt, played and scored.
+
+        Hand ``i`` is the first hand of a new match whose deal and random choices
+        depend only on ``(seed, i)`` (its first dealer rotates with ``i``), so a batch
+        can be split anywhere, across processes, without changing any result:
+        ``list(simulate(10, seed))[7]`` equals the only result of the hand ``i = 7``
+        played alone.  Choices are uniformly random among the legal actions, or made by
+        ``policy(state, legal_actions)`` (see :meth:`GameState.rollout`).
+
+        >>> import spadeskit
+        >>> results = list(spadeskit.load_rules("standard").simulate(3, seed=1))
+        >>> len(results), all(len(r.books) == 4 and sum(r.books) == 13 for r in results)
+        (3, True)
+        """
+        return self._engine.simulate(hands, seed, policy)
+
     def score_hand(
         self,
         summary: HandSummary | None = None,
@@ -340,7 +260,8 @@ class Rules:
         ``books`` per seat.  ``scores`` and ``bags`` are the sides' totals before the hand
         (default zero); the bag penalty depends on them.
 
-        >>> rules = load_rules("standard")
+        >>> import spadeskit
+        >>> rules = spadeskit.load_rules("standard")
         >>> result = rules.score_hand(bids=[3, 2, 4, "nil"], books=[4, 3, 5, 1])
         >>> result.points
         (72, -78)
@@ -369,6 +290,12 @@ class Rules:
     def __repr__(self) -> str:
         return f"<Rules {self.name} {dict(self.options)}>"
 
+    def __reduce__(self) -> tuple[Callable[..., Rules], tuple[Any, ...]]:
+        if self._reload is None:
+            raise SpadesError(f"rules {self.name!r} were built from plugin objects, not installed plugin "
+                              "names, so they cannot be pickled: load them by name")
+        return self._reload
+
 
 def _as_bid(value: Action | int | str | None) -> Action | None:
     if value is None or isinstance(value, Action):
@@ -381,4 +308,3 @@ def _as_bid(value: Action | int | str | None) -> Action | None:
         except ValueError:
             raise SpadesError(f"cannot read the bid {value!r}: give a number or 'nil'") from None
     return Bid(value)
-

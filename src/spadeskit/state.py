@@ -1,20 +1,34 @@
-"""The frozen game state, at match level and at hand level.
+"""The frozen game state: one object per decision point.
 
 A :class:`GameState` holds everything, including what no seat may see; show a seat
 :meth:`GameState.view` instead.  States are immutable: :meth:`GameState.apply` returns a
 new state that shares every unchanged part with the old one.  Hands are int bitmasks of
-card indices (see :mod:`spadeskit.cards`); the properties turn them into cards.
+card indices (see :mod:`spadeskit.cards`); the methods turn them into cards.
+
+One object holds the hand in progress and the match around it.  The hand's fields
+(``hands``, ``trick``, ``bids`` …) are read directly, and ``game.hand`` is the same
+object, so plugin code reads ``game.hand.<field>`` as it always did; :data:`HandState`
+is another name for :class:`GameState`.  The match (scores, bag counters, finished
+hands) is the :class:`MatchState` in ``game.match``, which changes once per hand.
+
+The action log of the hand in progress is a linked list (each action adds one link, the
+earlier ones are shared); :attr:`GameState.log` reads it as a tuple.  When a hand is
+scored, the next hand is dealt only when something reads it: a state just after scoring
+costs no shuffle unless someone plays on from it.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Optional
 
 import attrs
 
+from . import _fast
 from .actions import Action
 from .cards import Card, card_at, cards_of
+from .records import make_record
 from .results import BookTransfer, HandResult, MatchEnd, Trick
 from .table import Contract, FrozenMap, Step
 
@@ -22,9 +36,13 @@ if TYPE_CHECKING:
     from .rules import Rules
     from .views import View
 
-__all__ = ["Breach", "GameState", "HandState", "MatchState", "Phase"]
+__all__ = ["Breach", "GameState", "HandState", "LogEntry", "MatchState", "Phase", "Policy"]
 
 LogEntry = tuple["int | None", Action]
+"""One logged action: ``(seat, action)``; the referee's seat is ``spadeskit.REFEREE``."""
+
+Log = Optional[tuple["Log", LogEntry]]
+"""The linked log: ``None``, or ``(earlier log, newest entry)``."""
 
 
 class Phase(enum.Enum):
@@ -51,9 +69,38 @@ class Breach:
 
 
 @attrs.frozen
-class HandState:
-    """One hand: cards held, auction, tricks, and plugin data (``extra``)."""
+class MatchState:
+    """The running match: scores, bag counters, finished hands, and how it ended."""
 
+    scores: tuple[int, ...]
+    bags: tuple[int, ...]
+    results: tuple[HandResult, ...]
+    logs: tuple[tuple[LogEntry, ...], ...]
+    end: MatchEnd | None
+    extra: FrozenMap
+
+
+@attrs.frozen(weakref_slot=False)
+class GameState:
+    """A whole game: the rules, the match so far and the hand in progress.
+
+    Build one with :meth:`Rules.new_game`.  Every method that changes something returns
+    a new state; the one it was called on is never altered.
+
+    The hand's fields: ``number`` (from 0; show people ``number + 1``), ``dealer``,
+    ``phase``, ``to_act``, ``hands`` (a card mask per seat), ``blind`` (mask),
+    ``pile`` (card indices, top first), ``auction`` (``(seat, action)`` in order),
+    ``bids`` (per seat), ``contract``, ``steps`` (discards and exchanges still owed),
+    ``leader`` (of the trick in progress), ``trick`` (``(seat, card index)`` so far),
+    ``tricks`` (finished :class:`~spadeskit.results.Trick` values), ``books`` and
+    ``won`` (per seat: tricks taken, mask of cards taken), ``played`` (mask of cards
+    played this hand), ``breaches``, ``transfers`` and ``extra`` (plugin data).
+    """
+
+    rules: Rules = attrs.field(repr=False)
+    seed: int = attrs.field(repr=False)
+    first_deal: tuple[tuple[int, ...], ...] | None = attrs.field(repr=False)
+    match: MatchState
     number: int
     dealer: int
     phase: Phase
@@ -73,8 +120,36 @@ class HandState:
     played: int
     breaches: tuple[Breach, ...]
     transfers: tuple[BookTransfer, ...]
-    log: tuple[LogEntry, ...]
     extra: FrozenMap
+    _log: Log = attrs.field(repr=False)
+    # Private cache of what the seat to act may do (a play mask or a tuple of actions),
+    # derived from the state itself and excluded from equality.
+    _legal: Any = attrs.field(default=None, eq=False, repr=False, hash=False)
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for a slot that is not set: the deal of a hand that nobody has
+        # looked at yet (see DEALT_LATER).  Deal it now, once, then read the slot.
+        if name in DEALT_LATER:
+            rules = object.__getattribute__(self, "rules")
+            rules._engine.deal_now(self)
+            return object.__getattribute__(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def hand(self) -> GameState:
+        """Return the hand in progress: this same object (its fields are the hand's)."""
+        return self
+
+    @property
+    def log(self) -> tuple[LogEntry, ...]:
+        """Return the actions of the hand in progress, oldest first, as ``(seat, action)``."""
+        entries = []
+        node = self._log
+        while node is not None:
+            node, entry = node
+            entries.append(entry)
+        entries.reverse()
+        return tuple(entries)
 
     @property
     def trick_number(self) -> int:
@@ -86,50 +161,6 @@ class HandState:
         """Return the card led to the current trick, if any."""
         return card_at(self.trick[0][1]) if self.trick else None
 
-    def cards(self, seat: int) -> tuple[Card, ...]:
-        """Return the cards a seat holds."""
-        return cards_of(self.hands[seat])
-
-
-@attrs.frozen
-class MatchState:
-    """The running match: scores, bag counters, finished hands, and how it ended."""
-
-    scores: tuple[int, ...]
-    bags: tuple[int, ...]
-    results: tuple[HandResult, ...]
-    logs: tuple[tuple[LogEntry, ...], ...]
-    end: MatchEnd | None
-    extra: FrozenMap
-
-
-@attrs.frozen(weakref_slot=False)
-class GameState:
-    """A whole game: the rules, the match so far and the hand in progress.
-
-    Build one with :meth:`Rules.new_game`.  Every method that changes something returns
-    a new state; the one it was called on is never altered.
-    """
-
-    rules: Rules = attrs.field(repr=False)
-    seed: int = attrs.field(repr=False)
-    first_deal: tuple[tuple[int, ...], ...] | None = attrs.field(repr=False)
-    match: MatchState
-    hand: HandState
-    # Private cache of what the seat to act may do (a play mask or auction actions),
-    # derived from the state itself and excluded from equality.
-    _legal: Any = attrs.field(default=None, eq=False, repr=False, hash=False)
-
-    @property
-    def to_act(self) -> int | None:
-        """Return the seat whose decision is pending, or ``None`` once the match is over."""
-        return self.hand.to_act
-
-    @property
-    def phase(self) -> Phase:
-        """Return the phase of the hand in progress (``Phase.OVER`` at the end)."""
-        return self.hand.phase
-
     @property
     def is_over(self) -> bool:
         """Return whether the match has ended."""
@@ -138,7 +169,8 @@ class GameState:
     @property
     def winner(self) -> int | None:
         """Return the winning side's index (see ``rules.table.side_names``), or ``None``."""
-        return self.match.end.winner if self.match.end is not None else None
+        end = self.match.end
+        return end.winner if end is not None else None
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -157,7 +189,7 @@ class GameState:
 
     def cards(self, seat: int) -> tuple[Card, ...]:
         """Return the cards a seat holds now."""
-        return cards_of(self.hand.hands[seat])
+        return cards_of(self.hands[seat])
 
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         """Return what ``seat`` (default: the seat to act) may do now.
@@ -175,14 +207,80 @@ class GameState:
         """
         return self.rules._engine.apply(self, action, seat)
 
+    def rollout(self, seed: int | None = None, policy: Policy | None = None) -> GameState:
+        """Play the hand in progress to its end and return the state just after scoring.
+
+        Every decision (bids, exchanges, plays, review) is a uniformly random choice
+        among :meth:`legal_actions`, drawn with ``random.Random(seed)`` (no seed: the
+        OS's entropy), or ``policy(state, legal_actions)`` when given.  The result is
+        exactly what :meth:`apply` step by step gives with the same choices: the random
+        choices are ``rng.choice(state.legal_actions())`` at each step.  Random play
+        runs on plain ints without building the states in between, where the rules
+        allow (when no out-of-turn action can be taken during play); a policy sees
+        every state.  On a finished match, returns this state.
+        """
+        return self.rules._engine.rollout(self, seed, policy)
+
     def view(self, seat: int | None) -> View:
         """Return what ``seat`` may see (``None``: a spectator, who sees no hand)."""
-        from .views import make_view
-
-        return make_view(self, seat)
+        return self.rules._engine.view(self, seat)
 
     def to_record(self) -> dict[str, Any]:
-        """Return a versioned, JSON-serialisable record that :func:`replay` rebuilds."""
-        from .views import make_record
-
+        """Return a versioned, JSON-serialisable record that :func:`spadeskit.replay` rebuilds."""
         return make_record(self)
+
+
+HandState = GameState
+"""The hand in progress: the same object as the state (``game.hand is game``).
+
+Plugin hooks that receive a ``hand`` (play filters, ``spadeskit_after_trick``) read the
+same fields; :func:`spadeskit.plugin.evolve_hand` returns a changed copy.
+"""
+
+Policy = Callable[[GameState, "tuple[Action, ...]"], Action]
+"""A rollout policy: given a state and its legal actions, return one of them."""
+
+FIELDS: tuple[str, ...] = tuple(f.name for f in attrs.fields(GameState))
+"""Every slot of a state, in order (``_log`` and ``_legal`` included)."""
+
+DEALT_LATER = frozenset({"phase", "to_act", "hands", "blind", "pile", "contract", "steps", "leader"})
+"""The fields of a new hand that wait for its deal (see :meth:`GameState.__getattr__`)."""
+
+Builder = _fast.builder_class(GameState)
+"""A mutable twin of :class:`GameState` with the same slots: the engine fills one, then
+turns it into a frozen state; rollouts play on one without building states between."""
+
+_EVOLVE_ANY = _fast.evolver(GameState, Builder, FIELDS, FIELDS[:-1], {"_legal": None})
+
+
+def evolve(state: GameState, **changes: Any) -> GameState:
+    """Return a copy of ``state`` with some fields changed (the legal-action cache cleared)."""
+    unknown = changes.keys() - set(FIELDS[:-1])
+    if unknown:
+        raise TypeError(f"a state has no field {', '.join(sorted(unknown))}")
+    values = [changes[f] if f in changes else getattr(state, f) for f in FIELDS[:-1]]
+    new: GameState = _EVOLVE_ANY(state, *values)
+    return new
+
+
+def evolver(*changed: str) -> Callable[..., GameState]:
+    """Return a generated ``evolve(state, *values)`` for a fixed set of changed fields."""
+    return _fast.evolver(GameState, Builder, FIELDS, changed, {"_legal": None})
+
+
+copy_to_builder: Callable[[GameState], Any] = _fast.copier(Builder, FIELDS)
+"""Return a mutable :data:`Builder` holding every field of a state."""
+
+
+def freeze(builder: Any) -> GameState:
+    """Turn a filled :data:`Builder` into a frozen :class:`GameState` (no copy)."""
+    builder.__class__ = GameState
+    state: GameState = builder
+    return state
+
+
+def iter_log(node: Log) -> Iterator[LogEntry]:
+    """Yield the entries of a linked log, newest first."""
+    while node is not None:
+        node, entry = node
+        yield entry

@@ -44,9 +44,10 @@ from .actions import Accept, Action, Bid, Nil, Pass, PickUp, Play
 from .cards import card_at, mask_of
 from .errors import SpadesError
 from .plugin import PluginInfo
-from .rules import Rules, _resolve, available, load_rules
+from .loader import available, load_rules, resolve
+from .replay import replay
+from .rules import Rules
 from .state import GameState
-from .views import replay
 
 if TYPE_CHECKING:
     from hypothesis import strategies as st
@@ -541,7 +542,7 @@ def lint(target: Rules | object | str) -> list[LintProblem]:
         pm = target.plugin_manager
         problems = [p for info in target.plugins for p in _lint_plugin(pm.get_plugin(info.name), info)]
         return problems + _firstresult_clashes(target)
-    plugin, info = _resolve(target)
+    plugin, info = resolve(target)
     return _lint_plugin(plugin, info)
 
 

@@ -26,6 +26,7 @@ from spadeskit.actions import Action
 from spadeskit.hookspecs import Options
 from spadeskit.plugin import (
     Option,
+    acts_in,
     PluginInfo,
     choice,
     evolve_hand,
@@ -82,6 +83,7 @@ def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec,
 
 
 @hookimpl
+@acts_in(Phase.AUCTION)
 def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpec,
                               options: Options) -> Sequence[Action] | None:
     if seat is not None and undecided(game, seat, table, options):

@@ -1,0 +1,81 @@
+"""Generated constructors for frozen attrs classes on the hot path.
+
+An attrs frozen class sets each field through ``object.__setattr__`` in ``__init__``,
+which costs about four times a plain attribute store.  For the values the engine builds
+on every action (states, tricks, views) this module generates functions that fill a
+*builder* (a mutable class with exactly the same slots) with plain stores, then turn it
+into the frozen class by assigning ``__class__``: a layout-compatible switch that copies
+nothing.  The result is an ordinary instance of the frozen class, equal to one built by
+``__init__`` from the same values.  No validators or converters run, so only the engine
+uses these, with values it has already checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["builder_class", "constructor", "copier", "evolver"]
+
+_SKIP = frozenset({"__setattr__", "__delattr__", "__slots__", "__dict__", "__weakref__"})
+
+
+def builder_class(cls: type) -> type:
+    """Return a mutable class with the same slots and methods as the frozen ``cls``.
+
+    ``cls`` must be slotted without a ``__weakref__`` slot (``weakref_slot=False``):
+    CPython refuses to switch ``__class__`` between classes that have one after
+    their named slots.
+    """
+    slots = tuple(cls.__dict__["__slots__"])
+    if "__weakref__" in slots:
+        raise TypeError(f"{cls.__qualname__} needs attrs.frozen(weakref_slot=False) for a fast constructor")
+    namespace = {k: v for k, v in vars(cls).items() if k not in _SKIP and k not in slots}
+    namespace["__slots__"] = slots
+    namespace["__qualname__"] = f"{cls.__qualname__}Builder"
+    builder = type(f"{cls.__name__}Builder", cls.__bases__, namespace)
+    probe = object.__new__(builder)
+    probe.__class__ = cls  # fails now, at import, if the layouts ever differ
+    return builder
+
+
+def _compile(source: str, name: str, namespace: dict[str, Any]) -> Any:
+    exec(compile(source, f"<spadeskit generated {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+def constructor(cls: type, builder: type, fields: Sequence[str]) -> Callable[..., Any]:
+    """Return ``make(*values)``: a new frozen ``cls`` with ``fields`` set positionally."""
+    body = "".join(f"    o.{f} = {f}\n" for f in fields)
+    source = (f"def make({', '.join(fields)}):\n    o = _new(_B)\n{body}"
+              "    o.__class__ = _C\n    return o\n")
+    return _compile(source, "make", {"_new": object.__new__, "_B": builder, "_C": cls})  # type: ignore[no-any-return]
+
+
+def evolver(cls: type, builder: type, fields: Sequence[str], changed: Sequence[str],
+            reset: dict[str, Any] | None = None) -> Callable[..., Any]:
+    """Return ``evolve(old, *new_values)``: a copy of ``old`` with ``changed`` replaced.
+
+    ``reset`` names fields set to a constant in every copy (a cache cleared on change).
+    """
+    reset = reset or {}
+    lines = []
+    for f in fields:
+        if f in changed:
+            lines.append(f"    o.{f} = {f}\n")
+        elif f in reset:
+            lines.append(f"    o.{f} = _reset_{f}\n")
+        else:
+            lines.append(f"    o.{f} = old.{f}\n")
+    params = ", ".join(("old", *changed))
+    source = f"def evolve({params}):\n    o = _new(_B)\n{''.join(lines)}    o.__class__ = _C\n    return o\n"
+    namespace = {"_new": object.__new__, "_B": builder, "_C": cls}
+    namespace.update({f"_reset_{k}": v for k, v in reset.items()})
+    return _compile(source, "evolve", namespace)  # type: ignore[no-any-return]
+
+
+def copier(builder: type, fields: Sequence[str]) -> Callable[[Any], Any]:
+    """Return ``copy(old)``: a mutable builder holding every field of ``old``."""
+    body = "".join(f"    o.{f} = old.{f}\n" for f in fields)
+    source = f"def copy(old):\n    o = _new(_B)\n{body}    return o\n"
+    return _compile(source, "copy", {"_new": object.__new__, "_B": builder})  # type: ignore[no-any-return]

@@ -1,0 +1,173 @@
+"""Compile pluggy hook implementations into plain Python calls, once per rules.
+
+pluggy registers the plugins, validates their hook implementations and orders them;
+this module turns each hook's ordered implementations into one generated function, so
+that play never goes through pluggy.  The semantics are pluggy's own:
+
+* implementations are called in pluggy's order (the reverse of registration, with
+  ``tryfirst``/``trylast`` honoured), each with only the arguments it names;
+* a ``firstresult`` hook returns the first result that is not ``None``; any other
+  hook returns the list of results that are not ``None``;
+* ``wrapper=True`` implementations wrap the others, outermost first, and see (and may
+  replace) the result or the exception; old-style ``hookwrapper=True`` implementations
+  are honoured by calling the hook through pluggy itself (correct, only slower);
+* a hook that no plugin implements compiles to ``None``, so it costs nothing: the
+  engine skips it.
+
+Arguments that never change for a rules object (``table``, ``options``) are bound at
+compile time; a compiled call takes the remaining arguments positionally, in the order
+of the hookspec.  An exception escaping an implementation becomes a
+:class:`~spadeskit.errors.PluginError` naming the plugin and the hook, except a
+:class:`~spadeskit.errors.SpadesError` (a plugin refusing input on purpose),
+``RecursionError`` and ``MemoryError``, which pass through unchanged.
+
+Out-of-turn action hooks (``spadeskit_penalty_actions``) are compiled once per phase
+and per kind of asker (a player or the referee), from the phases each implementation
+declares with :func:`spadeskit.plugin.acts_in`; an implementation that declares nothing
+is called in every phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import pluggy
+
+from .errors import PluginError, SpadesError
+
+__all__ = ["ACTS_IN", "compile_hook"]
+
+ACTS_IN = "spadeskit_acts_in"
+"""The attribute :func:`spadeskit.plugin.acts_in` sets on a hook implementation."""
+
+PASS_THROUGH = (SpadesError, RecursionError, MemoryError)
+"""Exceptions from a hook that reach the caller unchanged."""
+
+Compiled = Callable[..., Any]
+
+
+def _failure(hook: str, plugin: str, rules: str, exc: BaseException) -> PluginError:
+    return PluginError(f"plugin {plugin!r} failed in hook {hook} ({rules}): {type(exc).__name__}: {exc}")
+
+
+def _arguments(impl: pluggy.HookImpl, params: Sequence[str], bound: Mapping[str, Any]) -> str:
+    """Return the argument list of a generated call to ``impl``."""
+    def value(name: str) -> str:
+        return name if name in params else f"_bound_{name}"
+
+    parts = [value(a) for a in impl.argnames]
+    parts += [f"{a}={value(a)}" for a in impl.kwargnames if a in params or a in bound]
+    return ", ".join(parts)
+
+
+def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str],
+              bound: Mapping[str, Any], firstresult: bool, rules: str) -> Compiled:
+    """Return a generated function calling plain implementations in pluggy's order."""
+    namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
+    namespace.update(_pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules)
+    lines = [f"def {name}({', '.join(params)}):", "    try:"]
+    if not firstresult:
+        lines.append("        out = []")
+    for k, impl in enumerate(reversed(impls)):
+        namespace[f"_f{k}"] = impl.function
+        namespace[f"_p{k}"] = impl.plugin_name
+        lines.append(f"        who = _p{k}")
+        lines.append(f"        r = _f{k}({_arguments(impl, params, bound)})")
+        lines.append("        if r is not None:")
+        lines.append("            return r" if firstresult else "            out.append(r)")
+    lines.append("        return None" if firstresult else "        return out")
+    lines += ["    except _pass:", "        raise",
+              "    except Exception as exc:", "        raise _failure(_hook, who, _rules, exc) from exc"]
+    exec(compile("\n".join(lines) + "\n", f"<spadeskit hook {name}>", "exec"), namespace)
+    function: Compiled = namespace[name]
+    return function
+
+
+def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | None,
+             params: Sequence[str], bound: Mapping[str, Any], firstresult: bool, rules: str) -> Compiled:
+    """Return a call running new-style wrappers (outermost first) around ``inner``."""
+    outermost_first = list(reversed(wrappers))
+    empty: Any = None if firstresult else []
+
+    def call(*args: Any) -> Any:
+        given = dict(zip(params, args))
+        given.update(bound)
+        running = []
+        result, error = empty, None
+        who = ""
+        try:
+            for impl in outermost_first:
+                who = impl.plugin_name
+                gen = impl.function(*[given[a] for a in impl.argnames])
+                next(gen)
+                running.append((impl, gen))
+            if inner is not None:
+                result = inner(*args)
+        except BaseException as exc:  # handed to the wrappers, as pluggy does
+            error = exc
+        for impl, gen in reversed(running):
+            who = impl.plugin_name
+            try:
+                if error is None:
+                    gen.send(result)
+                else:
+                    gen.throw(error)
+            except StopIteration as stop:
+                result, error = stop.value, None
+                continue
+            except BaseException as exc:
+                error = exc
+                continue
+            error = RuntimeError(f"the wrapper of {impl.plugin_name!r} yields twice")
+        if error is None:
+            return result
+        if isinstance(error, PASS_THROUGH) or not isinstance(error, Exception):
+            raise error
+        raise _failure(name, who, rules, error) from error
+
+    call.__name__ = name
+    return call
+
+
+def _through_pluggy(name: str, caller: pluggy.HookCaller, params: Sequence[str],
+                    bound: Mapping[str, Any], rules: str) -> Compiled:
+    """Return a call that goes through pluggy (for old-style hookwrappers)."""
+
+    def call(*args: Any) -> Any:
+        try:
+            return caller(**dict(zip(params, args)), **bound)
+        except PASS_THROUGH:
+            raise
+        except Exception as exc:
+            raise PluginError(f"hook {name} failed ({rules}): {type(exc).__name__}: {exc}") from exc
+
+    call.__name__ = name
+    return call
+
+
+def compile_hook(pm: pluggy.PluginManager, name: str, bound: Mapping[str, Any], rules: str,
+                 keep: Callable[[pluggy.HookImpl], bool] | None = None) -> Compiled | None:
+    """Return hook ``name`` compiled into one call, or ``None`` if nothing implements it.
+
+    ``bound`` gives the values of arguments fixed for these rules (``table``,
+    ``options``), used only where the hookspec has them.  ``keep`` selects the
+    implementations to include (all by default).
+    """
+    caller: pluggy.HookCaller = getattr(pm.hook, name)
+    spec = caller.spec
+    assert spec is not None, name
+    firstresult = bool(spec.opts.get("firstresult"))
+    bound = {k: v for k, v in bound.items() if k in spec.argnames}
+    params = [a for a in spec.argnames if a not in bound]
+    impls = [i for i in caller.get_hookimpls() if keep is None or keep(i)]
+    if not impls:
+        return None
+    if any(i.hookwrapper for i in impls):
+        return _through_pluggy(name, caller, params, bound, rules)
+    plain = [i for i in impls if not i.wrapper]
+    wrappers = [i for i in impls if i.wrapper]
+    inner = _straight(name, plain, params, bound, firstresult, rules) if plain else None
+    if not wrappers:
+        return inner
+    return _wrapped(name, wrappers, inner, params, bound, firstresult, rules)

@@ -1,0 +1,190 @@
+"""Find plugins, check that they fit together, and build :class:`~spadeskit.rules.Rules`.
+
+This is the only place that talks to pluggy's plugin manager: :func:`load_rules`
+discovers plugins through the ``spadeskit`` entry-point group, validates the variant,
+house rules and options, registers them in a fixed order, builds the compiled
+:class:`~spadeskit.rules.Rules` and the :class:`~spadeskit.engine.Engine` that plays
+under them.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
+
+import attrs
+import pluggy
+
+from . import hookspecs
+from .engine import Engine
+from .errors import OptionError, PluginError, RuleConflict, UnknownPlugin
+from .plugin import Option, PluginInfo
+from .rules import Rules
+from .table import FrozenMap
+
+__all__ = ["ENTRY_POINT_GROUP", "PluginSummary", "available", "load_rules"]
+
+ENTRY_POINT_GROUP = "spadeskit"
+
+
+@attrs.frozen
+class PluginSummary:
+    """An installed plugin, as :func:`available` lists it."""
+
+    name: str
+    kind: str
+    summary: str
+    options: tuple[Option, ...]
+    fits: tuple[str, ...]
+    requires: tuple[str, ...]
+    conflicts: tuple[str, ...]
+
+
+_ENTRY_POINTS: dict[str, importlib.metadata.EntryPoint] | None = None
+
+
+def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+    global _ENTRY_POINTS
+    if _ENTRY_POINTS is None:
+        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+        _ENTRY_POINTS = {ep.name: ep for ep in found}
+    return _ENTRY_POINTS
+
+
+def _info_of(plugin: object, where: str) -> PluginInfo:
+    info = getattr(plugin, "PLUGIN", None)
+    if not isinstance(info, PluginInfo):
+        raise PluginError(f"plugin {where} has no PLUGIN = spadeskit.PluginInfo(...) attribute")
+    return info
+
+
+def resolve(ref: object) -> tuple[object, PluginInfo]:
+    """Return the plugin object and its :class:`PluginInfo` for a name or a plugin object."""
+    if isinstance(ref, str):
+        eps = _entry_points()
+        if ref not in eps:
+            raise UnknownPlugin(
+                f"no spadeskit plugin named {ref!r} is installed; installed: {', '.join(sorted(eps))}"
+            )
+        try:
+            plugin = eps[ref].load()
+        except Exception as exc:
+            raise PluginError(f"plugin {ref!r} failed to import: {exc}") from exc
+        info = _info_of(plugin, repr(ref))
+        if info.name != ref:
+            raise PluginError(f"entry point {ref!r} loads a plugin that calls itself {info.name!r}")
+        return plugin, info
+    return ref, _info_of(ref, repr(ref))
+
+
+def available() -> tuple[PluginSummary, ...]:
+    """Return every installed variant and house rule, variants first, by name."""
+    rows = []
+    for name in _entry_points():
+        info = resolve(name)[1]
+        rows.append(PluginSummary(info.name, info.kind, info.summary, info.options,
+                                  info.fits, info.requires, info.conflicts))
+    return tuple(sorted(rows, key=lambda r: (r.kind != "variant", r.name)))
+
+
+_CACHE: dict[tuple[Any, ...], Rules] = {}
+
+
+def load_rules(
+    variant: object,
+    house_rules: Iterable[object] = (),
+    options: Mapping[str, Any] | None = None,
+) -> Rules:
+    """Return the compiled rules of a variant with house rules and options.
+
+    ``variant`` and each house rule are plugin names (see :func:`available`) or plugin
+    modules/objects carrying a ``PLUGIN`` attribute.  Raises :class:`UnknownPlugin`,
+    :class:`RuleConflict` or :class:`OptionError` naming what is wrong.  Rules built from
+    names are cached: loading the same configuration twice returns the same object.
+
+    >>> rules = load_rules("standard", options={"target": 300})
+    >>> rules.options["target"], rules.table.players
+    (300, 4)
+    """
+    house = tuple(house_rules)
+    opts = dict(options or {})
+    key = None
+    if isinstance(variant, str) and all(isinstance(h, str) for h in house):
+        try:
+            names = cast("tuple[str, ...]", house)
+            key = (variant, tuple(sorted(set(names))), len(names), tuple(sorted(opts.items())))
+        except TypeError:
+            key = None
+        if key is not None and key in _CACHE:
+            return _CACHE[key]
+    rules = _build(variant, house, opts, named=key is not None)
+    if key is not None:
+        _CACHE[key] = rules
+    return rules
+
+
+def _build(variant: object, house: Sequence[object], user_options: dict[str, Any], named: bool) -> Rules:
+    base, base_info = resolve(variant)
+    if base_info.kind != "variant":
+        raise UnknownPlugin(f"{base_info.name!r} is a house rule, not a variant; pass it in house_rules=")
+    extras = []
+    seen = {base_info.name}
+    for ref in house:
+        plugin, info = resolve(ref)
+        if info.kind != "house-rule":
+            raise UnknownPlugin(f"{info.name!r} is a variant, not a house rule")
+        if info.name in seen:
+            raise RuleConflict(f"house rule {info.name!r} is listed twice")
+        seen.add(info.name)
+        extras.append((plugin, info))
+    extras.sort(key=lambda pair: (pair[1].order, pair[1].name))
+    infos = [base_info] + [info for _, info in extras]
+    for info in infos[1:]:
+        if info.fits and base_info.name not in info.fits:
+            raise RuleConflict(
+                f"house rule {info.name!r} does not fit variant {base_info.name!r} "
+                f"(it fits {', '.join(info.fits)})"
+            )
+    for info in infos:
+        for needed in info.requires:
+            if needed not in seen:
+                raise RuleConflict(f"{info.name!r} requires {needed!r}, which is not loaded")
+        for other in info.conflicts:
+            if other in seen:
+                raise RuleConflict(f"{info.name!r} conflicts with {other!r}; load only one of them")
+    options = _resolve_options(infos, user_options)
+    pm = pluggy.PluginManager("spadeskit")
+    pm.add_hookspecs(hookspecs)
+    for plugin, info in [(base, base_info)] + extras:
+        try:
+            pm.register(plugin, name=info.name)
+        except (ValueError, pluggy.PluginValidationError) as exc:
+            raise PluginError(f"plugin {info.name!r} cannot be registered: {exc}") from exc
+    reload = (load_rules, (base_info.name, tuple(i.name for _, i in extras), dict(options))) if named else None
+    rules = Rules(base_info, tuple(info for _, info in extras), options, pm, reload)
+    Engine(rules)
+    return rules
+
+
+def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> FrozenMap:
+    declared: dict[str, tuple[PluginInfo, Option]] = {}
+    for info in infos:
+        for option in info.options:
+            if option.name in declared:
+                raise RuleConflict(
+                    f"{info.name!r} and {declared[option.name][0].name!r} both declare option {option.name!r}"
+                )
+            declared[option.name] = (info, option)
+    values = {name: option.default for name, (_, option) in declared.items()}
+    for name, value in given.items():
+        if name not in declared:
+            known = ", ".join(sorted(declared)) or "none"
+            names = " + ".join(i.name for i in infos)
+            raise OptionError(f"unknown option {name!r} for {names}; options: {known}")
+        info, option = declared[name]
+        problem = option.problem(value)
+        if problem:
+            raise OptionError(f"option {name!r} of {info.name!r} {problem}, not {value!r}")
+        values[name] = value
+    return FrozenMap(values)

@@ -1,0 +1,74 @@
+"""Rebuild a game from its record, re-checking every action.
+
+Records are made by :meth:`GameState.to_record <spadeskit.state.GameState.to_record>`
+(see :mod:`spadeskit.records`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .actions import action_from_json
+from .errors import RecordError, SpadesError
+from .loader import load_rules
+from .records import RECORD_FORMAT, RECORD_VERSION, digest
+from .rules import Rules
+from .state import GameState
+
+__all__ = ["replay"]
+
+
+def replay(record: Mapping[str, Any], rules: Rules | None = None) -> GameState:
+    """Rebuild the game a record describes; raise :class:`RecordError` if it is bad.
+
+    The record names its plugins, which are loaded by name; give ``rules`` to replay
+    under rules built from plugin modules that are not installed (they must have the
+    record's variant, house rules and options).
+
+    >>> import spadeskit
+    >>> game = spadeskit.load_rules("standard").new_game(seed=1)
+    >>> game = game.apply(game.legal_actions()[0])
+    >>> spadeskit.replay(game.to_record()) == game
+    True
+    """
+    if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
+        raise RecordError("not a spadeskit record (its 'format' is not 'spadeskit-record')")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"record version {record.get('version')!r} is not supported (this is {RECORD_VERSION})")
+    for key, kind in (("variant", str), ("house_rules", list), ("options", dict), ("seed", int),
+                      ("dealer", int), ("actions", list), ("digest", str)):
+        if not isinstance(record.get(key), kind):
+            raise RecordError(f"record field {key!r} is missing or not a {kind.__name__}")
+    try:
+        if rules is None:
+            rules = load_rules(record["variant"], record["house_rules"], record["options"])
+        elif (rules.variant, sorted(rules.house_rules), dict(rules.options)) != (
+                record["variant"], sorted(record["house_rules"]), record["options"]):
+            raise RecordError(f"the record was played under other rules than {rules.name!r}")
+        n = rules.table.players
+        deal = record.get("deal")
+        if deal is not None:
+            if not isinstance(deal, list) or len(deal) != n + 2:
+                raise RecordError(f"record field 'deal' must hold {n} hands, the blind and the pile")
+            game = rules.new_game(record["seed"], deal=deal[:n], blind=deal[n], pile=deal[n + 1],
+                                  dealer=record["dealer"])
+        else:
+            game = rules.new_game(record["seed"], dealer=record["dealer"])
+    except RecordError:
+        raise
+    except SpadesError as exc:
+        raise RecordError(f"record cannot start its game: {exc}") from exc
+    for step, entry in enumerate(record["actions"], start=1):
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise RecordError(f"record action {step} is not a [seat, action] pair: {entry!r}")
+        seat, data = entry
+        try:
+            game = game.apply(action_from_json(data), seat)
+        except RecordError:
+            raise
+        except SpadesError as exc:
+            raise RecordError(f"record action {step} does not apply: {exc}") from exc
+    if digest(game) != record["digest"]:
+        raise RecordError("the record was altered: replaying it does not reach the state it describes")
+    return game
