@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from spadeskit import Bid, BlindNil, MatchEnd, Nil, ScoreLine
@@ -94,13 +95,9 @@ def contract_lines(side: int, summary: HandSummary, match: MatchState, table: Ta
         if took >= contract:
             over = took - contract
             bags += over
-            text = f"{name} bid {contract}, took {took}: {signed(10 * contract)}"
-            if over:
-                text += f", {bags_text(over)}"
-            lines.append(ScoreLine(side, 10 * contract + over, text, bags=over))
+            lines.append(ScoreLine(side, 10 * contract + over, partial(_made, name, contract, took, over), bags=over))
         else:
-            lines.append(ScoreLine(side, -10 * contract,
-                                   f"{name} bid {contract}, took {took}: set, {signed(-10 * contract)}"))
+            lines.append(ScoreLine(side, -10 * contract, partial(_set, name, contract, took)))
     for seat in seats:
         bid = bids[seat]
         if not is_nil(bid):
@@ -108,19 +105,36 @@ def contract_lines(side: int, summary: HandSummary, match: MatchState, table: Ta
         blind = isinstance(bid, BlindNil)
         value = options.get("blind_nil_value", 2 * options["nil_value"]) if blind else options["nil_value"]
         took = books[seat]
-        label = f"{table.seat_names[seat]} {'blind nil' if blind else 'nil'}, took {took}"
+        label = f"{table.seat_names[seat]} {'blind nil' if blind else 'nil'}"
         if took == 0:
-            lines.append(ScoreLine(side, value, f"{label}: {signed(value)}"))
+            lines.append(ScoreLine(side, value, partial(_nil, label, took, value, 0)))
         else:
             bags += took
-            lines.append(ScoreLine(side, -value + took, f"{label}: {signed(-value)}, {bags_text(took)}", bags=took))
+            lines.append(ScoreLine(side, -value + took, partial(_nil, label, took, -value, took), bags=took))
     limit, penalty = options["bag_limit"], options["bag_penalty"]
     times = (match.bags[side] + bags) // limit if match.bags[side] + bags >= limit else 0
     if times:
-        lines.append(ScoreLine(side, -penalty * times,
-                               f"{name} reached {limit * times} bags: {signed(-penalty * times)}",
+        lines.append(ScoreLine(side, -penalty * times, partial(_bag_penalty, name, limit * times, -penalty * times),
                                bags=-limit * times))
     return lines
+
+
+# Score-line texts, built only when read (ScoreLine accepts a function for its text).
+
+def _made(name: str, contract: int, took: int, over: int) -> str:
+    return f"{name} bid {contract}, took {took}: {signed(10 * contract)}" + (f", {bags_text(over)}" if over else "")
+
+
+def _set(name: str, contract: int, took: int) -> str:
+    return f"{name} bid {contract}, took {took}: set, {signed(-10 * contract)}"
+
+
+def _nil(label: str, took: int, points: int, bags: int) -> str:
+    return f"{label}, took {took}: {signed(points)}" + (f", {bags_text(bags)}" if bags else "")
+
+
+def _bag_penalty(name: str, bags: int, points: int) -> str:
+    return f"{name} reached {bags} bags: {signed(points)}"
 
 
 def bags_text(n: int) -> str:

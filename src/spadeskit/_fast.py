@@ -3,8 +3,9 @@
 An attrs frozen class sets each field through ``object.__setattr__`` in ``__init__``,
 which costs about four times a plain attribute store.  For the values the engine builds
 on every action (states, tricks, views) this module generates functions that fill a
-*builder* (a mutable class with exactly the same slots) with plain stores, then turn it
-into the frozen class by assigning ``__class__``: a layout-compatible switch that copies
+*builder* (a mutable class with exactly the same slots) with plain stores (a subclass
+that restores ``object.__setattr__``), then turn it into the frozen class by assigning
+``__class__``: a layout-compatible switch that copies
 nothing.  The result is an ordinary instance of the frozen class, equal to one built by
 ``__init__`` from the same values.  No validators or converters run, so only the engine
 uses these, with values it has already checked.
@@ -17,24 +18,20 @@ from typing import Any
 
 __all__ = ["builder_class", "constructor", "copier", "evolver"]
 
-_SKIP = frozenset({"__setattr__", "__delattr__", "__slots__", "__dict__", "__weakref__"})
-
-
 def builder_class(cls: type) -> type:
-    """Return a mutable class with the same slots and methods as the frozen ``cls``.
+    """Return a mutable subclass of the frozen ``cls``: the same slots, plain stores.
 
     ``cls`` must be slotted without a ``__weakref__`` slot (``weakref_slot=False``):
     CPython refuses to switch ``__class__`` between classes that have one after
-    their named slots.
+    their named slots.  A builder is an instance of ``cls`` too, so code handed one
+    (a hook during a rollout) reads it as it would the frozen value.
     """
-    slots = tuple(cls.__dict__["__slots__"])
-    if "__weakref__" in slots:
+    if "__weakref__" in cls.__dict__.get("__slots__", ("__weakref__",)):
         raise TypeError(f"{cls.__qualname__} needs attrs.frozen(weakref_slot=False) for a fast constructor")
-    namespace = {k: v for k, v in vars(cls).items() if k not in _SKIP and k not in slots}
-    namespace["__slots__"] = slots
-    namespace["__qualname__"] = f"{cls.__qualname__}Builder"
-    builder = type(f"{cls.__name__}Builder", cls.__bases__, namespace)
-    probe = object.__new__(builder)
+    namespace = {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+                 "__qualname__": f"{cls.__qualname__}Builder", "__module__": cls.__module__}
+    builder = type(f"{cls.__name__}Builder", (cls,), namespace)
+    probe: Any = object.__new__(builder)
     probe.__class__ = cls  # fails now, at import, if the layouts ever differ
     return builder
 

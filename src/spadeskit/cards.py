@@ -211,13 +211,24 @@ def iter_mask(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_CHUNKS: dict[int, tuple[Card, ...]] = {}
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """Return the cards in ``mask``, in index order.
 
     >>> cards_of(mask_of(parse_cards("AS 2C")))
     (Card('2C'), Card('AS'))
     """
-    return tuple(_CARDS[i] for i in iter_mask(mask))
+    found: tuple[Card, ...] = ()
+    for shift in (0, 13, 26, 39, 52):
+        bits = (mask >> shift) & 0x1FFF
+        if bits:
+            chunk = _CHUNKS.get(bits << shift)
+            if chunk is None:
+                chunk = _CHUNKS[bits << shift] = tuple(_CARDS[i] for i in iter_mask(bits << shift))
+            found += chunk
+    return found
 
 
 def card_at(index: int) -> Card:

@@ -29,8 +29,8 @@ is called in every phase.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Mapping, Sequence
+from typing import Any, cast
 
 import pluggy
 
@@ -93,13 +93,13 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
     def call(*args: Any) -> Any:
         given = dict(zip(params, args))
         given.update(bound)
-        running = []
+        running: list[tuple[pluggy.HookImpl, Generator[None, Any, Any]]] = []
         result, error = empty, None
         who = ""
         try:
             for impl in outermost_first:
                 who = impl.plugin_name
-                gen = impl.function(*[given[a] for a in impl.argnames])
+                gen = cast("Generator[None, Any, Any]", impl.function(*[given[a] for a in impl.argnames]))
                 next(gen)
                 running.append((impl, gen))
             if inner is not None:

@@ -21,7 +21,7 @@ import hashlib
 import itertools
 import random
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import _fast
@@ -36,6 +36,7 @@ from .errors import (
     SpadesError,
     WrongPhase,
 )
+from .plugin import compile_filters
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine, Trick
 from .rules import HandScore
 from .state import (
@@ -70,33 +71,63 @@ _EMPTY = FrozenMap()
 _next_card = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
 _next_trick = evolver("to_act", "leader", "hands", "trick", "tricks", "books", "won", "played",
                       "_log", "breaches")
-_to_act = evolver("to_act")
 _logged = evolver("_log")
-_bid = evolver("auction", "bids", "_log")
 _make_trick = _fast.constructor(Trick, _fast.builder_class(Trick), ("leader", "plays", "winner"))
 
-_plays_by_mask: dict[int, tuple[Action, ...]] = {}
 _plays_by_chunk: dict[int, tuple[Action, ...]] = {}
 _combos: dict[tuple[type, tuple[int, ...]], Action] = {}
 
 
 def plays_of(mask: int) -> tuple[Action, ...]:
-    """Return the ``Play`` of every card in ``mask``, by index (cached, shared values)."""
-    actions = _plays_by_mask.get(mask)
-    if actions is None:
-        actions = ()
-        for shift in (0, 13, 26, 39, 52):
-            bits = (mask >> shift) & 0x1FFF
-            if bits:
-                chunk = bits << shift
-                part = _plays_by_chunk.get(chunk)
-                if part is None:
-                    part = _plays_by_chunk[chunk] = tuple(PLAYS[i] for i in iter_mask(chunk))
+    """Return the ``Play`` of every card in ``mask``, by index (shared values).
+
+    Built from per-suit chunks kept in a bounded cache (at most 2**13 per suit); a
+    mask of one suit, as when following, is one look-up.
+    """
+    actions: tuple[Action, ...] = ()
+    for shift in (0, 13, 26, 39, 52):
+        bits = (mask >> shift) & 0x1FFF
+        if bits:
+            chunk = bits << shift
+            part = _plays_by_chunk.get(chunk)
+            if part is None:
+                part = _plays_by_chunk[chunk] = tuple(PLAYS[i] for i in iter_mask(chunk))
+            if not actions:
+                if chunk == mask:
+                    return part
+                actions = part
+            else:
                 actions += part
-        if len(_plays_by_mask) > 200_000:
-            _plays_by_mask.clear()
-        _plays_by_mask[mask] = actions
     return actions
+
+
+_singles: dict[type, list[Action | None]] = {}
+_pairs: dict[type, list[list[Action | None]]] = {}
+
+
+def combos_of(kind: type[Discard] | type[Exchange], held: int, count: int) -> tuple[Action, ...]:
+    """Return every ``kind`` action giving ``count`` cards of the mask ``held``.
+
+    Each action value is built once and shared: one- and two-card actions come from
+    tables filled as they are first needed, larger ones from a bounded cache.
+    """
+    cards = tuple(iter_mask(held))
+    if count == 1:
+        row = _singles.setdefault(kind, [None] * 54)
+        for i in cards:
+            if row[i] is None:
+                row[i] = kind([ALL_CARDS[i]])
+        return tuple([row[i] for i in cards])  # type: ignore[misc]
+    if count == 2:
+        table = _pairs.setdefault(kind, [[None] * 54 for _ in range(54)])
+        found = []
+        for i, j in itertools.combinations(cards, 2):
+            action = table[i][j]
+            if action is None:
+                action = table[i][j] = kind([ALL_CARDS[i], ALL_CARDS[j]])
+            found.append(action)
+        return tuple(found)
+    return tuple(_combo(kind, combo) for combo in itertools.combinations(cards, count))
 
 
 def _combo(kind: type[Discard] | type[Exchange], indices: tuple[int, ...]) -> Action:
@@ -110,9 +141,27 @@ def _combo(kind: type[Discard] | type[Exchange], indices: tuple[int, ...]) -> Ac
 
 
 def _listed(action: Action, legal: Sequence[Action]) -> bool:
-    """Return whether ``action`` is one of ``legal``: same exact type, equal fields."""
+    """Return whether ``action`` is one of ``legal``: same exact type, equal fields.
+
+    The comparison is made by the listed action (a spadeskit class), never by the
+    caller's object, so a subclass with its own ``__eq__`` cannot pass for another.
+    """
+    for a in legal:
+        if a is action:
+            return True
     kind = type(action)
-    return any(a is action or (type(a) is kind and a == action) for a in legal)
+    for a in legal:
+        if type(a) is kind and a == action:
+            return True
+    return False
+
+
+def _index_drawer(rng: random.Random) -> Callable[[int], int]:
+    """Return ``draw(k)``: the index ``rng.choice`` draws from a sequence of length ``k``."""
+    # random.Random.choice(seq) is seq[rng._randbelow(len(seq))]; randrange(k) draws the
+    # same number through public API, only slower, where _randbelow is missing.
+    draw: Callable[[int], int] = getattr(rng, "_randbelow", rng.randrange)
+    return draw
 
 
 def mix(seed: int, number: int) -> int:
@@ -132,7 +181,7 @@ class Engine:
         n = self.n = rules.table.players
         self.side_of = rules.side_of
         self.suit_of = rules.ranking.suit_of
-        self.checks = tuple(f.check for f in rules.filters if f.enforced)
+        self.check = compile_filters([f for f in rules.filters if f.enforced])
         self.advisory = tuple(f for f in rules.filters if not f.enforced)
         self.next_seat = tuple((s + 1) % n for s in range(n))
         self.pairs = tuple(tuple((s, i) for i in range(54)) for s in range(n))
@@ -140,7 +189,24 @@ class Engine:
         offers = self.calls.offers
         self.player_offers = {phase: offers[(phase, False)] for phase, referee in offers if not referee}
         self.referee_offers = {phase: offers[(phase, True)] for phase, referee in offers if referee}
-        self.random_play = self.player_offers[Phase.PLAY] is None
+        self.play_offer = self.player_offers[Phase.PLAY]
+        self.random_play = self.play_offer is None
+        self.random_auction = self.player_offers[Phase.AUCTION] is None
+        self.deck = tuple(c.index for c in rules.table.deck)
+        self.deal_map = self._deal_map()
+
+    def _deal_map(self) -> tuple[tuple[int, ...], ...]:
+        """Return the shuffled-deck positions dealt to each seat left of the dealer in
+        turn (first the dealer's left), then the blind's, then the pile's."""
+        plan = self.table.deal
+        seats: list[list[int]] = [[] for _ in range(self.n)]
+        pos = 0
+        for packet in plan.rounds():
+            for seat in seats:
+                seat.extend(range(pos, pos + packet))
+                pos += packet
+        blind = tuple(range(pos, pos + plan.blind))
+        return tuple(tuple(p) for p in seats) + (blind, tuple(range(pos + plan.blind, len(self.deck))))
 
     # ----------------------------------------------------------------------------------
     # Naming and checking, for messages
@@ -226,27 +292,31 @@ class Engine:
                 raise DealError(f"the {name} has {len(cards)} cards; it must have {size}")
         return tuple(hands) + tuple(extra)
 
-    def _shuffle(self, seed: int, number: int, dealer: int) -> tuple[tuple[int, ...], ...]:
+    def _shuffle(self, seed: int, number: int, dealer: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+        """Return the hand masks (by seat), the blind mask and the pile of a seeded deal."""
         # Sort by random keys: as reproducible as Random.shuffle and several times faster.
         rng = random.Random((seed << 20) | number).random
-        deck = [c.index for c in self.table.deck]
+        deck = self.deck
         keys = [rng() for _ in deck]
         order = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
-        plan = self.table.deal
-        hands: list[list[int]] = [[] for _ in range(self.n)]
-        pos = 0
-        for packet in plan.rounds():
-            for step in range(1, self.n + 1):
-                hands[(dealer + step) % self.n].extend(order[pos:pos + packet])
-                pos += packet
-        blind = tuple(order[pos:pos + plan.blind])
-        return tuple(tuple(h) for h in hands) + (blind, tuple(order[pos + plan.blind:]))
+        n = self.n
+        masks = [0] * n
+        deal_map = self.deal_map
+        for step in range(n):
+            mask = 0
+            for pos in deal_map[step]:
+                mask |= 1 << order[pos]
+            masks[(dealer + 1 + step) % n] = mask
+        blind = 0
+        for pos in deal_map[n]:
+            blind |= 1 << order[pos]
+        return tuple(masks), blind, tuple(order[pos] for pos in deal_map[n + 1])
 
     def _hand(self, seed: int, first: tuple[tuple[int, ...], ...] | None, match: MatchState,
               number: int, dealer: int) -> GameState:
         """Return a new hand whose deal waits until something reads it (see ``deal_now``)."""
         n = self.n
-        o = object.__new__(Builder)
+        o: Any = object.__new__(Builder)
         o.rules, o.seed, o.first_deal, o.match = self.rules, seed, first, match
         o.number, o.dealer = number, dealer
         o.auction, o.bids, o.trick, o.tricks = (), (None,) * n, (), ()
@@ -260,22 +330,28 @@ class Engine:
 
         Called once per hand, when something first reads a dealt field; the state
         counts as immutable because what it is filled with follows from it alone.
+        ``deal`` is an explicit deal (card indices per seat, then blind and pile).
         """
-        if deal is None:
-            deal = self._shuffle(game.seed, game.number, game.dealer)
         n = self.n
-        masks = []
-        for cards in deal[: n + 1]:
-            mask = 0
-            for c in cards:
-                mask |= 1 << c
-            masks.append(mask)
+        if deal is None:
+            hands, blind, pile = self._shuffle(game.seed, game.number, game.dealer)
+        else:
+            masks = []
+            for cards in deal[: n + 1]:
+                mask = 0
+                for c in cards:
+                    mask |= 1 << c
+                masks.append(mask)
+            hands, blind, pile = tuple(masks[:n]), masks[n], tuple(deal[n + 1])
         put = object.__setattr__
-        values = {"hands": tuple(masks[:n]), "blind": masks[n], "pile": tuple(deal[n + 1]),
-                  "phase": Phase.AUCTION, "to_act": None, "contract": None, "steps": (),
-                  "leader": (game.dealer + 1) % n}
-        for name, value in values.items():
-            put(game, name, value)
+        put(game, "hands", hands)
+        put(game, "blind", blind)
+        put(game, "pile", pile)
+        put(game, "phase", Phase.AUCTION)
+        put(game, "to_act", None)
+        put(game, "contract", None)
+        put(game, "steps", ())
+        put(game, "leader", (game.dealer + 1) % n)
         try:
             for name, value in self._auction_step(game).items():
                 put(game, name, value)
@@ -296,9 +372,7 @@ class Engine:
             seat = game.to_act
             assert seat is not None
             held = game.hands[seat]
-            mask = held
-            for check in self.checks:
-                mask = check(game, seat, mask)
+            mask = self.check(game, seat, held)
             if type(mask) is not int or mask & ~held or not mask:
                 raise self._bad_filters(seat, held, mask)
             object.__setattr__(game, "_legal", mask)
@@ -324,6 +398,8 @@ class Engine:
             assert actor is not None
             if phase is Phase.PLAY:
                 own = plays_of(self.legal_mask(game))
+                if self.play_offer is None:
+                    return own
             elif phase is Phase.AUCTION:
                 own = self._auction_actions(game, actor)
             elif phase is Phase.EXCHANGE:
@@ -370,9 +446,7 @@ class Engine:
         if type(cached) is tuple:
             return cached
         step = game.steps[0]
-        kind = Discard if step.kind == "discard" else Exchange
-        held = tuple(iter_mask(game.hands[seat]))
-        actions = tuple(_combo(kind, combo) for combo in itertools.combinations(held, step.count))
+        actions = combos_of(Discard if step.kind == "discard" else Exchange, game.hands[seat], step.count)
         object.__setattr__(game, "_legal", actions)
         return actions
 
@@ -458,9 +532,15 @@ class Engine:
             raise IllegalAction(
                 f"{action} by {who} refused{hint}; allowed: {', '.join(map(str, legal))}"
             )
-        bids = game.bids[:seat] + (action,) + game.bids[seat + 1:]
         entry = (seat, action)
-        return self._advance_auction(_bid(game, game.auction + (entry,), bids, (game._log, entry)))
+        new = copy_to_builder(game)
+        new.auction = game.auction + (entry,)
+        new.bids = game.bids[:seat] + (action,) + game.bids[seat + 1:]
+        new._log = (game._log, entry)
+        new._legal = None
+        for name, value in self._auction_step(new).items():
+            setattr(new, name, value)
+        return freeze(new)
 
     def _auction_step(self, game: GameState) -> dict[str, Any]:
         """Return the fields that change when the auction moves on (a seat, or play begins)."""
@@ -468,12 +548,6 @@ class Engine:
         if isinstance(nxt, Contract):
             return self._begin_play(game, nxt)
         return {"to_act": self._plugin_seat(nxt, "spadeskit_auction_next")}
-
-    def _advance_auction(self, game: GameState) -> GameState:
-        changes = self._auction_step(game)
-        if len(changes) == 1:
-            return _to_act(game, changes["to_act"])
-        return evolve(game, **changes)
 
     def _begin_play(self, game: GameState, contract: Contract) -> dict[str, Any]:
         hook = "spadeskit_auction_next"
@@ -534,6 +608,7 @@ class Engine:
     def _winner(self, trump: str, trick: tuple[tuple[int, int], ...]) -> tuple[int, int]:
         """Return the winner of a full trick and the mask of its cards."""
         row = self.rules.strength_table(trump)[self.suit_of[trick[0][1]]]
+        # (the rollout loop inlines this)
         winner, best, taken = -1, -1, 0
         for s, c in trick:
             taken |= 1 << c
@@ -605,39 +680,66 @@ class Engine:
             raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
         if policy is not None and not callable(policy):
             raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {policy!r:.40}")
-        choice = random.Random(seed).choice
+        rng = random.Random(seed)
+        choice = rng.choice
         match = game.match
         while game.match is match and match.end is None:
-            if policy is None and self.random_play and game.phase is Phase.PLAY:
-                game = self._random_play(game, choice)
-                continue
+            if policy is None:
+                phase = game.phase
+                if phase is Phase.PLAY and self.random_play:
+                    game = self._random_play(game, _index_drawer(rng))
+                    continue
+                if phase is Phase.AUCTION and self.random_auction:
+                    game = self._random_auction(game, choice)
+                    continue
             legal = game.legal_actions()
             game = game.apply(choice(legal) if policy is None else policy(game, legal))
         return game
 
-    def _random_play(self, game: GameState, choice: Any) -> GameState:
-        """Play random cards to the end of the hand's play on one scratch state.
+    def _random_auction(self, game: GameState, choice: Callable[[Sequence[Action]], Action]) -> GameState:
+        """Bid at random to the end of the auction on one scratch state.
 
-        Each choice is ``choice(legal plays)``, the tuple ``legal_actions()`` would list,
-        so the result equals stepping with ``apply``.  Hooks receive the scratch state
-        (the same fields, mutable); they must not keep it.
+        Each bid is ``choice`` of the auction actions, which are all that
+        ``legal_actions()`` lists when nothing is offered out of turn in the auction.
         """
         s = copy_to_builder(game)
         s._legal = None
-        n, checks, pairs, entries = self.n, self.checks, self.pairs, self.entries
+        while s.phase is Phase.AUCTION:
+            seat = s.to_act
+            action = choice(self._auction_actions(s, seat))
+            entry = (seat, action)
+            s.auction = s.auction + (entry,)
+            s.bids = s.bids[:seat] + (action,) + s.bids[seat + 1:]
+            s._log = (s._log, entry)
+            s._legal = None
+            for name, value in self._auction_step(s).items():
+                setattr(s, name, value)
+        return freeze(s)
+
+    def _random_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+        """Play random cards to the end of the hand's play on one scratch state.
+
+        Each card is the ``randbelow(k)``-th of the legal plays in index order, which is
+        what ``rng.choice(legal_actions())`` picks with the same generator, so the
+        result equals stepping with ``apply``.  Hooks receive the scratch state (the
+        same fields, mutable); they must not keep it.
+        """
+        s = copy_to_builder(game)
+        s._legal = None
+        n, check, pairs, entries = self.n, self.check, self.pairs, self.entries
         next_seat, after_trick, advisory = self.next_seat, self.calls.after_trick, self.advisory
-        trump = s.contract.trump
+        rows, suit_of = self.rules.strength_table(s.contract.trump), self.suit_of
         hands = list(s.hands)
         while True:
             seat = s.to_act
             held = hands[seat]
-            mask = held
-            for check in checks:
-                mask = check(s, seat, mask)
+            mask = check(s, seat, held)
             if type(mask) is not int or mask & ~held or not mask:
                 raise self._bad_filters(seat, held, mask)
-            play = choice(plays_of(mask))
-            index = play.card.index
+            # The k-th card of the mask, as choice(legal plays) would pick it.
+            for _ in range(randbelow(mask.bit_count())):
+                mask &= mask - 1
+            index = (mask & -mask).bit_length() - 1
             bit = 1 << index
             if advisory:
                 breach = self._breach(s, seat, held, bit, index)
@@ -651,7 +753,12 @@ class Engine:
             if len(trick) < n:
                 s.to_act = next_seat[seat]
                 continue
-            winner, taken = self._winner(trump, trick)
+            row = rows[suit_of[trick[0][1]]]
+            winner, best, taken = -1, -1, 0
+            for who, card in trick:
+                taken |= 1 << card
+                if row[card] > best:
+                    winner, best = who, row[card]
             done = _make_trick(s.leader, trick, winner)
             books, won = s.books, s.won
             s.books = books[:winner] + (books[winner] + 1,) + books[winner + 1:]

@@ -12,7 +12,7 @@ spadeskit's own variants are plugins of exactly this kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 import attrs
@@ -31,6 +31,7 @@ __all__ = [
     "acts_in",
     "choice",
     "clockwise",
+    "compile_filters",
     "evolve_hand",
     "follow_suit",
     "hookimpl",
@@ -141,9 +142,16 @@ PlayCheck = Callable[["HandState", int, int], int]
 class PlayFilter:
     """One restriction on plays: ``check(hand, seat, allowed) -> allowed``.
 
-    ``hand`` is the :class:`~spadeskit.state.HandState`, ``allowed`` an int mask of the
-    cards still allowed; the check returns the narrowed mask and must never return an
-    empty one when ``allowed`` was not empty.  Filters run sorted by ``(order, name)``.
+    ``hand`` is the state (:data:`~spadeskit.state.HandState`), ``allowed`` an int mask
+    of the cards still allowed; the check returns the narrowed mask and must never
+    return an empty one when ``allowed`` was not empty, nor add cards to it.  Filters
+    run sorted by ``(order, name)``.
+
+    ``source`` optionally gives the same check as Python statements that narrow the
+    local ``allowed`` (reading ``hand`` and ``seat``), with ``{name}`` placeholders for
+    the values in ``constants``.  The rules then compile every filter into one function
+    and inline those statements instead of calling ``check`` (the ready-made filters
+    below do this); ``check`` stays the reference and is used for error messages.
     """
 
     name: str
@@ -151,6 +159,24 @@ class PlayFilter:
     reason: str = ""
     order: int = 100
     enforced: bool = True
+    source: str | None = attrs.field(default=None, eq=False)
+    constants: Mapping[str, Any] = attrs.field(factory=dict, eq=False)
+
+
+_FOLLOW_SOURCE = """\
+trick = hand.trick
+if trick:
+    following = allowed & {suit_mask}[{suit_of}[trick[0][1]]]
+    if following:
+        allowed = following
+"""
+
+_UNBROKEN_SOURCE = """\
+if not hand.trick and not hand.played & {trump}:
+    rest = allowed & {others}
+    if rest:
+        allowed = rest
+"""
 
 
 def follow_suit(ranking: Ranking, *, enforced: bool = True, order: int = 10) -> PlayFilter:
@@ -166,7 +192,8 @@ def follow_suit(ranking: Ranking, *, enforced: bool = True, order: int = 10) -> 
         return allowed
 
     return PlayFilter("follow-suit", check, "a player must follow the led suit when able",
-                      order=order, enforced=enforced)
+                      order=order, enforced=enforced, source=_FOLLOW_SOURCE,
+                      constants={"suit_mask": suit_mask, "suit_of": suit_of})
 
 
 def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, order: int = 20) -> PlayFilter:
@@ -184,7 +211,27 @@ def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, order: i
     name = suit.name.lower()
     return PlayFilter(f"break-{name}", check,
                       f"{name} may not be led until broken, unless the leader holds only {name}",
-                      order=order)
+                      order=order, source=_UNBROKEN_SOURCE, constants={"trump": trump, "others": others})
+
+
+def compile_filters(filters: Sequence[PlayFilter]) -> PlayCheck:
+    """Return one function applying ``filters`` in order, with their sources inlined."""
+    namespace: dict[str, Any] = {}
+    lines = ["def check(hand, seat, allowed):"]
+    for k, f in enumerate(filters):
+        if f.source is None:
+            namespace[f"_check{k}"] = f.check
+            lines.append(f"    allowed = _check{k}(hand, seat, allowed)")
+            continue
+        names = {}
+        for key, value in f.constants.items():
+            names[key] = f"_c{k}_{key}"
+            namespace[names[key]] = value
+        lines += ["    " + line for line in f.source.format(**names).splitlines()]
+    lines.append("    return allowed")
+    exec(compile("\n".join(lines) + "\n", "<spadeskit play filters>", "exec"), namespace)
+    check: PlayCheck = namespace["check"]
+    return check
 
 
 def clockwise(seat: int, players: int, steps: int = 1) -> int:

@@ -7,6 +7,8 @@ play itself, so a scorekeeping app with pen-and-paper results uses the same rule
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from .actions import Action
@@ -43,19 +45,41 @@ class HandSummary:
     declarer: int | None = None
 
 
-@attrs.frozen
+def _text_of(value: str | Callable[[], str]) -> str:
+    return value if isinstance(value, str) else value()
+
+
+@attrs.frozen(repr=False)
 class ScoreLine:
     """One line of a hand's score sheet, for one side.
 
     ``points`` is what the line adds to the side's score; ``bags`` what it adds to the
     side's bag counter (negative when a bag penalty takes the counter down); ``text`` is
     what a person reads: ``"N/S bid 7, took 8: +70, 1 bag (+1)"``.
+
+    ``text`` may be given as a function returning the text: it is then built the first
+    time it is read, so simulations that never read score lines never format them.
+
+    >>> ScoreLine(0, 70, lambda: "N/S bid 7: +70").text
+    'N/S bid 7: +70'
     """
 
     side: int
     points: int
-    text: str
+    _text: str | Callable[[], str] = attrs.field(alias="text", eq=_text_of)
     bags: int = 0
+
+    def __repr__(self) -> str:
+        return f"ScoreLine(side={self.side!r}, points={self.points!r}, text={self.text!r}, bags={self.bags!r})"
+
+    @property
+    def text(self) -> str:
+        """Return what a person reads for this line."""
+        value = self._text
+        if not isinstance(value, str):
+            value = value()
+            object.__setattr__(self, "_text", value)
+        return value
 
 
 @attrs.frozen(weakref_slot=False)
