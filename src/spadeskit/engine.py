@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
+import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -156,6 +157,67 @@ def _listed(action: Action, legal: Sequence[Action]) -> bool:
     return False
 
 
+_HAND_READ = re.compile(r"\bhand\.(\w+)")
+_CHANGING_IN_PLAY = frozenset({"to_act", "hands", "trick", "tricks", "books", "won", "played", "leader",
+                               "breaches", "phase", "_log", "log", "pile"})
+_LOCAL_IN_PLAY = {"trick": "_k_trick", "played": "_k_played", "tricks": "_k_tricks",
+                  "leader": "_k_leader", "to_act": "seat"}
+
+# The random-play loop the rules compile (see Engine._compile_random_play); the play
+# filters' sources replace #FILTERS#.  Locals start with _k_ so no source can clash.
+_RANDOM_PLAY = """\
+def play(hand, randbelow, rows):
+    _k_hands = list(hand.hands)
+    _k_books = list(hand.books)
+    _k_won = list(hand.won)
+    _k_trick = hand.trick
+    _k_tricks = hand.tricks
+    _k_played = hand.played
+    _k_log = hand._log
+    _k_leader = hand.leader
+    seat = hand.to_act
+    while True:
+        _k_held = _k_hands[seat]
+        allowed = _k_held
+        #FILTERS#
+        if type(allowed) is not int or allowed & ~_k_held or not allowed:
+            raise _bad(seat, _k_held, allowed)
+        for _ in range(randbelow(allowed.bit_count())):
+            allowed &= allowed - 1
+        _k_bit = allowed & -allowed
+        _k_index = _k_bit.bit_length() - 1
+        _k_hands[seat] = _k_held ^ _k_bit
+        _k_trick = _k_trick + (_pairs[seat][_k_index],)
+        _k_played |= _k_bit
+        _k_log = (_k_log, _entries[seat][_k_index])
+        if len(_k_trick) < _N:
+            seat = _next[seat]
+            continue
+        _k_row = rows[_suit_of[_k_trick[0][1]]]
+        _k_winner, _k_best, _k_taken = -1, -1, 0
+        for _k_who, _k_card in _k_trick:
+            _k_taken |= 1 << _k_card
+            if _k_row[_k_card] > _k_best:
+                _k_winner, _k_best = _k_who, _k_row[_k_card]
+        _k_tricks = _k_tricks + (_make_trick(_k_leader, _k_trick, _k_winner),)
+        _k_books[_k_winner] += 1
+        _k_won[_k_winner] |= _k_taken
+        _k_trick = ()
+        _k_leader = seat = _k_winner
+        if not any(_k_hands):
+            break
+    hand.hands = tuple(_k_hands)
+    hand.books = tuple(_k_books)
+    hand.won = tuple(_k_won)
+    hand.trick = _k_trick
+    hand.tricks = _k_tricks
+    hand.played = _k_played
+    hand._log = _k_log
+    hand.leader = _k_leader
+    hand.to_act = seat
+"""
+
+
 def _index_drawer(rng: random.Random) -> Callable[[int], int]:
     """Return ``draw(k)``: the index ``rng.choice`` draws from a sequence of length ``k``."""
     # random.Random.choice(seq) is seq[rng._randbelow(len(seq))]; randrange(k) draws the
@@ -194,6 +256,40 @@ class Engine:
         self.random_auction = self.player_offers[Phase.AUCTION] is None
         self.deck = tuple(c.index for c in rules.table.deck)
         self.deal_map = self._deal_map()
+        self.compiled_play = self._compile_random_play()
+
+    def _compile_random_play(self) -> Callable[..., Any] | None:
+        """Return a generated random-play loop on plain locals, or ``None`` if the rules
+        need the scratch-state loop.
+
+        Possible when every enforced play filter gives its ``source`` (inlined here,
+        reading the trick in progress from locals), no filter is advisory and no hook
+        runs between tricks: then nothing outside this loop can see the hand during
+        play, so it is kept in locals and written to the state once, at the end.
+        """
+        filters = [f for f in self.rules.filters if f.enforced]
+        if self.advisory or self.calls.after_trick is not None or any(f.source is None for f in filters):
+            return None
+        namespace: dict[str, Any] = {}
+        body: list[str] = []
+        for k, f in enumerate(filters):
+            names = {}
+            for key, value in f.constants.items():
+                names[key] = f"_c{k}_{key}"
+                namespace[names[key]] = value
+            source = f.source.format(**names)  # type: ignore[union-attr]
+            read = set(_HAND_READ.findall(source))
+            if read & _CHANGING_IN_PLAY - _LOCAL_IN_PLAY.keys():
+                return None
+            for name in read & _LOCAL_IN_PLAY.keys():
+                source = re.sub(rf"\bhand\.{name}\b", _LOCAL_IN_PLAY[name], source)
+            body += ["        " + line for line in source.splitlines()]
+        code = _RANDOM_PLAY.replace("        #FILTERS#\n", "\n".join(body) + "\n")
+        namespace.update(_N=self.n, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
+                         _suit_of=self.suit_of, _make_trick=_make_trick, _bad=self._bad_filters)
+        exec(compile(code, f"<spadeskit random play: {self.rules.name}>", "exec"), namespace)
+        loop: Callable[..., Any] = namespace["play"]
+        return loop
 
     def _deal_map(self) -> tuple[tuple[int, ...], ...]:
         """Return the shuffled-deck positions dealt to each seat left of the dealer in
@@ -717,6 +813,14 @@ class Engine:
         return freeze(s)
 
     def _random_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+        if self.compiled_play is not None and not game.pile:
+            s = copy_to_builder(game)
+            s._legal = None
+            self.compiled_play(s, randbelow, self.rules.strength_table(s.contract.trump))
+            return self._end_play(freeze(s))
+        return self._scratch_play(game, randbelow)
+
+    def _scratch_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
         """Play random cards to the end of the hand's play on one scratch state.
 
         Each card is the ``randbelow(k)``-th of the legal plays in index order, which is
