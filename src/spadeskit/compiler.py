@@ -89,17 +89,20 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
     """Return a call running new-style wrappers (outermost first) around ``inner``."""
     outermost_first = list(reversed(wrappers))
     empty: Any = None if firstresult else []
+    # Each wrapper's arguments, as positions in (call arguments + bound values).
+    names = list(params) + list(bound)
+    values = tuple(bound.values())
+    positions = [[names.index(a) for a in impl.argnames] for impl in outermost_first]
 
     def call(*args: Any) -> Any:
-        given = dict(zip(params, args))
-        given.update(bound)
+        given = args + values
         running: list[tuple[pluggy.HookImpl, Generator[None, Any, Any]]] = []
         result, error = empty, None
         who = ""
         try:
-            for impl in outermost_first:
+            for impl, where in zip(outermost_first, positions):
                 who = impl.plugin_name
-                gen = cast("Generator[None, Any, Any]", impl.function(*[given[a] for a in impl.argnames]))
+                gen = cast("Generator[None, Any, Any]", impl.function(*[given[i] for i in where]))
                 next(gen)
                 running.append((impl, gen))
             if inner is not None:

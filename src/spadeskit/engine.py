@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import random
 import re
 import secrets
@@ -79,6 +80,10 @@ _plays_by_chunk: dict[int, tuple[Action, ...]] = {}
 _combos: dict[tuple[type, tuple[int, ...]], Action] = {}
 
 
+_CHUNK_OF = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
+"""For each card index, the mask of the 13-card block (a printed suit, or the jokers) it is in."""
+
+
 def plays_of(mask: int) -> tuple[Action, ...]:
     """Return the ``Play`` of every card in ``mask``, by index (shared values).
 
@@ -86,49 +91,75 @@ def plays_of(mask: int) -> tuple[Action, ...]:
     mask of one suit, as when following, is one look-up.
     """
     actions: tuple[Action, ...] = ()
-    for shift in (0, 13, 26, 39, 52):
-        bits = (mask >> shift) & 0x1FFF
-        if bits:
-            chunk = bits << shift
-            part = _plays_by_chunk.get(chunk)
-            if part is None:
-                part = _plays_by_chunk[chunk] = tuple(PLAYS[i] for i in iter_mask(chunk))
-            if not actions:
-                if chunk == mask:
-                    return part
-                actions = part
-            else:
-                actions += part
+    while mask:
+        chunk = mask & _CHUNK_OF[(mask & -mask).bit_length() - 1]
+        part = _plays_by_chunk.get(chunk)
+        if part is None:
+            part = _plays_by_chunk[chunk] = tuple(PLAYS[i] for i in iter_mask(chunk))
+        actions = actions + part if actions else part
+        mask ^= chunk
     return actions
 
 
-_singles: dict[type, list[Action | None]] = {}
-_pairs: dict[type, list[list[Action | None]]] = {}
+_singles: dict[type, tuple[Action, ...]] = {}
+_pairs: dict[type, tuple[tuple[Action, ...], ...]] = {}
+
+
+def _single_table(kind: type[Discard] | type[Exchange]) -> tuple[Action, ...]:
+    table = _singles.get(kind)
+    if table is None:
+        table = _singles[kind] = tuple(kind([card]) for card in ALL_CARDS)
+    return table
+
+
+def _pair_table(kind: type[Discard] | type[Exchange]) -> tuple[tuple[Action, ...], ...]:
+    """Return ``table[i][j]`` (i < j): the shared two-card action, built once per kind."""
+    table = _pairs.get(kind)
+    if table is None:
+        table = _pairs[kind] = tuple(tuple(kind([ALL_CARDS[i], ALL_CARDS[j]]) if i < j else PLAYS[0]
+                                           for j in range(54)) for i in range(54))
+    return table
 
 
 def combos_of(kind: type[Discard] | type[Exchange], held: int, count: int) -> tuple[Action, ...]:
-    """Return every ``kind`` action giving ``count`` cards of the mask ``held``.
-
-    Each action value is built once and shared: one- and two-card actions come from
-    tables filled as they are first needed, larger ones from a bounded cache.
-    """
+    """Return every ``kind`` action giving ``count`` cards of the mask ``held``, in
+    ``itertools.combinations`` order.  Each value is built once and shared."""
     cards = tuple(iter_mask(held))
     if count == 1:
-        row = _singles.setdefault(kind, [None] * 54)
-        for i in cards:
-            if row[i] is None:
-                row[i] = kind([ALL_CARDS[i]])
-        return tuple([row[i] for i in cards])  # type: ignore[misc]
+        row = _single_table(kind)
+        return tuple([row[i] for i in cards])
     if count == 2:
-        table = _pairs.setdefault(kind, [[None] * 54 for _ in range(54)])
-        found = []
-        for i, j in itertools.combinations(cards, 2):
-            action = table[i][j]
-            if action is None:
-                action = table[i][j] = kind([ALL_CARDS[i], ALL_CARDS[j]])
-            found.append(action)
-        return tuple(found)
+        table = _pair_table(kind)
+        return tuple([table[i][j] for k, i in enumerate(cards) for j in cards[k + 1:]])
     return tuple(_combo(kind, combo) for combo in itertools.combinations(cards, count))
+
+
+def nth_combo(kind: type[Discard] | type[Exchange], held: int, count: int, index: int) -> Action:
+    """Return ``combos_of(kind, held, count)[index]`` without building the others.
+
+    Combinations come in ``itertools.combinations`` (lexicographic) order; this walks
+    that order by counting, as in the itertools recipe ``nth_combination``.
+    """
+    pool = tuple(iter_mask(held))
+    n = len(pool)
+    chosen = []
+    start = 0
+    for left in range(count, 0, -1):
+        for i in range(start, n - left + 1):
+            block = math.comb(n - i - 1, left - 1)
+            if index < block:
+                chosen.append(pool[i])
+                start = i + 1
+                break
+            index -= block
+    return _combo(kind, tuple(chosen)) if count > 2 else combos_cached(kind, tuple(chosen))
+
+
+def combos_cached(kind: type[Discard] | type[Exchange], indices: tuple[int, ...]) -> Action:
+    """Return the shared one- or two-card ``kind`` action for these card indices."""
+    if len(indices) == 1:
+        return _single_table(kind)[indices[0]]
+    return _pair_table(kind)[indices[0]][indices[1]]
 
 
 def _combo(kind: type[Discard] | type[Exchange], indices: tuple[int, ...]) -> Action:
@@ -257,6 +288,7 @@ class Engine:
         self.deck = tuple(c.index for c in rules.table.deck)
         self.deal_map = self._deal_map()
         self.compiled_play = self._compile_random_play()
+        self._checked_auction: tuple[Action, ...] = ()
 
     def _compile_random_play(self) -> Callable[..., Any] | None:
         """Return a generated random-play loop on plain locals, or ``None`` if the rules
@@ -493,7 +525,8 @@ class Engine:
         if seat is None or (seat == actor and type(seat) is int):
             assert actor is not None
             if phase is Phase.PLAY:
-                own = plays_of(self.legal_mask(game))
+                mask = game._legal
+                own = plays_of(mask if mask is not None else self.legal_mask(game))
                 if self.play_offer is None:
                     return own
             elif phase is Phase.AUCTION:
@@ -530,10 +563,13 @@ class Engine:
         if found is None:
             raise PluginError(f"no plugin of {self.rules.name!r} lists the auction actions")
         actions = tuple(found)
-        for action in actions:
-            if not isinstance(action, Action):
-                raise PluginError(f"spadeskit_auction_actions of {self.rules.name!r} listed {action!r:.40}, "
-                                  "not an action")
+        if actions is not self._checked_auction:
+            for action in actions:
+                if not isinstance(action, Action):
+                    raise PluginError(f"spadeskit_auction_actions of {self.rules.name!r} listed {action!r:.40}, "
+                                      "not an action")
+            # Plugins mostly return the same constant tuple: check it once.
+            self._checked_auction = actions
         object.__setattr__(game, "_legal", actions)
         return actions
 
@@ -555,7 +591,10 @@ class Engine:
             actor = game.to_act
             if actor is not None and (seat is None or (seat == actor and type(seat) is int)):
                 index = action.card.index
-                if not (self.legal_mask(game) >> index) & 1:
+                mask = game._legal
+                if mask is None:
+                    mask = self.legal_mask(game)
+                if not (mask >> index) & 1:
                     raise self._refuse_play(game, actor, action)
                 return self._play(game, actor, index)
         return self._apply_slow(game, action, seat)
@@ -701,17 +740,6 @@ class Engine:
                 return Breach(len(game.tricks), seat, index, f.name)
         return None
 
-    def _winner(self, trump: str, trick: tuple[tuple[int, int], ...]) -> tuple[int, int]:
-        """Return the winner of a full trick and the mask of its cards."""
-        row = self.rules.strength_table(trump)[self.suit_of[trick[0][1]]]
-        # (the rollout loop inlines this)
-        winner, best, taken = -1, -1, 0
-        for s, c in trick:
-            taken |= 1 << c
-            if row[c] > best:
-                winner, best = s, row[c]
-        return winner, taken
-
     def _play(self, game: GameState, seat: int, index: int) -> GameState:
         bit = 1 << index
         hands = game.hands
@@ -729,7 +757,12 @@ class Engine:
             return _next_card(game, self.next_seat[seat], hands, trick, played, log, breaches)
         contract = game.contract
         assert contract is not None
-        winner, taken = self._winner(contract.trump, trick)
+        row = self.rules.strength_table(contract.trump)[self.suit_of[trick[0][1]]]
+        winner, best, taken = -1, -1, 0
+        for who, card in trick:
+            taken |= 1 << card
+            if row[card] > best:
+                winner, best = who, row[card]
         done = _make_trick(game.leader, trick, winner)
         books = game.books[:winner] + (game.books[winner] + 1,) + game.books[winner + 1:]
         won = game.won[:winner] + (game.won[winner] | taken,) + game.won[winner + 1:]
@@ -788,6 +821,9 @@ class Engine:
                 if phase is Phase.AUCTION and self.random_auction:
                     game = self._random_auction(game, choice)
                     continue
+                if phase is Phase.EXCHANGE and self.player_offers[Phase.EXCHANGE] is None:
+                    game = self._random_step(game, _index_drawer(rng))
+                    continue
             legal = game.legal_actions()
             game = game.apply(choice(legal) if policy is None else policy(game, legal))
         return game
@@ -811,6 +847,17 @@ class Engine:
             for name, value in self._auction_step(s).items():
                 setattr(s, name, value)
         return freeze(s)
+
+    def _random_step(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+        """Take one random discard or exchange: the action ``choice(legal_actions())``
+        would pick, found by its index without building the others."""
+        seat = game.to_act
+        assert seat is not None
+        step = game.steps[0]
+        kind = Discard if step.kind == "discard" else Exchange
+        held = game.hands[seat]
+        action = nth_combo(kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count)))
+        return self._exchange(game, seat, action)
 
     def _random_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
         if self.compiled_play is not None and not game.pile:
