@@ -9,6 +9,7 @@ sandbag penalty, Boston, three sets in a row, and the table's penalties: renege 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -145,6 +146,12 @@ def spadeskit_auction_next(game: GameState, table: TableSpec, options: Any) -> i
     return Contract(leader=leader)
 
 
+@functools.cache
+def _bid_choices(nil_ok: bool, low: int, high: int) -> tuple[Action, ...]:
+    """Return the auction actions ``Nil()`` (if allowed) and ``Bid(low)`` … ``Bid(high - 1)``."""
+    return ((Nil(),) if nil_ok else ()) + tuple(Bid(n) for n in range(low, high))
+
+
 @hookimpl
 def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec, options: Any) -> Sequence[Action]:
     if _uneven(game):
@@ -159,7 +166,7 @@ def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec, opti
         already = said.tricks if isinstance(said, Bid) else 0
         low = max(0, board - already)
         nil_ok = options["nil"] and already >= board
-    return tuple([Nil()] if nil_ok else []) + tuple(Bid(n) for n in range(low, 14 - already))
+    return _bid_choices(nil_ok, low, 14 - already)
 
 
 # --------------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from . import _fast
 from .actions import Action, Bid, Discard, Exchange, Nil, Play
 from .cards import ALL_CARDS, CardLike, card_at, cards_of, iter_mask, parse_cards
@@ -75,6 +77,16 @@ _next_trick = evolver("to_act", "leader", "hands", "trick", "tricks", "books", "
                       "_log", "breaches")
 _logged = evolver("_log")
 _make_trick = _fast.constructor(Trick, _fast.builder_class(Trick), ("leader", "plays", "winner"))
+
+
+def _maker(cls: type) -> Callable[..., Any]:
+    return _fast.constructor(cls, _fast.builder_class(cls), [f.name for f in attrs.fields(cls)])
+
+
+_make_summary = _maker(HandSummary)
+_make_result = _maker(HandResult)
+_make_match = _maker(MatchState)
+_make_score = _maker(HandScore)
 
 _plays_by_chunk: dict[int, tuple[Action, ...]] = {}
 _combos: dict[tuple[type, tuple[int, ...]], Action] = {}
@@ -206,6 +218,7 @@ def play(hand, randbelow, rows):
     _k_played = hand.played
     _k_log = hand._log
     _k_leader = hand.leader
+    _k_pile = hand.pile
     seat = hand.to_act
     while True:
         _k_held = _k_hands[seat]
@@ -230,12 +243,14 @@ def play(hand, randbelow, rows):
             _k_taken |= 1 << _k_card
             if _k_row[_k_card] > _k_best:
                 _k_winner, _k_best = _k_who, _k_row[_k_card]
-        _k_tricks = _k_tricks + (_make_trick(_k_leader, _k_trick, _k_winner),)
+        _k_done = _make_trick(_k_leader, _k_trick, _k_winner)
+        _k_tricks = _k_tricks + (_k_done,)
         _k_books[_k_winner] += 1
         _k_won[_k_winner] |= _k_taken
         _k_trick = ()
         _k_leader = seat = _k_winner
-        if not any(_k_hands):
+        #AFTER_TRICK#
+        if not _k_pile and not any(_k_hands):
             break
     hand.hands = tuple(_k_hands)
     hand.books = tuple(_k_books)
@@ -246,6 +261,36 @@ def play(hand, randbelow, rows):
     hand._log = _k_log
     hand.leader = _k_leader
     hand.to_act = seat
+    return hand
+"""
+
+# Where the rules have a spadeskit_after_trick hook: the hand is written to the state,
+# the hook called, and the locals read back from what it returns.
+_AFTER_TRICK = """\
+        hand.hands = tuple(_k_hands)
+        hand.books = tuple(_k_books)
+        hand.won = tuple(_k_won)
+        hand.trick = ()
+        hand.tricks = _k_tricks
+        hand.played = _k_played
+        hand._log = _k_log
+        hand.leader = hand.to_act = seat
+        _k_changed = _after(hand, _k_done)
+        if _k_changed is not None:
+            if not isinstance(_k_changed, _GameState):
+                raise _bad_after(_k_changed)
+            hand = _copy(_k_changed)
+            hand._legal = None
+            _k_hands = list(hand.hands)
+            _k_books = list(hand.books)
+            _k_won = list(hand.won)
+            _k_trick = hand.trick
+            _k_tricks = hand.tricks
+            _k_played = hand.played
+            _k_log = hand._log
+            _k_leader = hand.leader
+            _k_pile = hand.pile
+            seat = hand.to_act
 """
 
 
@@ -284,7 +329,6 @@ class Engine:
         self.referee_offers = {phase: offers[(phase, True)] for phase, referee in offers if referee}
         self.play_offer = self.player_offers[Phase.PLAY]
         self.random_play = self.play_offer is None
-        self.random_auction = self.player_offers[Phase.AUCTION] is None
         self.deck = tuple(c.index for c in rules.table.deck)
         self.deal_map = self._deal_map()
         self.compiled_play = self._compile_random_play()
@@ -295,12 +339,13 @@ class Engine:
         need the scratch-state loop.
 
         Possible when every enforced play filter gives its ``source`` (inlined here,
-        reading the trick in progress from locals), no filter is advisory and no hook
-        runs between tricks: then nothing outside this loop can see the hand during
-        play, so it is kept in locals and written to the state once, at the end.
+        reading the trick in progress from locals) and no filter is advisory: then
+        nothing outside this loop sees the hand during a trick, so it is kept in locals
+        and written to the state at the end of the hand, and before each
+        ``spadeskit_after_trick`` call where the rules have one.
         """
         filters = [f for f in self.rules.filters if f.enforced]
-        if self.advisory or self.calls.after_trick is not None or any(f.source is None for f in filters):
+        if self.advisory or any(f.source is None for f in filters):
             return None
         namespace: dict[str, Any] = {}
         body: list[str] = []
@@ -317,8 +362,12 @@ class Engine:
                 source = re.sub(rf"\bhand\.{name}\b", _LOCAL_IN_PLAY[name], source)
             body += ["        " + line for line in source.splitlines()]
         code = _RANDOM_PLAY.replace("        #FILTERS#\n", "\n".join(body) + "\n")
+        after = "" if self.calls.after_trick is None else _AFTER_TRICK
+        code = code.replace("        #AFTER_TRICK#\n", after)
         namespace.update(_N=self.n, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
-                         _suit_of=self.suit_of, _make_trick=_make_trick, _bad=self._bad_filters)
+                         _suit_of=self.suit_of, _make_trick=_make_trick, _bad=self._bad_filters,
+                         _after=self.calls.after_trick, _bad_after=self._bad_after_trick,
+                         _copy=copy_to_builder, _GameState=GameState)
         exec(compile(code, f"<spadeskit random play: {self.rules.name}>", "exec"), namespace)
         loop: Callable[..., Any] = namespace["play"]
         return loop
@@ -505,6 +554,9 @@ class Engine:
                 raise self._bad_filters(seat, held, mask)
             object.__setattr__(game, "_legal", mask)
         return int(mask)
+
+    def _bad_after_trick(self, changed: object) -> PluginError:
+        return PluginError(f"spadeskit_after_trick of {self.rules.name!r} gave {changed!r:.40}, not a state")
 
     def _bad_filters(self, seat: int, held: int, mask: object) -> PluginError:
         names = ", ".join(f.name for f in self.rules.filters if f.enforced)
@@ -772,7 +824,7 @@ class Engine:
             changed = self.calls.after_trick(new, done)
             if changed is not None:
                 if not isinstance(changed, GameState):
-                    raise PluginError(f"spadeskit_after_trick of {self.rules.name!r} gave {changed!r:.40}")
+                    raise self._bad_after_trick(changed)
                 new = changed
         if any(new.hands) or new.pile:
             return new
@@ -818,7 +870,7 @@ class Engine:
                 if phase is Phase.PLAY and self.random_play:
                     game = self._random_play(game, _index_drawer(rng))
                     continue
-                if phase is Phase.AUCTION and self.random_auction:
+                if phase is Phase.AUCTION:
                     game = self._random_auction(game, choice)
                     continue
                 if phase is Phase.EXCHANGE and self.player_offers[Phase.EXCHANGE] is None:
@@ -831,14 +883,23 @@ class Engine:
     def _random_auction(self, game: GameState, choice: Callable[[Sequence[Action]], Action]) -> GameState:
         """Bid at random to the end of the auction on one scratch state.
 
-        Each bid is ``choice`` of the auction actions, which are all that
-        ``legal_actions()`` lists when nothing is offered out of turn in the auction.
+        Each choice is ``choice`` of exactly what ``legal_actions()`` lists: the auction
+        actions, then anything offered out of turn.  A bid is applied on the scratch
+        state; an offered action goes through :meth:`apply`, which decides it first.
         """
+        offer = self.player_offers[Phase.AUCTION]
         s = copy_to_builder(game)
         s._legal = None
         while s.phase is Phase.AUCTION:
             seat = s.to_act
-            action = choice(self._auction_actions(s, seat))
+            own = self._auction_actions(s, seat)
+            if offer is None:
+                action = choice(own)
+            else:
+                offered = self._offered(offer, s, seat)
+                action = choice(own + offered)
+                if _listed(action, offered):  # as apply() decides: offered actions first
+                    return self.apply(freeze(s), action, seat)
             entry = (seat, action)
             s.auction = s.auction + (entry,)
             s.bids = s.bids[:seat] + (action,) + s.bids[seat + 1:]
@@ -860,10 +921,10 @@ class Engine:
         return self._exchange(game, seat, action)
 
     def _random_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
-        if self.compiled_play is not None and not game.pile:
+        if self.compiled_play is not None and (game.pile == () or self.calls.after_trick is not None):
             s = copy_to_builder(game)
             s._legal = None
-            self.compiled_play(s, randbelow, self.rules.strength_table(s.contract.trump))
+            s = self.compiled_play(s, randbelow, self.rules.strength_table(s.contract.trump))
             return self._end_play(freeze(s))
         return self._scratch_play(game, randbelow)
 
@@ -921,25 +982,28 @@ class Engine:
                 changed = after_trick(s, done)
                 if changed is not None:
                     if not isinstance(changed, GameState):
-                        raise PluginError(f"spadeskit_after_trick of {self.rules.name!r} gave {changed!r:.40}")
+                        raise self._bad_after_trick(changed)
                     s = copy_to_builder(changed)
                     s._legal = None
                     hands = list(s.hands)
             if not any(hands) and not s.pile:
                 return self._end_play(freeze(s))
 
-    def simulate(self, hands: int, seed: int, policy: Policy | None) -> Iterator[HandResult]:
-        if type(hands) is not int or hands < 0:
-            raise SpadesError(f"simulate plays a whole number of hands (0 or more), not {hands!r:.40}")
+    def simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
+        for what, value in (("a number of hands", hands), ("a start", start)):
+            if type(value) is not int or value < 0:
+                raise SpadesError(f"{what} is a whole number, 0 or more, not {value!r:.40}")
         if type(seed) is not int:
             raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
-        return self._simulate(hands, seed, policy)
+        if policy is not None and not callable(policy):
+            raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {policy!r:.40}")
+        return self._simulate(hands, seed, policy, start)
 
-    def _simulate(self, hands: int, seed: int, policy: Policy | None) -> Iterator[HandResult]:
+    def _simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
         n = self.n
         sides = len(self.table.sides)
         match = MatchState((0,) * sides, (0,) * sides, (), (), None, _EMPTY)
-        for number in range(hands):
+        for number in range(start, start + hands):
             own = mix(seed, number)
             game = self._hand(own, None, match, 0, (n - 1 + number) % n)
             self.deal_now(game)
@@ -952,10 +1016,11 @@ class Engine:
     def summary(self, game: GameState) -> HandSummary:
         """Return the hand's :class:`HandSummary` for the scoring hooks."""
         contract = game.contract
-        return HandSummary(
-            game.bids, game.books, tuple(cards_of(m) for m in game.won), game.transfers,
+        summary: HandSummary = _make_summary(
+            game.bids, game.books, tuple([cards_of(m) for m in game.won]), game.transfers,
             contract.trump if contract else "spades", contract.declarer if contract else None,
         )
+        return summary
 
     def score(self, summary: HandSummary, match: MatchState) -> HandScore:
         found = self.calls.score_hand(summary, match)
@@ -972,17 +1037,18 @@ class Engine:
         for line in lines:
             points[line.side] += line.points
             bag_delta[line.side] += line.bags
-        return HandScore(
+        score: HandScore = _make_score(
             tuple(lines), tuple(points),
-            tuple(a + b for a, b in zip(match.scores, points)),
-            tuple(a + b for a, b in zip(match.bags, bag_delta)),
+            tuple([a + b for a, b in zip(match.scores, points)]),
+            tuple([a + b for a, b in zip(match.bags, bag_delta)]),
         )
+        return score
 
     def _finish_hand(self, game: GameState) -> GameState:
         scored = self.score(self.summary(game), game.match)
-        result = HandResult(game.number, game.dealer, game.bids, game.books, scored.lines,
-                            scored.points, scored.scores, scored.bags, transfers=game.transfers,
-                            last_trick_winner=game.tricks[-1].winner if game.tricks else None)
+        result = _make_result(game.number, game.dealer, game.bids, game.books, scored.lines,
+                              scored.points, scored.scores, scored.bags, False, "", game.transfers,
+                              game.tricks[-1].winner if game.tricks else None)
         return self.close_hand(game, result)
 
     def void_hand(self, game: GameState, note: str) -> GameState:
@@ -999,8 +1065,8 @@ class Engine:
         Plugins that void a hand (a misdeal) call this with a ``void=True`` result.
         """
         old = game.match
-        match = MatchState(result.scores, result.bags, old.results + (result,), old.logs + (game.log,),
-                           None, old.extra)
+        match = _make_match(result.scores, result.bags, old.results + (result,), old.logs + (game.log,),
+                            None, old.extra)
         end = None if result.void else self.calls.match_end(match, result)
         if end is not None:
             if not isinstance(end, MatchEnd) or type(end.winner) is not int \

@@ -27,7 +27,7 @@ class BookTransfer:
     reason: str
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class HandSummary:
     """Everything a hand's score depends on.
 
@@ -104,7 +104,7 @@ class MatchEnd:
     reason: str
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class HandResult:
     """A finished (or voided) hand: bids, books, score lines and the totals after it.
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["CompiledHooks", "HandScore", "Rules"]
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class HandScore:
     """The score of one hand: its lines, each side's points and bag counters after it."""
 
@@ -228,22 +228,26 @@ class Rules:
         """
         return self._engine.new_game(seed, deal, dealer, blind, pile)
 
-    def simulate(self, hands: int, seed: int = 0, policy: Policy | None = None) -> Iterator[HandResult]:
-        """Yield the results of ``hands`` independent hands, each dealt, played and scored.
+    def simulate(self, hands: int, seed: int = 0, policy: Policy | None = None, *,
+                 start: int = 0) -> Iterator[HandResult]:
+        """Yield the results of independent hands ``start`` … ``start + hands - 1``.
 
-        Hand ``i`` is the first hand of a new match whose deal and random choices
-        depend only on ``(seed, i)`` (its first dealer rotates with ``i``), so a batch
-        can be split anywhere, across processes, without changing any result:
-        ``list(simulate(10, seed))[7]`` equals the only result of the hand ``i = 7``
-        played alone.  Choices are uniformly random among the legal actions, or made by
-        ``policy(state, legal_actions)`` (see :meth:`GameState.rollout`).
+        Each hand is dealt, played and scored.  Hand ``i`` is the first hand of a new
+        match whose deal and random choices depend only on ``(seed, i)``, so a batch can
+        be split anywhere, across processes, without changing any result:
+        ``simulate(10, s)`` gives the same results as ``simulate(4, s)`` followed by
+        ``simulate(6, s, start=4)``.  Choices are uniformly random among the legal
+        actions, or made by ``policy(state, legal_actions)`` (see
+        :meth:`GameState.rollout`).  Hand ``i`` is exactly
+        ``new_game(seed=k, dealer=d).rollout(seed=k)`` with ``k = spadeskit.engine.mix(seed, i)``
+        and ``d`` the seat before seat ``i % players`` (the dealer rotates with ``i``).
 
         >>> import spadeskit
         >>> results = list(spadeskit.load_rules("standard").simulate(3, seed=1))
         >>> len(results), all(len(r.books) == 4 and sum(r.books) == 13 for r in results)
         (3, True)
         """
-        return self._engine.simulate(hands, seed, policy)
+        return self._engine.simulate(hands, seed, policy, start)
 
     def score_hand(
         self,

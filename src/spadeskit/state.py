@@ -68,7 +68,7 @@ class Breach:
     rule: str
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)
 class MatchState:
     """The running match: scores, bag counters, finished hands, and how it ended."""
 

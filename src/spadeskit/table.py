@@ -50,14 +50,16 @@ class TableSpec:
     deck: tuple[Card, ...]
     deal: DealPlan
 
-    @property
-    def side_of(self) -> tuple[int, ...]:
-        """Return, for each seat, the index of its side."""
+    side_of: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    """For each seat, the index of its side (derived from ``sides``)."""
+
+    def __attrs_post_init__(self) -> None:
         owner = [0] * self.players
         for side, seats in enumerate(self.sides):
             for seat in seats:
-                owner[seat] = side
-        return tuple(owner)
+                if type(seat) is int and 0 <= seat < self.players:
+                    owner[seat] = side
+        object.__setattr__(self, "side_of", tuple(owner))
 
     def problems(self) -> list[str]:
         """Return what is inconsistent in this table (empty when it is sound)."""
