@@ -62,10 +62,16 @@ def _arguments(impl: pluggy.HookImpl, params: Sequence[str], bound: Mapping[str,
 
 
 def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str],
-              bound: Mapping[str, Any], firstresult: bool, rules: str) -> Compiled:
-    """Return a generated function calling plain implementations in pluggy's order."""
+              bound: Mapping[str, Any], firstresult: bool, rules: str,
+              failed: list[str] | None = None) -> Compiled:
+    """Return a generated function calling plain implementations in pluggy's order.
+
+    An exception becomes a :class:`PluginError`, unless ``failed`` is given: then it
+    passes unchanged (for wrappers to see, as pluggy hands it to them) and the name of
+    the plugin that raised it is left in ``failed[0]``.
+    """
     namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
-    namespace.update(_pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules)
+    namespace.update(_pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules, _failed=failed)
     lines = [f"def {name}({', '.join(params)}):", "    try:"]
     if not firstresult:
         lines.append("        out = []")
@@ -77,16 +83,24 @@ def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str]
         lines.append("        if r is not None:")
         lines.append("            return r" if firstresult else "            out.append(r)")
     lines.append("        return None" if firstresult else "        return out")
-    lines += ["    except _pass:", "        raise",
-              "    except Exception as exc:", "        raise _failure(_hook, who, _rules, exc) from exc"]
+    if failed is None:
+        lines += ["    except _pass:", "        raise",
+                  "    except Exception as exc:", "        raise _failure(_hook, who, _rules, exc) from exc"]
+    else:
+        lines += ["    except BaseException:", "        _failed[0] = who", "        raise"]
     exec(compile("\n".join(lines) + "\n", f"<spadeskit hook {name}>", "exec"), namespace)
     function: Compiled = namespace[name]
     return function
 
 
 def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | None,
-             params: Sequence[str], bound: Mapping[str, Any], firstresult: bool, rules: str) -> Compiled:
-    """Return a call running new-style wrappers (outermost first) around ``inner``."""
+             params: Sequence[str], bound: Mapping[str, Any], firstresult: bool, rules: str,
+             failed: list[str]) -> Compiled:
+    """Return a call running new-style wrappers (outermost first) around ``inner``.
+
+    ``inner`` raises its plugins' exceptions unchanged and names the plugin in
+    ``failed[0]``; an exception still escaping the wrappers becomes a PluginError.
+    """
     outermost_first = list(reversed(wrappers))
     empty: Any = None if firstresult else []
     # Each wrapper's arguments, as positions in (call arguments + bound values).
@@ -106,11 +120,12 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
                 next(gen)
                 running.append((impl, gen))
             if inner is not None:
+                who = ""
                 result = inner(*args)
         except BaseException as exc:  # handed to the wrappers, as pluggy does
             error = exc
+            who = who or failed[0]
         for impl, gen in reversed(running):
-            who = impl.plugin_name
             try:
                 if error is None:
                     gen.send(result)
@@ -120,8 +135,11 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
                 result, error = stop.value, None
                 continue
             except BaseException as exc:
+                if exc is not error:  # the wrapper's own failure, not one passing through
+                    who = impl.plugin_name
                 error = exc
                 continue
+            who = impl.plugin_name
             error = RuntimeError(f"the wrapper of {impl.plugin_name!r} yields twice")
         if error is None:
             return result
@@ -170,7 +188,8 @@ def compile_hook(pm: pluggy.PluginManager, name: str, bound: Mapping[str, Any], 
         return _through_pluggy(name, caller, params, bound, rules)
     plain = [i for i in impls if not i.wrapper]
     wrappers = [i for i in impls if i.wrapper]
-    inner = _straight(name, plain, params, bound, firstresult, rules) if plain else None
     if not wrappers:
-        return inner
-    return _wrapped(name, wrappers, inner, params, bound, firstresult, rules)
+        return _straight(name, plain, params, bound, firstresult, rules) if plain else None
+    failed = [""]
+    inner = _straight(name, plain, params, bound, firstresult, rules, failed) if plain else None
+    return _wrapped(name, wrappers, inner, params, bound, firstresult, rules, failed)

@@ -10,8 +10,9 @@ under them.
 from __future__ import annotations
 
 import importlib.metadata
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import attrs
 import pluggy
@@ -23,7 +24,7 @@ from .plugin import Option, PluginInfo
 from .rules import Rules
 from .table import FrozenMap
 
-__all__ = ["ENTRY_POINT_GROUP", "PluginSummary", "available", "load_rules"]
+__all__ = ["CACHE_SIZE", "ENTRY_POINT_GROUP", "PluginSummary", "available", "load_rules", "resolve"]
 
 ENTRY_POINT_GROUP = "spadeskit"
 
@@ -88,7 +89,24 @@ def available() -> tuple[PluginSummary, ...]:
     return tuple(sorted(rows, key=lambda r: (r.kind != "variant", r.name)))
 
 
-_CACHE: dict[tuple[Any, ...], Rules] = {}
+CACHE_SIZE = 256
+"""How many rules objects :func:`load_rules` keeps (least recently used go first)."""
+
+_CACHE: OrderedDict[tuple[Any, ...], Rules] = OrderedDict()
+
+
+def _typed(value: Any) -> Any:
+    """Return a hashable key for an option value that tells ``1``, ``1.0`` and ``True`` apart."""
+    if isinstance(value, (list, tuple)):
+        return (type(value), tuple(_typed(v) for v in value))
+    return (type(value), value)
+
+
+def _remember(key: tuple[Any, ...], rules: Rules) -> None:
+    _CACHE[key] = rules
+    _CACHE.move_to_end(key)
+    while len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
 
 
 def load_rules(
@@ -101,34 +119,46 @@ def load_rules(
     ``variant`` and each house rule are plugin names (see :func:`available`) or plugin
     modules/objects carrying a ``PLUGIN`` attribute.  Raises :class:`UnknownPlugin`,
     :class:`RuleConflict` or :class:`OptionError` naming what is wrong.  Rules built from
-    names are cached: loading the same configuration twice returns the same object.
+    names are cached (the last :data:`CACHE_SIZE` configurations), keyed by the
+    validated option values and their types: loading the same configuration twice,
+    with options given or left at their defaults, returns the same object.
 
     >>> rules = load_rules("standard", options={"target": 300})
     >>> rules.options["target"], rules.table.players
     (300, 4)
+    >>> load_rules("standard", options={"target": 500}) is load_rules("standard")
+    True
     """
     house = tuple(house_rules)
-    opts = dict(options or {})
+    plan = _plan(variant, house, dict(options or {}))
+    named = isinstance(variant, str) and all(isinstance(h, str) for h in house)
     key = None
-    if isinstance(variant, str) and all(isinstance(h, str) for h in house):
+    if named:
+        base_info, extras, resolved = plan
         try:
-            names = cast("tuple[str, ...]", house)
-            key = (variant, tuple(sorted(set(names))), len(names), tuple(sorted(opts.items())))
+            key = (base_info.name, tuple(info.name for _, info in extras),
+                   tuple(sorted((name, _typed(value)) for name, value in resolved.items())))
+            hash(key)
         except TypeError:
             key = None
         if key is not None and key in _CACHE:
+            _CACHE.move_to_end(key)
             return _CACHE[key]
-    rules = _build(variant, house, opts, named=key is not None)
+    rules = _build(*plan, named=key is not None)
     if key is not None:
-        _CACHE[key] = rules
+        _remember(key, rules)
     return rules
 
 
-def _build(variant: object, house: Sequence[object], user_options: dict[str, Any], named: bool) -> Rules:
+Plan = tuple[PluginInfo, list[tuple[object, PluginInfo]], FrozenMap]
+
+
+def _plan(variant: object, house: Sequence[object], user_options: dict[str, Any]) -> Plan:
+    """Resolve the plugins and options and check that they fit; build nothing yet."""
     base, base_info = resolve(variant)
     if base_info.kind != "variant":
         raise UnknownPlugin(f"{base_info.name!r} is a house rule, not a variant; pass it in house_rules=")
-    extras = []
+    extras = [(base, base_info)]
     seen = {base_info.name}
     for ref in house:
         plugin, info = resolve(ref)
@@ -138,8 +168,8 @@ def _build(variant: object, house: Sequence[object], user_options: dict[str, Any
             raise RuleConflict(f"house rule {info.name!r} is listed twice")
         seen.add(info.name)
         extras.append((plugin, info))
-    extras.sort(key=lambda pair: (pair[1].order, pair[1].name))
-    infos = [base_info] + [info for _, info in extras]
+    extras[1:] = sorted(extras[1:], key=lambda pair: (pair[1].order, pair[1].name))
+    infos = [info for _, info in extras]
     for info in infos[1:]:
         if info.fits and base_info.name not in info.fits:
             raise RuleConflict(
@@ -153,16 +183,21 @@ def _build(variant: object, house: Sequence[object], user_options: dict[str, Any
         for other in info.conflicts:
             if other in seen:
                 raise RuleConflict(f"{info.name!r} conflicts with {other!r}; load only one of them")
-    options = _resolve_options(infos, user_options)
+    return base_info, extras, _resolve_options(infos, user_options)
+
+
+def _build(base_info: PluginInfo, plugins: list[tuple[object, PluginInfo]], options: FrozenMap,
+           named: bool) -> Rules:
     pm = pluggy.PluginManager("spadeskit")
     pm.add_hookspecs(hookspecs)
-    for plugin, info in [(base, base_info)] + extras:
+    for plugin, info in plugins:
         try:
             pm.register(plugin, name=info.name)
         except (ValueError, pluggy.PluginValidationError) as exc:
             raise PluginError(f"plugin {info.name!r} cannot be registered: {exc}") from exc
-    reload = (load_rules, (base_info.name, tuple(i.name for _, i in extras), dict(options))) if named else None
-    rules = Rules(base_info, tuple(info for _, info in extras), options, pm, reload)
+    house = tuple(info for _, info in plugins[1:])
+    reload = (load_rules, (base_info.name, tuple(i.name for i in house), dict(options))) if named else None
+    rules = Rules(base_info, house, options, pm, reload)
     Engine(rules)
     return rules
 

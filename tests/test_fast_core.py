@@ -1,0 +1,548 @@
+"""The fast core: rollouts and simulate equal the step API, states pickle, hooks compile
+with pluggy's semantics, out-of-turn hooks declare their phases, the core has no import
+cycle, the next hand is dealt lazily and score-line text is built when read."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import pickle
+import random
+import types
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
+
+import hypothesis.strategies as st
+import pluggy
+import pytest
+from hypothesis import given, settings
+
+import spadeskit
+from spadeskit import Action, GameState, Phase, PluginError, PluginInfo, ScoreLine, SpadesError, acts_in, hookimpl
+from spadeskit.compiler import compile_hook
+from spadeskit.engine import mix
+from spadeskit.plugin import PlayFilter, compile_filters, evolve_hand
+from spadeskit.state import DEALT_LATER, HandState
+
+from conftest import shipped
+
+CONFIGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
+    ("standard", (), {}),
+    ("jjdd", (), {}),
+    ("jjdd", (), {"enforcement": "table"}),
+    ("jjdd", (), {"nil": True, "first_lead": "last-book"}),
+    ("cutthroat", (), {}),
+    ("two-handed", (), {}),
+    ("three-suit-trump", (), {}),
+    ("standard", ("blind-nil",), {}),
+    ("standard", ("blind-nil", "hidden-bids", "partnership-nil"), {"blind_nil_pass": 1}),
+    ("standard", ("no-trump-first-trick", "jokers", "boston"), {}),
+    ("standard", ("spades-anytime", "no-bags"), {}),
+    ("cutthroat", ("no-trump-first-trick",), {"all_tricks": "score-200"}),
+    ("two-handed", ("spades-anytime",), {}),
+]
+IDS = [" + ".join((v, *h)) + (f" {o}" if o else "") for v, h, o in CONFIGS]
+
+
+def rules_of(config: tuple[str, tuple[str, ...], dict[str, Any]]) -> spadeskit.Rules:
+    variant, house, options = config
+    return spadeskit.load_rules(variant, house, options)
+
+
+def step_to_end(game: GameState, choose: Callable[[GameState, tuple[Action, ...]], Action]) -> GameState:
+    """Apply ``choose(state, legal_actions)`` until the hand in progress is scored."""
+    match = game.match
+    while game.match is match and not game.is_over:
+        game = game.apply(choose(game, game.legal_actions()))
+    return game
+
+
+def midway(rules: spadeskit.Rules, seed: int, steps: int) -> GameState:
+    """Return the state after ``steps`` random actions of a new game (within its first hand)."""
+    rng = random.Random(seed)
+    game = rules.new_game(seed=seed)
+    match = game.match
+    for _ in range(steps):
+        after = game.apply(rng.choice(game.legal_actions()))
+        if after.match is not match:
+            break
+        game = after
+    return game
+
+
+# ------------------------------------------------------------------------------------------
+# Rollout and simulate give exactly what the step API gives
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_rollout_equals_apply_step_by_step_with_the_same_random_choices(config: Any) -> None:
+    rules = rules_of(config)
+    for seed in range(12):
+        start = midway(rules, seed, steps=seed * 5)
+        rolled = start.rollout(seed=seed)
+        rng = random.Random(seed)
+        stepped = step_to_end(start, lambda _state, legal: rng.choice(legal))
+        assert rolled == stepped
+        assert rolled.to_record() == stepped.to_record()
+        assert rolled.hand_results == stepped.hand_results
+        if not rolled.is_over:  # the next hand, dealt when read, is the same too
+            assert rolled.legal_actions() == stepped.legal_actions()
+
+
+@pytest.mark.parametrize("config", CONFIGS[:8], ids=IDS[:8])
+def test_rollout_with_a_policy_equals_apply_with_that_policy(config: Any) -> None:
+    rules = rules_of(config)
+
+    def last(state: GameState, legal: tuple[Action, ...]) -> Action:
+        assert isinstance(state, GameState) and legal == state.legal_actions()
+        return legal[-1]
+
+    for seed in range(4):
+        start = rules.new_game(seed=seed)
+        assert start.rollout(policy=last) == step_to_end(start, last)
+
+
+def test_rollout_returns_the_state_just_after_scoring_and_a_finished_match_unchanged() -> None:
+    rules = spadeskit.load_rules("standard", options={"target": 50})
+    game = rules.new_game(seed=3)
+    after = game.rollout(seed=1)
+    assert len(after.hand_results) == 1 and after.hand_results[0].number == 0
+    while not after.is_over:
+        after = after.rollout(seed=len(after.hand_results))
+    assert after.rollout(seed=0) is after
+
+
+def test_rollout_refuses_a_bad_seed_or_policy() -> None:
+    game = spadeskit.load_rules("standard").new_game(seed=1)
+    with pytest.raises(SpadesError, match="seed"):
+        game.rollout(seed="7")  # type: ignore[arg-type]
+    with pytest.raises(SpadesError, match="policy"):
+        game.rollout(policy=5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", shipped("variant"))
+def test_simulate_hand_i_depends_only_on_seed_and_i(variant: str) -> None:
+    rules = spadeskit.load_rules(variant)
+    whole = list(rules.simulate(6, seed=11))
+    split = list(rules.simulate(2, seed=11)) + list(rules.simulate(4, seed=11, start=2))
+    assert whole == split
+    assert whole != list(rules.simulate(6, seed=12))
+    n = rules.table.players
+    for i in (0, 5):
+        own = mix(11, i)
+        alone = rules.new_game(seed=own, dealer=(n - 1 + i) % n).rollout(seed=own)
+        assert alone.hand_results[-1] == whole[i]
+    for result in whole:
+        assert result.number == 0 and not result.void
+        assert sum(result.points) == sum(line.points for line in result.lines)
+
+
+def test_simulate_refuses_bad_arguments() -> None:
+    rules = spadeskit.load_rules("standard")
+    for kwargs in ({"hands": -1}, {"hands": 2.0}, {"hands": 1, "seed": None}, {"hands": 1, "start": -2},
+                   {"hands": 1, "policy": "x"}):
+        with pytest.raises(SpadesError):
+            list(rules.simulate(**kwargs))
+
+
+# ------------------------------------------------------------------------------------------
+# Pickling
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_states_pickle_to_an_equal_state_at_every_stage(config: Any) -> None:
+    rules = rules_of(config)
+    assert pickle.loads(pickle.dumps(rules)) is rules
+    game = rules.new_game(seed=5)
+    rng = random.Random(5)
+    for step in range(400):
+        if step % 23 == 0:
+            copy = pickle.loads(pickle.dumps(game))
+            assert copy == game and copy.to_record() == game.to_record()
+            assert copy.legal_actions() == game.legal_actions()
+        if game.is_over:
+            break
+        game = game.apply(rng.choice(game.legal_actions()))
+    scored = rules.new_game(seed=6).rollout(seed=1)  # the next hand is not dealt yet
+    assert pickle.loads(pickle.dumps(scored)) == scored
+
+
+def test_cards_stay_interned_through_pickle() -> None:
+    card = spadeskit.Card.of("QH")
+    assert pickle.loads(pickle.dumps(card)) is card
+
+
+def test_rules_built_from_plugin_objects_refuse_to_pickle_with_a_clear_error() -> None:
+    import spadeskit_plugins.standard as standard
+
+    rules = spadeskit.load_rules(standard)
+    with pytest.raises(SpadesError, match="load them by name"):
+        pickle.dumps(rules)
+
+
+# ------------------------------------------------------------------------------------------
+# The next hand is dealt when read; score-line text is built when read
+# ------------------------------------------------------------------------------------------
+
+
+def test_the_next_hand_is_dealt_only_when_something_reads_it() -> None:
+    rules = spadeskit.load_rules("standard", options={"floor": None})
+    after = rules.new_game(seed=2).rollout(seed=2)
+    assert not after.is_over
+    for name in DEALT_LATER:
+        with pytest.raises(AttributeError):
+            object.__getattribute__(after, name)
+    assert after.number == 1 and after.dealer == 0  # known without dealing
+    assert after.to_act == 1  # reading it deals
+    assert object.__getattribute__(after, "hands") == after.hands
+    assert spadeskit.replay(after.to_record()) == after
+
+
+def test_score_line_text_may_be_built_when_read() -> None:
+    calls = []
+
+    def text() -> str:
+        calls.append(1)
+        return "N/S bid 4, took 4: +40"
+
+    line = ScoreLine(0, 40, text)
+    assert not calls
+    assert line.text == "N/S bid 4, took 4: +40" and line.text == line.text
+    assert len(calls) == 1
+    assert line == ScoreLine(0, 40, "N/S bid 4, took 4: +40")
+    assert "took 4" in repr(line)
+
+
+def test_hand_is_the_state_itself_and_evolve_hand_keeps_the_match() -> None:
+    game = spadeskit.load_rules("standard").new_game(seed=1)
+    assert game.hand is game and HandState is GameState
+    changed = evolve_hand(game.hand, extra=game.extra.set(note=1))
+    assert changed.match is game.match and changed.extra["note"] == 1 and "note" not in game.extra
+    with pytest.raises(TypeError, match="no field"):
+        evolve_hand(game, nonsense=1)
+
+
+# ------------------------------------------------------------------------------------------
+# Hooks compiled with pluggy's semantics
+# ------------------------------------------------------------------------------------------
+
+
+hookspec = pluggy.HookspecMarker("spadeskit")
+impl = pluggy.HookimplMarker("spadeskit")
+
+
+class Specs:
+    @hookspec(firstresult=True)
+    def first(self, game: Any, table: Any, options: Any) -> Any:
+        """A first-result hook."""
+
+    @hookspec
+    def collect(self, game: Any, seat: Any, options: Any) -> Any:
+        """A collected hook."""
+
+
+def manager(*plugins: object) -> pluggy.PluginManager:
+    pm = pluggy.PluginManager("spadeskit")
+    pm.add_hookspecs(Specs)
+    for k, plugin in enumerate(plugins):
+        pm.register(plugin, name=f"p{k}")
+    return pm
+
+
+def plugin(**functions: Callable[..., Any]) -> types.SimpleNamespace:
+    return types.SimpleNamespace(**functions)
+
+
+def both(pm: pluggy.PluginManager, name: str, *args: Any) -> tuple[Any, Any]:
+    """Return (compiled result, pluggy's result) for the same call."""
+    bound = {"table": "T", "options": {"o": 1}}
+    compiled = compile_hook(pm, name, bound, "test")
+    assert compiled is not None
+    spec = getattr(pm.hook, name).spec
+    params = [a for a in spec.argnames if a not in bound]
+    kwargs = dict(zip(params, args)) | {k: v for k, v in bound.items() if k in spec.argnames}
+    return compiled(*args), getattr(pm.hook, name)(**kwargs)
+
+
+def test_compiled_hooks_follow_pluggy_order_firstresult_and_tryfirst_trylast() -> None:
+    calls: list[str] = []
+
+    def answer(tag: str, value: Any) -> Callable[..., Any]:
+        def f(game: Any) -> Any:
+            calls.append(tag)
+            return value
+        return f
+
+    pm = manager(plugin(first=impl(trylast=True)(answer("last", "L"))),
+                 plugin(first=impl(answer("none", None))),
+                 plugin(first=impl(answer("mid", "M"))),
+                 plugin(first=impl(tryfirst=True)(answer("firstnone", None))))
+    mine, theirs = both(pm, "first", "g")
+    assert mine == theirs == "M"
+    assert calls == ["firstnone", "mid"] * 2
+
+
+def test_compiled_collected_hooks_pass_only_the_arguments_each_implementation_names() -> None:
+    pm = manager(plugin(collect=impl(lambda seat: ("seat", seat))),
+                 plugin(collect=impl(lambda options, game: ("both", options["o"], game))),
+                 plugin(collect=impl(lambda game: None)))
+    mine, theirs = both(pm, "collect", "g", 3)
+    assert mine == theirs == [("both", 1, "g"), ("seat", 3)]
+
+
+def test_compiled_wrappers_see_and_replace_the_result_and_the_exception() -> None:
+    def outer(game: Any) -> Generator[None, Any, Any]:
+        result = yield
+        return f"outer({result})"
+
+    def inner(game: Any) -> Generator[None, Any, Any]:
+        try:
+            result = yield
+        except KeyError:
+            return "rescued"
+        return f"inner({result})"
+
+    pm = manager(plugin(first=impl(lambda game: "x")),
+                 plugin(first=impl(wrapper=True)(inner)),
+                 plugin(first=impl(wrapper=True, tryfirst=True)(outer)))
+    mine, theirs = both(pm, "first", "g")
+    assert mine == theirs == "outer(inner(x))"
+
+    def boom(game: Any) -> Any:
+        raise KeyError("k")
+
+    pm = manager(plugin(first=impl(boom)), plugin(first=impl(wrapper=True)(inner)))
+    assert both(pm, "first", "g") == ("rescued", "rescued")
+
+
+def test_old_style_hookwrappers_still_work_through_pluggy() -> None:
+    def old(game: Any) -> Generator[None, Any, None]:
+        outcome = yield
+        outcome.force_result(outcome.get_result() + "!")
+
+    pm = manager(plugin(first=impl(lambda game: "x")), plugin(first=impl(hookwrapper=True)(old)))
+    assert both(pm, "first", "g") == ("x!", "x!")
+
+
+def test_a_hook_nobody_implements_compiles_to_nothing() -> None:
+    assert compile_hook(manager(), "first", {}, "test") is None
+    rules = spadeskit.load_rules("standard")
+    assert rules.calls.after_trick is None and rules.calls.view is None
+    assert all(offer is None for offer in rules.calls.offers.values())
+
+
+def test_a_failing_hook_is_a_plugin_error_naming_the_plugin_and_the_hook() -> None:
+    def broken(game: Any) -> Any:
+        return 1 // 0
+
+    compiled = compile_hook(manager(plugin(first=impl(lambda game: None)), plugin(first=impl(broken))),
+                            "first", {"table": None, "options": None}, "test")
+    assert compiled is not None
+    with pytest.raises(PluginError, match=r"plugin 'p1' failed in hook first.*ZeroDivisionError"):
+        compiled("g")
+
+
+@pytest.mark.parametrize("error", [SpadesError("refused on purpose"), RecursionError("deep"), MemoryError()])
+def test_spades_errors_recursion_and_memory_errors_pass_through_hooks_unchanged(error: BaseException) -> None:
+    def raising(game: Any) -> Any:
+        raise error
+
+    compiled = compile_hook(manager(plugin(first=impl(raising))), "first", {"table": 1, "options": 2}, "t")
+    assert compiled is not None
+    with pytest.raises(type(error)) as caught:
+        compiled("g")
+    assert caught.value is error
+
+
+# ------------------------------------------------------------------------------------------
+# Out-of-turn hooks declare their phases
+# ------------------------------------------------------------------------------------------
+
+
+def counting_rule(name: str, *declared: Phase, who: Any = "players", when: Any = None,
+                  declare: bool = True) -> tuple[types.ModuleType, list[Phase]]:
+    """Return a house rule whose out-of-turn hook records the phases it is asked in."""
+    asked: list[Phase] = []
+    module = types.ModuleType(name)
+    module.PLUGIN = PluginInfo(name=name, kind="house-rule", summary="counts")  # type: ignore[attr-defined]
+
+    def spadeskit_penalty_actions(game: GameState, seat: int | None) -> Sequence[Action]:
+        asked.append(game.phase)
+        return ()
+
+    function = acts_in(*declared, who=who, when=when)(spadeskit_penalty_actions) if declare \
+        else spadeskit_penalty_actions
+    module.spadeskit_penalty_actions = hookimpl(function)  # type: ignore[attr-defined]
+    return module, asked
+
+
+def play_a_hand(rules: spadeskit.Rules, referee_too: bool = False) -> None:
+    game = rules.new_game(seed=4)
+    rng = random.Random(4)
+    match = game.match
+    while game.match is match:
+        if referee_too:
+            game.legal_actions(spadeskit.REFEREE)
+        game = game.apply(rng.choice(game.legal_actions()))
+
+
+def test_an_out_of_turn_hook_declared_for_the_auction_is_asked_only_in_the_auction() -> None:
+    module, asked = counting_rule("auction-only", Phase.AUCTION)
+    play_a_hand(spadeskit.load_rules("standard", [module]))
+    assert asked and set(asked) == {Phase.AUCTION}
+
+
+def test_an_undeclared_out_of_turn_hook_is_still_asked_in_every_phase() -> None:
+    module, asked = counting_rule("undeclared", declare=False)
+    play_a_hand(spadeskit.load_rules("standard", [module]))
+    assert {Phase.AUCTION, Phase.PLAY} <= set(asked)
+
+
+def test_who_and_when_leave_an_out_of_turn_hook_out_where_it_cannot_act() -> None:
+    referee, asked_referee = counting_rule("referee-only", Phase.AUCTION, Phase.PLAY, who="referee")
+    play_a_hand(spadeskit.load_rules("standard", [referee]))
+    assert not asked_referee
+    play_a_hand(spadeskit.load_rules("standard", [referee]), referee_too=True)
+    assert asked_referee
+    never, asked_never = counting_rule("switched-off", Phase.PLAY, when=lambda options: options["target"] > 10_000)
+    play_a_hand(spadeskit.load_rules("standard", [never]), referee_too=True)
+    assert not asked_never
+
+
+def test_shipped_out_of_turn_hooks_all_declare_their_phases() -> None:
+    from spadeskit.compiler import ACTS_IN
+
+    for name in ("jjdd", "blind-nil"):
+        variant = "jjdd" if name == "jjdd" else "standard"
+        rules = spadeskit.load_rules(variant, [] if name == "jjdd" else [name])
+        for found in rules.hook.spadeskit_penalty_actions.get_hookimpls():
+            assert hasattr(found.function, ACTS_IN), (name, found.function.__name__)
+    strict = spadeskit.load_rules("jjdd")
+    assert strict._engine.play_offer is None  # strict enforcement offers nothing during play
+
+
+# ------------------------------------------------------------------------------------------
+# Play filters compiled with their sources
+# ------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 60))
+def test_compiled_play_filters_allow_exactly_what_the_filters_allow_one_by_one(seed: int, steps: int) -> None:
+    for rules in (spadeskit.load_rules("standard"), spadeskit.load_rules("jjdd"),
+                  spadeskit.load_rules("standard", ["no-trump-first-trick"])):
+        game = midway(rules, seed, steps)
+        if game.phase is not Phase.PLAY:
+            continue
+        seat = game.to_act
+        assert seat is not None
+        expected = game.hands[seat]
+        for f in rules.filters:
+            expected = f.check(game, seat, expected)
+        assert compile_filters(rules.filters)(game, seat, game.hands[seat]) == expected
+
+
+def test_a_filter_without_source_is_called_in_its_place() -> None:
+    def odd_only(hand: HandState, seat: int, allowed: int) -> int:
+        return allowed & 0x5555555555555 or allowed
+
+    filters = [PlayFilter("odd", odd_only, order=5),
+               PlayFilter("high", lambda h, s, a: a >> 1 << 1 or a, order=6,
+                          source="if allowed >> 1 << 1:\n    allowed = allowed >> 1 << 1\n")]
+    check = compile_filters(filters)
+    assert check(None, 0, 0b1111) == 0b0100  # type: ignore[arg-type]
+
+
+def test_a_play_filter_that_allows_a_card_not_held_is_a_plugin_error() -> None:
+    module = types.ModuleType("greedy")
+    module.PLUGIN = PluginInfo(name="greedy", kind="house-rule", summary="allows everything")  # type: ignore[attr-defined]
+    module.spadeskit_play_filters = hookimpl(  # type: ignore[attr-defined]
+        lambda ranking: [PlayFilter("greedy", lambda hand, seat, allowed: ranking.deck_mask)])
+    rules = spadeskit.load_rules("standard", [module])
+    game = rules.new_game(seed=1)
+    for bid in (spadeskit.Bid(3),) * 4:
+        game = game.apply(bid)
+    with pytest.raises(PluginError, match="which the seat does not hold"):
+        game.legal_actions()
+    with pytest.raises(PluginError, match="which the seat does not hold"):
+        game.rollout(seed=1)
+
+
+# ------------------------------------------------------------------------------------------
+# Layers: no import cycle in the core
+# ------------------------------------------------------------------------------------------
+
+
+def core_imports() -> dict[str, set[str]]:
+    """Return, for each core module, the core modules it imports at run time.
+
+    Imports under ``if TYPE_CHECKING:`` are for type checkers only and are left out;
+    imports inside functions count.
+    """
+    core = pathlib.Path(spadeskit.__file__).parent
+    graph: dict[str, set[str]] = {}
+    for path in sorted(core.glob("*.py")):
+        name = path.stem
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skip.update(id(n) for child in node.body for n in ast.walk(child))
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    found.add(node.module.split(".")[0])
+                else:
+                    found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("spadeskit."):
+                found.add(node.module.split(".")[1])
+        graph[name] = found - {name}
+    return graph
+
+
+def test_the_core_has_no_import_cycle() -> None:
+    graph = core_imports()
+    graph.pop("__init__", None)
+    for deps in graph.values():
+        deps.discard("__init__")
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        if module in path:
+            cycle = path[path.index(module):] + [module]
+            raise AssertionError(f"import cycle: {' -> '.join(cycle)}")
+        if module in done:
+            return
+        for dep in sorted(graph.get(module, ())):
+            visit(dep, path + [module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+
+
+def test_the_layers_are_in_the_order_the_design_names() -> None:
+    graph = core_imports()
+    assert "engine" not in graph["rules"] and "engine" not in graph["state"]
+    assert "loader" not in graph["engine"] and "views" not in graph["state"]
+    for low in ("cards", "actions", "table", "results", "records", "errors", "_fast"):
+        assert not graph[low] & {"state", "rules", "engine", "views", "loader", "replay"}, low
+
+
+def test_a_failure_under_a_wrapper_names_the_plugin_that_raised_it() -> None:
+    def passing(game: Any) -> Generator[None, Any, Any]:
+        return (yield)
+
+    def broken(game: Any) -> Any:
+        raise KeyError("k")
+
+    compiled = compile_hook(manager(plugin(first=impl(broken)), plugin(first=impl(wrapper=True)(passing))),
+                            "first", {"table": None, "options": None}, "test")
+    assert compiled is not None
+    with pytest.raises(PluginError, match=r"plugin 'p0' failed in hook first.*KeyError"):
+        compiled("g")
