@@ -14,11 +14,8 @@ from spadeskit.actions import Action
 from spadeskit.cards import STANDARD_DECK
 from spadeskit.plugin import (
     PluginInfo,
-    evolve_hand,
     hookimpl,
 )
-from spadeskit.results import Trick
-from spadeskit.state import HandState
 from spadeskit.table import DealPlan, TableSpec
 
 from ._common import (
@@ -59,22 +56,10 @@ _BIDS = nil_and_bids(26)
 
 @hookimpl
 def spadeskit_table() -> TableSpec:
-    return individual_table(SEATS, STANDARD_DECK, DealPlan(hand_size=13, pile=26))
+    # After each trick the winner draws the top card of the pile, then the loser the next.
+    return individual_table(SEATS, STANDARD_DECK, DealPlan(hand_size=13, pile=26, draw=1))
 
 
 @hookimpl
 def spadeskit_auction_actions() -> Sequence[Action]:
     return _BIDS
-
-
-@hookimpl
-def spadeskit_after_trick(hand: HandState, trick: Trick) -> HandState | None:
-    """The winner draws the top card of the pile, then the loser the next one."""
-    pile = hand.pile
-    if not pile:
-        return None
-    winner = trick.winner
-    hands = list(hand.hands)
-    hands[winner] |= 1 << pile[0]
-    hands[1 - winner] |= 1 << pile[1]
-    return evolve_hand(hand, hands=tuple(hands), pile=pile[2:])

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["builder_class", "constructor", "copier", "evolver"]
+__all__ = ["builder_class", "constructor", "copier", "evolver", "keyword_evolver"]
 
 def builder_class(cls: type) -> type:
     """Return a mutable subclass of the frozen ``cls``: the same slots, plain stores.
@@ -67,6 +67,21 @@ def evolver(cls: type, builder: type, fields: Sequence[str], changed: Sequence[s
     params = ", ".join(("old", *changed))
     source = f"def evolve({params}):\n    o = _new(_B)\n{''.join(lines)}    o.__class__ = _C\n    return o\n"
     namespace = {"_new": object.__new__, "_B": builder, "_C": cls}
+    namespace.update({f"_reset_{k}": v for k, v in reset.items()})
+    return _compile(source, "evolve", namespace)  # type: ignore[no-any-return]
+
+
+def keyword_evolver(cls: type, builder: type, fields: Sequence[str], reset: dict[str, Any]) -> Callable[..., Any]:
+    """Return ``evolve(old, **changes)``: a copy of ``old`` with the named fields changed.
+
+    An unknown field name is a ``TypeError`` (an unexpected keyword argument).
+    """
+    settable = [f for f in fields if f not in reset]
+    params = ", ".join(f"{f}=_KEEP" for f in settable)
+    lines = [f"    o.{f} = old.{f} if {f} is _KEEP else {f}\n" for f in settable]
+    lines += [f"    o.{f} = _reset_{f}\n" for f in reset]
+    source = f"def evolve(old, *, {params}):\n    o = _new(_B)\n{''.join(lines)}    o.__class__ = _C\n    return o\n"
+    namespace = {"_new": object.__new__, "_B": builder, "_C": cls, "_KEEP": object()}
     namespace.update({f"_reset_{k}": v for k, v in reset.items()})
     return _compile(source, "evolve", namespace)  # type: ignore[no-any-return]
 

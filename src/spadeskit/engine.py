@@ -74,7 +74,7 @@ PLAYS: tuple[Play, ...] = tuple(Play(i) for i in range(54))
 _EMPTY = FrozenMap()
 _next_card = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
 _next_trick = evolver("to_act", "leader", "hands", "trick", "tricks", "books", "won", "played",
-                      "_log", "breaches")
+                      "_log", "breaches", "pile")
 _logged = evolver("_log")
 _make_trick = _fast.constructor(Trick, _fast.builder_class(Trick), ("leader", "plays", "winner"))
 
@@ -249,6 +249,15 @@ def play(hand, randbelow, rows):
         _k_won[_k_winner] |= _k_taken
         _k_trick = ()
         _k_leader = seat = _k_winner
+        if _k_pile and _DRAW:
+            _k_taken = 0
+            for _k_step in range(_N):
+                _k_seat = (_k_winner + _k_step) % _N
+                for _ in range(_DRAW):
+                    if _k_taken < len(_k_pile):
+                        _k_hands[_k_seat] |= 1 << _k_pile[_k_taken]
+                        _k_taken += 1
+            _k_pile = _k_pile[_k_taken:]
         #AFTER_TRICK#
         if not _k_pile and not any(_k_hands):
             break
@@ -261,6 +270,7 @@ def play(hand, randbelow, rows):
     hand._log = _k_log
     hand.leader = _k_leader
     hand.to_act = seat
+    hand.pile = _k_pile
     return hand
 """
 
@@ -275,6 +285,7 @@ _AFTER_TRICK = """\
         hand.played = _k_played
         hand._log = _k_log
         hand.leader = hand.to_act = seat
+        hand.pile = _k_pile
         _k_changed = _after(hand, _k_done)
         if _k_changed is not None:
             if not isinstance(_k_changed, _GameState):
@@ -329,6 +340,7 @@ class Engine:
         self.referee_offers = {phase: offers[(phase, True)] for phase, referee in offers if referee}
         self.play_offer = self.player_offers[Phase.PLAY]
         self.random_play = self.play_offer is None
+        self.draw = rules.table.deal.draw
         self.deck = tuple(c.index for c in rules.table.deck)
         self.deal_map = self._deal_map()
         self.compiled_play = self._compile_random_play()
@@ -364,7 +376,7 @@ class Engine:
         code = _RANDOM_PLAY.replace("        #FILTERS#\n", "\n".join(body) + "\n")
         after = "" if self.calls.after_trick is None else _AFTER_TRICK
         code = code.replace("        #AFTER_TRICK#\n", after)
-        namespace.update(_N=self.n, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
+        namespace.update(_N=self.n, _DRAW=self.draw, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
                          _suit_of=self.suit_of, _make_trick=_make_trick, _bad=self._bad_filters,
                          _after=self.calls.after_trick, _bad_after=self._bad_after_trick,
                          _copy=copy_to_builder, _GameState=GameState)
@@ -818,8 +830,11 @@ class Engine:
         done = _make_trick(game.leader, trick, winner)
         books = game.books[:winner] + (game.books[winner] + 1,) + game.books[winner + 1:]
         won = game.won[:winner] + (game.won[winner] | taken,) + game.won[winner + 1:]
+        pile = game.pile
+        if pile and self.draw:
+            hands, pile = self._draw(hands, pile, winner)
         new = _next_trick(game, winner, winner, hands, (), game.tricks + (done,), books, won, played,
-                          log, breaches)
+                          log, breaches, pile)
         if self.calls.after_trick is not None:
             changed = self.calls.after_trick(new, done)
             if changed is not None:
@@ -829,6 +844,18 @@ class Engine:
         if any(new.hands) or new.pile:
             return new
         return self._end_play(new)
+
+    def _draw(self, hands: tuple[int, ...], pile: tuple[int, ...], winner: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Return the hands and pile after each seat draws, the trick's winner first."""
+        drawn = list(hands)
+        taken = 0
+        for step in range(self.n):
+            seat = (winner + step) % self.n
+            for _ in range(self.draw):
+                if taken < len(pile):
+                    drawn[seat] |= 1 << pile[taken]
+                    taken += 1
+        return tuple(drawn), pile[taken:]
 
     def _end_play(self, game: GameState) -> GameState:
         contract = game.contract
@@ -921,7 +948,7 @@ class Engine:
         return self._exchange(game, seat, action)
 
     def _random_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
-        if self.compiled_play is not None and (game.pile == () or self.calls.after_trick is not None):
+        if self.compiled_play is not None and (not game.pile or self.draw or self.calls.after_trick is not None):
             s = copy_to_builder(game)
             s._legal = None
             s = self.compiled_play(s, randbelow, self.rules.strength_table(s.contract.trump))
@@ -978,6 +1005,10 @@ class Engine:
             s.tricks = s.tricks + (done,)
             s.trick = ()
             s.leader = s.to_act = winner
+            if s.pile and self.draw:
+                drawn, s.pile = self._draw(tuple(hands), s.pile, winner)
+                hands = list(drawn)
+                s.hands = drawn
             if after_trick is not None:
                 changed = after_trick(s, done)
                 if changed is not None:

@@ -8,12 +8,15 @@ Every variant and house rule is a plugin that implements some of these hooks wit
 plain callables, so play never goes back through pluggy for a card's rank, a trick's
 winner or a legal play.
 
-**Event hooks** are called once per bid, per hand or per claim, through pluggy, with the
-current :class:`~spadeskit.state.GameState`.
+**Event hooks** are called once per bid, per hand or per claim, with the current
+:class:`~spadeskit.state.GameState`.  They too are compiled once, into one plain call
+per hook with pluggy's semantics (:mod:`spadeskit.compiler`), so play never goes through
+pluggy; a hook that no plugin implements costs nothing.
 
-Every hook may take ``options``, the resolved option values of all loaded plugins (a
-read-only mapping), and ``table``, the :class:`~spadeskit.table.TableSpec`; as usual with
-pluggy, an implementation names only the arguments it needs.
+Most hooks offer ``options``, the resolved option values of all loaded plugins (a
+read-only mapping), and ``table``, the :class:`~spadeskit.table.TableSpec`; each
+signature below lists what its hook offers, and as usual with pluggy an implementation
+names only the arguments it needs.
 
 Ordering.  Plugins are registered variant first, then house rules sorted by their
 declared ``order`` and name, so the result never depends on the order they were listed
@@ -172,7 +175,11 @@ def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpe
     The referee acts as ``game.apply(action, spadeskit.REFEREE)``.
 
     Collected from every plugin.  These are actions outside the normal turn: a renege
-    claim, a misdeal declaration, a table-talk ruling, accepting the hand at review.
+    claim, a misdeal declaration, a table-talk ruling, accepting the hand at review,
+    looking at one's cards before a blind bid.  Asked whenever legal actions are
+    listed, so declare the phases an implementation acts in, and who asks, with
+    :func:`spadeskit.plugin.acts_in`; it is then not called anywhere else.  An
+    undeclared implementation is asked in every phase.
     """
 
 

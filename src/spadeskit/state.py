@@ -250,17 +250,9 @@ Builder = _fast.builder_class(GameState)
 """A mutable twin of :class:`GameState` with the same slots: the engine fills one, then
 turns it into a frozen state; rollouts play on one without building states between."""
 
-_EVOLVE_ANY = _fast.evolver(GameState, Builder, FIELDS, FIELDS[:-1], {"_legal": None})
-
-
-def evolve(state: GameState, **changes: Any) -> GameState:
-    """Return a copy of ``state`` with some fields changed (the legal-action cache cleared)."""
-    unknown = changes.keys() - set(FIELDS[:-1])
-    if unknown:
-        raise TypeError(f"a state has no field {', '.join(sorted(unknown))}")
-    values = [changes[f] if f in changes else getattr(state, f) for f in FIELDS[:-1]]
-    new: GameState = _EVOLVE_ANY(state, *values)
-    return new
+evolve: Callable[..., GameState] = _fast.keyword_evolver(GameState, Builder, FIELDS, {"_legal": None})
+"""``evolve(state, **changes)``: a copy of ``state`` with some fields changed (the
+legal-action cache cleared); an unknown field is a ``TypeError``."""
 
 
 def evolver(*changed: str) -> Callable[..., GameState]:

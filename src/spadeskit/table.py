@@ -22,13 +22,16 @@ class DealPlan:
 
     Cards go clockwise from the dealer's left, ``packets[i]`` cards to each seat in round
     ``i``; then ``blind`` cards are set aside as the blind (widow) and the remaining
-    ``pile`` cards form a face-down draw pile, top card first.
+    ``pile`` cards form a face-down draw pile, top card first.  After every trick, each
+    seat draws ``draw`` cards from the pile, the trick's winner first and then clockwise,
+    while the pile lasts; a drawn card is seen only by the seat that draws it.
     """
 
     hand_size: int
     packets: tuple[int, ...] = ()
     blind: int = 0
     pile: int = 0
+    draw: int = 0
 
     def rounds(self) -> tuple[int, ...]:
         """Return the packet size of every round (one card at a time if none given)."""
@@ -76,6 +79,8 @@ class TableSpec:
         plan = self.deal
         if sum(plan.rounds()) != plan.hand_size:
             found.append(f"packets {plan.packets} do not add up to {plan.hand_size}")
+        if plan.draw < 0 or (plan.draw and not plan.pile):
+            found.append(f"draw {plan.draw} needs a draw pile and must not be negative")
         need = self.players * plan.hand_size + plan.blind + plan.pile
         if need != len(self.deck):
             found.append(f"the deal needs {need} cards but the deck has {len(self.deck)}")

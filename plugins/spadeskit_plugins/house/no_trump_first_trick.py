@@ -34,4 +34,11 @@ def spadeskit_play_filters(ranking: Ranking) -> Sequence[PlayFilter]:
 
     return (PlayFilter("no-trump-first-trick", check,
                        "no spade may be played to the first trick unless the player holds nothing else",
-                       order=30),)
+                       order=30, source=_SOURCE, constants={"others": others}),)
+
+
+# The same check as source, so the rules can inline it (see spadeskit.plugin.PlayFilter).
+_SOURCE = """\
+if not hand.tricks and allowed & {others}:
+    allowed = allowed & {others}
+"""
