@@ -13,11 +13,12 @@ from typing import Any, ClassVar
 
 import attrs
 
-from .cards import Card, CardLike, parse_card, parse_cards
+from .cards import Card, CardLike, iter_mask, parse_card, parse_cards
 from .errors import RecordError, SpadesError
 
 __all__ = [
     "ACTION_TYPES",
+    "PLAYS",
     "Accept",
     "Action",
     "Bid",
@@ -33,6 +34,7 @@ __all__ = [
     "SeeCards",
     "TableTalk",
     "action_from_json",
+    "plays_of",
 ]
 
 
@@ -199,6 +201,33 @@ class Accept(Action):
 
     def __str__(self) -> str:
         return "accept"
+
+
+PLAYS: tuple[Play, ...] = tuple(Play(i) for i in range(54))
+"""The one ``Play`` value of each card index, shared by every rules object."""
+
+_CHUNK_OF = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
+_plays_by_chunk: dict[int, tuple[Action, ...]] = {}
+
+
+def plays_of(mask: int) -> tuple[Action, ...]:
+    """Return the ``Play`` of every card in ``mask``, by index (shared values).
+
+    Built from per-suit chunks kept in a bounded cache (at most 2**13 per suit); a
+    mask of one suit, as when following, is one look-up.
+
+    >>> plays_of(Play("AS").card.bit | Play("2C").card.bit)
+    (Play(card=Card('2C')), Play(card=Card('AS')))
+    """
+    actions: tuple[Action, ...] = ()
+    while mask:
+        chunk = mask & _CHUNK_OF[(mask & -mask).bit_length() - 1]
+        part = _plays_by_chunk.get(chunk)
+        if part is None:
+            part = _plays_by_chunk[chunk] = tuple(PLAYS[i] for i in iter_mask(chunk))
+        actions = actions + part if actions else part
+        mask ^= chunk
+    return actions
 
 
 ACTION_TYPES: dict[str, type[Action]] = {

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import _fast
-from .actions import Action, Bid, Discard, Exchange, Nil, Play
+from .actions import PLAYS, Action, Bid, Discard, Exchange, Nil, Play, plays_of
 from .cards import ALL_CARDS, CardLike, card_at, cards_of, iter_mask, parse_cards
 from .errors import (
     DealError,
@@ -68,8 +68,6 @@ _NO_ACTIONS: tuple[Action, ...] = ()
 REFEREE = -1
 """The seat number of the referee, for rulings such as table talk: ``apply(a, REFEREE)``."""
 
-PLAYS: tuple[Play, ...] = tuple(Play(i) for i in range(54))
-"""The one ``Play`` value of each card index, shared by every rules object."""
 
 _EMPTY = FrozenMap()
 _next_card = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
@@ -88,29 +86,7 @@ _make_result = _maker(HandResult)
 _make_match = _maker(MatchState)
 _make_score = _maker(HandScore)
 
-_plays_by_chunk: dict[int, tuple[Action, ...]] = {}
 _combos: dict[tuple[type, tuple[int, ...]], Action] = {}
-
-
-_CHUNK_OF = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
-"""For each card index, the mask of the 13-card block (a printed suit, or the jokers) it is in."""
-
-
-def plays_of(mask: int) -> tuple[Action, ...]:
-    """Return the ``Play`` of every card in ``mask``, by index (shared values).
-
-    Built from per-suit chunks kept in a bounded cache (at most 2**13 per suit); a
-    mask of one suit, as when following, is one look-up.
-    """
-    actions: tuple[Action, ...] = ()
-    while mask:
-        chunk = mask & _CHUNK_OF[(mask & -mask).bit_length() - 1]
-        part = _plays_by_chunk.get(chunk)
-        if part is None:
-            part = _plays_by_chunk[chunk] = tuple(PLAYS[i] for i in iter_mask(chunk))
-        actions = actions + part if actions else part
-        mask ^= chunk
-    return actions
 
 
 _singles: dict[type, tuple[Action, ...]] = {}
