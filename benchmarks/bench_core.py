@@ -16,7 +16,8 @@ complete hand: the deal, the auction, every card, and the scoring.
 
 Then: a third-party plugin whose out-of-turn hook is declared for the auction only,
 against plain ``standard``; bytes per state kept alive in a 100,000-state search tree
-(``tracemalloc``: keep the tree, measure, drop it, measure again); and per-action costs
+(``tracemalloc``: keep the tree, measure, drop it, measure again); the cost of moving a
+state to another process by pickle against a replay of its record; and per-action costs
 in microseconds beside OpenSpiel's (``apply`` vs ``clone()+apply_action``,
 ``legal_actions`` vs ``legal_actions``, ``view`` vs ``observation_tensor``).
 
@@ -236,6 +237,21 @@ def per_call(call: Callable[[Any], object], items: Sequence[Any], seconds: float
     return (time.process_time() - start) / calls * 1e6
 
 
+def transfer_costs(rules: spadeskit.Rules, seconds: float) -> tuple[float, float, int]:
+    """Return µs to pickle and unpickle a mid-match state, µs to replay its record, and
+    the number of actions in that record."""
+    import pickle
+
+    rng = random.Random(3)
+    game = rules.new_game(seed=3)
+    while len(game.hand_results) < 3 and not game.is_over:
+        game = game.apply(rng.choice(game.legal_actions()))
+    record = game.to_record()
+    pickled = per_call(lambda g: pickle.loads(pickle.dumps(g)), [game], seconds)
+    replayed = per_call(lambda r: spadeskit.replay(r), [record], seconds)
+    return pickled, replayed, len(record["actions"])
+
+
 def action_costs(rules: spadeskit.Rules, seconds: float) -> list[tuple[str, float, float | None]]:
     states = sample_states(rules, 300)
     firsts = [(s, s.legal_actions()[0]) for s in states]
@@ -307,6 +323,9 @@ def main() -> None:
           f"standard (range {low:.3f}-{high:.3f}; cost {100 * (1 - median):+.1f}%)")
     print(f"memory: {tree_bytes(standard, args.states):,.0f} bytes per state kept in a "
           f"{args.states:,}-state search tree (standard)")
+    pickled, replayed, actions = transfer_costs(standard, args.round)
+    print(f"moving a state to another process: pickle round trip {pickled:,.0f} µs, "
+          f"replay of its record {replayed:,.0f} µs ({actions} actions, three hands)")
     print("\nper action, standard (µs; OpenSpiel beside it):")
     for name, us, other_us in action_costs(standard, args.round):
         theirs_text = f"{other_us:6.2f}" if other_us is not None else "     -"
