@@ -90,6 +90,50 @@ def test_rollout_equals_apply_step_by_step_with_the_same_random_choices(config: 
             assert rolled.legal_actions() == stepped.legal_actions()
 
 
+def trick_counter() -> types.ModuleType:
+    """Return a house rule with an after-trick hook (it notes the trick count in extra)."""
+    module = types.ModuleType("trick-counter")
+    module.PLUGIN = PluginInfo(name="trick-counter", kind="house-rule", summary="notes tricks")  # type: ignore[attr-defined]
+
+    def spadeskit_after_trick(hand: HandState) -> HandState:
+        return evolve_hand(hand, extra=hand.extra.set(counted=len(hand.tricks)))
+
+    module.spadeskit_after_trick = hookimpl(spadeskit_after_trick)  # type: ignore[attr-defined]
+    return module
+
+
+def sourceless_filter() -> types.ModuleType:
+    """Return a house rule with a play filter that gives no source (no hearts led first)."""
+    module = types.ModuleType("late-hearts")
+    module.PLUGIN = PluginInfo(name="late-hearts", kind="house-rule", summary="no heart leads first")  # type: ignore[attr-defined]
+
+    def spadeskit_play_filters(ranking: Any) -> Sequence[PlayFilter]:
+        hearts = ranking.suit_mask[spadeskit.Suit.HEARTS]
+
+        def check(hand: HandState, seat: int, allowed: int) -> int:
+            if not hand.trick and not hand.tricks and allowed & ~hearts:
+                return allowed & ~hearts
+            return allowed
+
+        return [PlayFilter("late-hearts", check, order=40)]
+
+    module.spadeskit_play_filters = hookimpl(spadeskit_play_filters)  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.mark.parametrize("variant", ["standard", "two-handed"])
+@pytest.mark.parametrize("make", [trick_counter, sourceless_filter])
+def test_rollout_equals_apply_with_an_after_trick_hook_or_a_filter_without_source(
+        variant: str, make: Callable[[], types.ModuleType]) -> None:
+    rules = spadeskit.load_rules(variant, [make()])
+    loop = rules._engine.compiled_play
+    assert (loop is None) == (make is sourceless_filter)  # the scratch loop, or the compiled one
+    for seed in range(8):
+        start = midway(rules, seed, steps=seed * 3)
+        rng = random.Random(seed)
+        assert start.rollout(seed=seed) == step_to_end(start, lambda _state, legal: rng.choice(legal))
+
+
 @pytest.mark.parametrize("config", CONFIGS[:8], ids=IDS[:8])
 def test_rollout_with_a_policy_equals_apply_with_that_policy(config: Any) -> None:
     rules = rules_of(config)

@@ -23,6 +23,7 @@ import math
 import random
 import re
 import secrets
+import textwrap
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -182,20 +183,38 @@ _CHANGING_IN_PLAY = frozenset({"to_act", "hands", "trick", "tricks", "books", "w
 _LOCAL_IN_PLAY = {"trick": "_k_trick", "played": "_k_played", "tricks": "_k_tricks",
                   "leader": "_k_leader", "to_act": "seat"}
 
-# The random-play loop the rules compile (see Engine._compile_random_play); the play
-# filters' sources replace #FILTERS#.  Locals start with _k_ so no source can clash.
-_RANDOM_PLAY = """\
+# The random-play loop the rules compile (see Engine._compile_random_play).  The hand
+# lives in locals (they start with _k_, so no filter source can clash with them):
+# _LOAD reads them from the scratch state, _STORE writes them back.
+_LOAD = """\
+_k_hands = list(hand.hands)
+_k_books = list(hand.books)
+_k_won = list(hand.won)
+_k_trick = hand.trick
+_k_tricks = hand.tricks
+_k_played = hand.played
+_k_log = hand._log
+_k_leader = hand.leader
+_k_pile = hand.pile
+seat = hand.to_act
+"""
+_STORE = """\
+hand.hands = tuple(_k_hands)
+hand.books = tuple(_k_books)
+hand.won = tuple(_k_won)
+hand.trick = _k_trick
+hand.tricks = _k_tricks
+hand.played = _k_played
+hand._log = _k_log
+hand.leader = _k_leader
+hand.to_act = seat
+hand.pile = _k_pile
+"""
+# The play filters' sources replace #FILTERS#; #AFTER_TRICK# is _AFTER_TRICK where the
+# rules have a spadeskit_after_trick hook.
+_RANDOM_PLAY = f"""\
 def play(hand, randbelow, rows):
-    _k_hands = list(hand.hands)
-    _k_books = list(hand.books)
-    _k_won = list(hand.won)
-    _k_trick = hand.trick
-    _k_tricks = hand.tricks
-    _k_played = hand.played
-    _k_log = hand._log
-    _k_leader = hand.leader
-    _k_pile = hand.pile
-    seat = hand.to_act
+{textwrap.indent(_LOAD, "    ")}\
     while True:
         _k_held = _k_hands[seat]
         allowed = _k_held
@@ -237,47 +256,21 @@ def play(hand, randbelow, rows):
         #AFTER_TRICK#
         if not _k_pile and not any(_k_hands):
             break
-    hand.hands = tuple(_k_hands)
-    hand.books = tuple(_k_books)
-    hand.won = tuple(_k_won)
-    hand.trick = _k_trick
-    hand.tricks = _k_tricks
-    hand.played = _k_played
-    hand._log = _k_log
-    hand.leader = _k_leader
-    hand.to_act = seat
-    hand.pile = _k_pile
+{textwrap.indent(_STORE, "    ")}\
     return hand
 """
 
-# Where the rules have a spadeskit_after_trick hook: the hand is written to the state,
-# the hook called, and the locals read back from what it returns.
-_AFTER_TRICK = """\
-        hand.hands = tuple(_k_hands)
-        hand.books = tuple(_k_books)
-        hand.won = tuple(_k_won)
-        hand.trick = ()
-        hand.tricks = _k_tricks
-        hand.played = _k_played
-        hand._log = _k_log
-        hand.leader = hand.to_act = seat
-        hand.pile = _k_pile
+# The hand is written to the scratch state, the hook called, and the locals read back
+# from what it returns.
+_AFTER_TRICK = f"""\
+{textwrap.indent(_STORE, "        ")}\
         _k_changed = _after(hand, _k_done)
         if _k_changed is not None:
             if not isinstance(_k_changed, _GameState):
                 raise _bad_after(_k_changed)
             hand = _copy(_k_changed)
             hand._legal = None
-            _k_hands = list(hand.hands)
-            _k_books = list(hand.books)
-            _k_won = list(hand.won)
-            _k_trick = hand.trick
-            _k_tricks = hand.tricks
-            _k_played = hand.played
-            _k_log = hand._log
-            _k_leader = hand.leader
-            _k_pile = hand.pile
-            seat = hand.to_act
+{textwrap.indent(_LOAD, "            ")}\
 """
 
 
@@ -304,7 +297,6 @@ class Engine:
         self.calls = rules.calls
         self.table = rules.table
         n = self.n = rules.table.players
-        self.side_of = rules.side_of
         self.suit_of = rules.ranking.suit_of
         self.check = compile_filters([f for f in rules.filters if f.enforced])
         self.advisory = tuple(f for f in rules.filters if not f.enforced)
@@ -315,7 +307,6 @@ class Engine:
         self.player_offers = {phase: offers[(phase, False)] for phase, referee in offers if not referee}
         self.referee_offers = {phase: offers[(phase, True)] for phase, referee in offers if referee}
         self.play_offer = self.player_offers[Phase.PLAY]
-        self.random_play = self.play_offer is None
         self.draw = rules.table.deal.draw
         self.deck = tuple(c.index for c in rules.table.deck)
         self.deal_map = self._deal_map()
@@ -870,7 +861,7 @@ class Engine:
         while game.match is match and match.end is None:
             if policy is None:
                 phase = game.phase
-                if phase is Phase.PLAY and self.random_play:
+                if phase is Phase.PLAY and self.play_offer is None:
                     game = self._random_play(game, _index_drawer(rng))
                     continue
                 if phase is Phase.AUCTION:

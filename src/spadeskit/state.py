@@ -20,7 +20,7 @@ costs no shuffle unless someone plays on from it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Optional
 
 import attrs
@@ -269,10 +269,3 @@ def freeze(builder: Any) -> GameState:
     builder.__class__ = GameState
     state: GameState = builder
     return state
-
-
-def iter_log(node: Log) -> Iterator[LogEntry]:
-    """Yield the entries of a linked log, newest first."""
-    while node is not None:
-        node, entry = node
-        yield entry
