@@ -118,3 +118,46 @@ def test_play_follows_standard_rules_with_three_cards_a_trick(cutthroat: spadesk
         game.apply(Play("10C"))
     game = game.apply(Play("2D"))
     assert game.hand.tricks[0].winner == 2 and game.phase is Phase.PLAY and game.to_act == 2
+
+
+def _end(rules: spadeskit.Rules, scores: tuple[int, ...], bids: list[object], books: list[int]) -> spadeskit.MatchEnd | None:
+    from spadeskit.results import HandResult
+    from spadeskit.state import MatchState
+    from spadeskit.table import FrozenMap
+
+    actions = tuple(spadeskit.Nil() if b == "nil" else Bid(b) for b in bids)  # type: ignore[arg-type]
+    result = HandResult(0, 2, actions, tuple(books), (), (0, 0, 0), scores, (0, 0, 0))
+    match = MatchState(scores, (0, 0, 0), (result,), (), None, FrozenMap())
+    end: spadeskit.MatchEnd | None = rules.hook.spadeskit_match_end(
+        match=match, result=result, table=rules.table, options=rules.options)
+    return end
+
+
+def test_a_player_at_or_below_the_floor_loses_and_the_best_of_the_rest_wins(cutthroat: spadeskit.Rules) -> None:
+    """A player at or below −200 (option ``floor``) loses; with more than two sides, the
+    losers drop out and the best of the rest wins; an exact tie at the top plays on."""
+    assert cutthroat.options["floor"] == -200
+    end = _end(cutthroat, (150, -220, 120), [3, 3, 3], [5, 6, 6])
+    assert end is not None and end.winner == 0 and "fell to -200" in end.reason
+    assert _end(cutthroat, (150, -220, 150), [3, 3, 3], [5, 6, 6]) is None
+    assert _end(spadeskit.load_rules("cutthroat", options={"floor": None}), (150, -220, 120), [3, 3, 3],
+                [5, 6, 6]) is None
+
+
+def test_all_tricks_applies_to_a_player_who_bid_not_to_a_nil(cutthroat: spadeskit.Rules) -> None:
+    """A player who bid (not nil) and takes all 17 tricks wins the match at once; a nil
+    bidder who takes them has failed the nil."""
+    won = _end(cutthroat, (0, 0, 0), [5, 6, 6], [17, 0, 0])
+    assert won is not None and won.winner == 0
+    assert _end(cutthroat, (0, 0, 0), ["nil", 6, 6], [17, 0, 0]) is None
+    assert cutthroat.score_hand(bids=["nil", 6, 6], books=[17, 0, 0]).points[0] < 0
+
+
+def test_score_200_replaces_the_contract_line_and_scores_no_bags() -> None:
+    """``all_tricks="score-200"``: 200 replaces that player's contract line and scores no bags."""
+    rules = spadeskit.load_rules("cutthroat", options={"all_tricks": "score-200"})
+    score = rules.score_hand(bids=[5, 6, 6], books=[17, 0, 0])
+    assert score.points[0] == 200 and score.bags[0] == 0
+    assert [ln.text for ln in score.lines if ln.side == 0] == ["N took all 17 tricks: +200"]
+    nil = rules.score_hand(bids=["nil", 6, 6], books=[17, 0, 0])
+    assert nil.points[0] != 200  # a nil bidder who takes every trick failed the nil

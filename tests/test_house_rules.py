@@ -265,7 +265,8 @@ def test_blind_nil_scores_plus_or_minus_200() -> None:
     """blind-nil: ... a player may bid blind nil (±200)."""
     r = rules("blind-nil")
     assert r.score_hand(bids=[BlindNil(), 4, 5, 4], books=[0, 4, 5, 4]).points == (250, 80)
-    assert r.score_hand(bids=[BlindNil(), 4, 5, 4], books=[1, 4, 4, 4]).points == (-200 + 1 - 50, 80)
+    # N's trick is a bag; S's contract is set, so it scores no point (standard: nil tricks).
+    assert r.score_hand(bids=[BlindNil(), 4, 5, 4], books=[1, 4, 4, 4]).points == (-200 - 50, 80)
     assert rules("blind-nil", blind_nil_value=300).score_hand(
         bids=[BlindNil(), 4, 5, 4], books=[0, 4, 5, 4]).points == (350, 80)
 
@@ -276,9 +277,8 @@ def test_blind_nil_partner_passes_2_cards_then_the_bidder_passes_as_many_back() 
     game = rules("blind-nil").new_game(seed=4)
     game = game.apply(BlindNil())
     assert game.view(0).cards == game.cards(0)  # decided: the bidder now sees its cards
-    for seat in (1, 3):
+    for seat in (1, 2, 3):
         game = game.apply(SeeCards(), seat)
-    assert SeeCards() not in game.legal_actions(2)  # the partner of a blind nil sees its cards
     game = bid_all(game, [Bid(3), Bid(4), Bid(3)])
     assert game.phase is Phase.EXCHANGE and game.to_act == 2
     given = game.cards(2)[:2]
@@ -295,21 +295,25 @@ def test_blind_nil_partner_passes_2_cards_then_the_bidder_passes_as_many_back() 
 def test_blind_nil_pass_option_0_means_no_exchange() -> None:
     """blind-nil: the partner passes 2 cards (option: 0, 1 or 2)."""
     game = rules("blind-nil", blind_nil_pass=0).new_game(seed=4).apply(BlindNil())
-    for seat in (1, 3):
+    for seat in (1, 2, 3):
         game = game.apply(SeeCards(), seat)
-    assert SeeCards() not in game.legal_actions(2)  # the partner of a blind nil sees its cards
     game = bid_all(game, [Bid(3), Bid(4), Bid(3)])
     assert game.phase is Phase.PLAY
     with pytest.raises(OptionError, match="blind_nil_pass"):
         rules("blind-nil", blind_nil_pass=3)
 
 
-def test_blind_nil_not_offered_when_the_partner_bid_blind_nil() -> None:
-    """blind-nil: one blind nil per side; the partner then sees its cards and bids."""
+def test_blind_nil_both_partners_may_bid_it_and_then_no_cards_are_exchanged() -> None:
+    """blind-nil: both partners may bid blind nil; when both do, no cards are exchanged."""
     game = rules("blind-nil").new_game(seed=4).apply(BlindNil()).apply(SeeCards())
     game = game.apply(Bid(3))
-    assert game.to_act == 2 and BlindNil() not in game.legal_actions()
-    assert game.view(2).cards == game.cards(2)
+    assert game.to_act == 2 and game.legal_actions() == (BlindNil(), SeeCards())
+    assert game.view(2).cards == ()  # still undecided: the partner's sealed bid shows nowhere
+    game = game.apply(BlindNil()).apply(SeeCards()).apply(Bid(3))
+    assert game.phase is Phase.PLAY and len(game.cards(0)) == len(game.cards(2)) == 13
+    game = play_out(game)
+    lines = [ln for ln in game.hand_results[0].lines if "blind nil" in ln.text]
+    assert len(lines) == 2 and all(ln.side == 0 for ln in lines)
 
 
 def test_blind_nil_only_allowed_when_the_team_trails_by_at_least_n_points() -> None:
@@ -327,13 +331,14 @@ def test_blind_nil_only_allowed_when_the_team_trails_by_at_least_n_points() -> N
 def test_blind_nil_hand_played_to_the_end_scores_the_blind_nil() -> None:
     """blind-nil: a whole hand with a blind nil is scored with ±200."""
     game = rules("blind-nil").new_game(seed=4).apply(BlindNil())
-    for seat in (1, 3):
+    for seat in (1, 2, 3):
         game = game.apply(SeeCards(), seat)
-    assert SeeCards() not in game.legal_actions(2)  # the partner of a blind nil sees its cards
     game = bid_all(game, [Bid(3), Bid(4), Bid(3)])
     game = play_out(game)
-    line = next(ln for ln in game.hand_results[0].lines if "blind nil" in ln.text)
-    assert line.points in (200, -200 + game.hand_results[0].books[0])
+    result = game.hand_results[0]
+    line = next(ln for ln in result.lines if "blind nil" in ln.text)
+    took, made = result.books[0], result.books[2] >= 4  # S bid 4; E and W bid 3
+    assert line.points == (200 if took == 0 else -200 + (took if made else 0))
 
 
 # ---------------------------------------------------------------------------------------

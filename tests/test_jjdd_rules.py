@@ -279,8 +279,8 @@ def test_renege_called_right_the_offenders_lose_3_books_to_the_callers() -> None
     assert CallRenege(1) not in game.legal_actions(0)
     game = play_out(game)
     result = game.hand_results[0]
-    assert "E/W reneged in trick 1: 3 books to N/S" in texts(result)
-    assert result.lines[0].points == 0
+    assert texts(result)[:2] == ["E/W reneged in trick 1: 3 books owed to N/S", "net: E/W give 3 books to N/S"]
+    assert result.lines[0].points == result.lines[1].points == 0
 
 
 def test_renege_called_wrong_the_callers_lose_3_books() -> None:
@@ -288,7 +288,7 @@ def test_renege_called_wrong_the_callers_lose_3_books() -> None:
     game = _reneged()
     game = game.apply(CallRenege(1), 1)
     game = play_out(game)
-    assert "E/W called a renege in trick 1 wrongly: 3 books to N/S" in texts(game.hand_results[0])
+    assert "E/W called a renege in trick 1 wrongly: 3 books owed to N/S" in texts(game.hand_results[0])
 
 
 def test_books_lost_are_limited_to_the_books_the_team_holds() -> None:
@@ -297,7 +297,8 @@ def test_books_lost_are_limited_to_the_books_the_team_holds() -> None:
     game = bid_all(rules.new_game(deal=BOSTON), [Bid(4), Bid(4), Bid(0), Bid(0)])
     game = game.apply(TableTalk(1), REFEREE)
     game = play_out(game)
-    assert "E/W talked across the board: 0 books to N/S" in texts(game.hand_results[0])
+    assert texts(game.hand_results[0])[:2] == ["E/W talked across the board: 3 books owed to N/S",
+                                               "net: E/W give 0 books to N/S (all they hold of 3 owed)"]
 
 
 def test_after_the_last_trick_each_team_may_call_or_accept_before_scoring() -> None:
@@ -311,7 +312,10 @@ def test_after_the_last_trick_each_team_may_call_or_accept_before_scoring() -> N
     assert game.phase is Phase.REVIEW and game.to_act == 1
     clean = next(t for t in range(1, 14) if all(b.trick != t - 1 or b.seat in (1, 3) for b in game.hand.breaches))
     game = game.apply(CallRenege(clean))
-    assert f"E/W called a renege in trick {clean} wrongly: 3 books to N/S" in texts(game.hand_results[0])
+    assert game.phase is Phase.REVIEW and game.to_act == 1  # a call does not end the team's review
+    assert CallRenege(clean) not in game.legal_actions() and Accept() in game.legal_actions()
+    game = game.apply(Accept())
+    assert f"E/W called a renege in trick {clean} wrongly: 3 books owed to N/S" in texts(game.hand_results[0])
 
 
 def test_table_talk_the_referee_takes_3_books_from_the_offending_team() -> None:
@@ -322,6 +326,82 @@ def test_table_talk_the_referee_takes_3_books_from_the_offending_team() -> None:
         game.apply(TableTalk(0), 0)
     game = play_out(game.apply(TableTalk(0), REFEREE))
     result = game.hand_results[0]
-    assert texts(result)[0] == "N/S talked across the board: 3 books to E/W"
+    assert texts(result)[:2] == ["N/S talked across the board: 3 books owed to E/W", "net: N/S give 3 books to E/W"]
     assert "N/S bid 4, took 10: double over, -40, 6 sandbags" in texts(result)
     assert "E/W bid 4, took 3: set, -40" in texts(result)
+
+
+def test_transfers_are_netted_before_the_cap_so_the_order_of_rulings_never_matters() -> None:
+    """Transfers settle at scoring, all together: the books each team owes the other are
+    netted first, and only the net amount is limited to the books the paying team holds."""
+    rules = jjdd(enforcement="table")
+    start = bid_all(rules.new_game(deal=BOSTON), [Bid(4), Bid(4), Bid(0), Bid(0)])
+    one = play_out(start.apply(TableTalk(0), REFEREE).apply(TableTalk(1), REFEREE).apply(TableTalk(1), REFEREE))
+    other = play_out(start.apply(TableTalk(1), REFEREE).apply(TableTalk(0), REFEREE).apply(TableTalk(1), REFEREE))
+    # E/W take no book: they owe 6, N/S owe 3, so E/W owe 3 net and can give none.
+    assert one.hand_results[0].points == other.hand_results[0].points
+    assert one.hand_results[0].scores == other.hand_results[0].scores
+    assert "net: E/W give 0 books to N/S (all they hold of 3 owed)" in texts(one.hand_results[0])
+    assert "N/S bid 4, took 13: double over, -40, 9 sandbags" in texts(one.hand_results[0])
+
+
+def test_a_team_may_call_any_number_of_tricks_each_trick_once() -> None:
+    """A team may call any number of tricks, each trick once."""
+    game = _reneged()
+    while len(game.hand.tricks) < 3:
+        game = game.apply([a for a in game.legal_actions() if isinstance(a, Play)][0])
+    calls = [a for a in game.legal_actions(0) if isinstance(a, CallRenege)]
+    assert calls == [CallRenege(1), CallRenege(2), CallRenege(3)]
+    game = game.apply(CallRenege(2), 0).apply(CallRenege(3), 2)
+    assert [a for a in game.legal_actions(0) if isinstance(a, CallRenege)] == [CallRenege(1)]
+    assert [a for a in game.legal_actions(1) if isinstance(a, CallRenege)] == calls
+    with pytest.raises(IllegalAction):
+        game.apply(CallRenege(2), 2)
+
+
+def test_table_mode_accepts_a_spade_led_before_spades_are_broken_as_a_callable_breach() -> None:
+    """Table mode also accepts (as a secret breach that can be called) a spade led before
+    spades are broken."""
+    strict = bid_all(jjdd().new_game(deal=BOSTON, dealer=0), [Bid(4)] * 4)
+    assert strict.to_act == 1  # E leads, holding hearts and the 5S
+    with pytest.raises(IllegalAction, match="may not be led until broken"):
+        strict.apply(Play("5S"))
+    table = bid_all(jjdd(enforcement="table").new_game(deal=BOSTON, dealer=0), [Bid(4)] * 4)
+    game = table.apply(Play("5S"))  # accepted, and recorded as a secret breach
+    assert [(b.seat, b.rule) for b in game.hand.breaches] == [(1, "break-spades")]
+    assert "break" not in json.dumps(game.view(2).to_json())
+    game = play_cards(game, ["4S", "3S", "6S"])
+    result = play_out(game.apply(CallRenege(1), 0)).hand_results[0]
+    assert "E/W reneged in trick 1: 3 books owed to N/S" in texts(result)
+
+
+def test_nil_books_never_count_toward_the_bid_and_always_count_as_sandbags() -> None:
+    """Nil (when the option allows it): as in standard, the nil bidder's books never
+    count toward the partner's bid and always count as sandbags."""
+    rules = jjdd(nil=True)
+    made = rules.score_hand(bids=[Bid(4), Bid(5), "nil", Bid(5)], books=[4, 5, 1, 3])
+    assert made.points[0] == 40 + 1 - 100 and made.bags[0] == 1
+    set_ = rules.score_hand(bids=[Bid(5), Bid(5), "nil", Bid(5)], books=[4, 5, 1, 3])
+    assert set_.points[0] == -50 - 100 and set_.bags[0] == 1
+
+
+def test_a_failed_boston_counts_first_when_both_teams_lose_outright_in_one_hand() -> None:
+    """If several sides lose outright in one hand, the loss decided by that hand's own
+    contract (a failed Boston) counts first."""
+    rules = jjdd()
+    set_ns = _result(0, [4, 2, 4, 2], [3, 4, 3, 3])
+    boston_ew = _result(3, [2, 7, 2, 6], [3, 4, 3, 3])  # N/S set again; E/W bid 13, took 7
+    match = MatchState((300, -300), (0, 0), (set_ns, set_ns, boston_ew), (), None, FrozenMap())
+    end = rules.hook.spadeskit_match_end(match=match, result=boston_ew, table=rules.table, options=rules.options)
+    assert end is not None and end.winner == 0 and "automatic loss" in end.reason
+
+
+def test_an_outright_loss_beats_reaching_the_target() -> None:
+    """A side that loses outright (a failed Boston) loses even if another side reached
+    the target in the same hand... and a side that fails a Boston having reached the
+    target still loses."""
+    rules = jjdd(target=100)
+    boston_ns = _result(0, [7, 2, 6, 2], [4, 3, 5, 1])
+    match = MatchState((500, 20), (0, 0), (boston_ns,), (), None, FrozenMap())
+    end = rules.hook.spadeskit_match_end(match=match, result=boston_ns, table=rules.table, options=rules.options)
+    assert end is not None and end.winner == 1

@@ -160,3 +160,46 @@ def test_the_invariant_checks_catch_a_plugin_that_copies_a_card() -> None:
     rule.spadeskit_after_trick = spadeskit_after_trick  # type: ignore[attr-defined]
     with pytest.raises(InvariantError, match="cards are not conserved"):
         play_random_match(spadeskit.load_rules("standard", [rule]), seed=1)
+
+
+def two_of_clubs_leads() -> types.ModuleType:
+    """Return a house rule: the holder of the 2♣ leads the first trick."""
+    rule = house_rule("two-of-clubs-leads")
+
+    @hookimpl
+    def spadeskit_first_leader(game: spadeskit.GameState) -> int:
+        two = spadeskit.Card.of("2C").bit
+        return next(seat for seat, held in enumerate(game.hands) if held & two)
+
+    rule.spadeskit_first_leader = spadeskit_first_leader  # type: ignore[attr-defined]
+    return rule
+
+
+def test_the_first_leader_hook_is_asked_when_play_begins_after_the_exchanges() -> None:
+    """spadeskit_first_leader: asked when play begins, after exchanges and discards, so
+    "the holder of the 2♣ leads" leads from where an exchange put the 2♣."""
+    rules = spadeskit.load_rules("standard", ["blind-nil", two_of_clubs_leads()], {"blind_nil_pass": 1})
+    hands = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+             "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH", "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"]
+    game = rules.new_game(deal=hands)
+    game = game.apply(spadeskit.SeeCards()).apply(spadeskit.Bid(4))  # N holds the 2♣ and bids
+    game = game.apply(spadeskit.SeeCards()).apply(spadeskit.Bid(3))
+    game = game.apply(spadeskit.BlindNil())  # S bids blind nil: N passes 1 card, S 1 back
+    game = game.apply(spadeskit.SeeCards()).apply(spadeskit.Bid(3))
+    assert game.phase is spadeskit.Phase.EXCHANGE and game.to_act == 0
+    game = game.apply(spadeskit.Exchange(["2C"]))
+    game = game.apply(spadeskit.Exchange(["2H"]))
+    assert game.phase is spadeskit.Phase.PLAY and game.to_act == 2 and game.leader == 2  # S now holds the 2♣
+    plain = spadeskit.load_rules("standard", [two_of_clubs_leads()]).new_game(deal=hands)
+    plain = plain.apply(spadeskit.Bid(4)).apply(spadeskit.Bid(3)).apply(spadeskit.Bid(3)).apply(spadeskit.Bid(3))
+    assert plain.to_act == 0  # no exchange: N, who holds it, leads
+    assert plain.rollout(seed=1) == spadeskit.replay(plain.rollout(seed=1).to_record(), plain.rules)
+
+
+def test_a_first_leader_that_is_not_a_seat_is_a_plugin_error() -> None:
+    rule = house_rule("nobody-leads")
+    rule.spadeskit_first_leader = hookimpl(lambda game: 7)  # type: ignore[attr-defined]
+    game = spadeskit.load_rules("standard", [rule]).new_game(seed=1)
+    with pytest.raises(PluginError, match="spadeskit_first_leader.*not a seat"):
+        for _ in range(4):
+            game = game.apply(game.legal_actions()[0])

@@ -5,6 +5,8 @@ Each test is named after the ruling it checks; the docstring quotes it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import spadeskit
@@ -162,13 +164,48 @@ def test_nil_scores_plus_100_when_the_nil_bidder_takes_no_trick(standard: spades
     assert score.points[0] == 141
 
 
-def test_nil_scores_minus_100_and_its_tricks_are_bags_never_contract(standard: spadeskit.Rules) -> None:
-    """Nil −100 otherwise; tricks a nil bidder takes never count toward the partner's
-    contract; they always count as bags for the team."""
+def test_nil_tricks_never_count_toward_the_contract_always_bags_scored_only_when_made(
+        standard: spadeskit.Rules) -> None:
+    """Nil −100 otherwise.  Tricks a nil bidder takes never count toward the partner's
+    contract; they always add to the side's bag counter, and score +1 each only when
+    the side's contract is made (a set contract scores no bag points at all)."""
     score = standard.score_hand(bids=[Nil(), 3, Bid(4), 3], books=[1, 5, 3, 4])
-    assert [ln.text for ln in score.lines if ln.side == 0] == ["N/S bid 4, took 3: set, -40",
-                                                              "N nil, took 1: -100, 1 bag (+1)"]
-    assert score.points[0] == -139 and score.bags[0] == 1
+    assert [ln.text for ln in score.lines if ln.side == 0] == [
+        "N/S bid 4, took 3: set, -40", "N nil, took 1: -100, 1 bag (contract set: +0)"]
+    assert score.points[0] == -140 and score.bags[0] == 1
+    made = standard.score_hand(bids=[Nil(), 3, Bid(4), 3], books=[1, 5, 4, 3])
+    assert made.points[0] == -100 + 40 + 1 and made.bags[0] == 1
+
+
+def test_nil_tricks_option_partner_counts_them_toward_the_contract() -> None:
+    """Option ``nil_tricks``: ``partner`` (they count toward the partner's contract)."""
+    rules = spadeskit.load_rules("standard", options={"nil_tricks": "partner"})
+    score = rules.score_hand(bids=[Nil(), 3, Bid(4), 3], books=[1, 5, 3, 4])
+    assert score.points[0] == 40 - 100 and score.bags[0] == 0
+    over = rules.score_hand(bids=[Nil(), 3, Bid(4), 3], books=[2, 4, 3, 4])
+    assert over.points[0] == 40 + 1 - 100 and over.bags[0] == 1
+
+
+def test_nil_tricks_option_none_neither_bags_nor_contract() -> None:
+    """Option ``nil_tricks``: ``none`` (neither bags nor contract)."""
+    rules = spadeskit.load_rules("standard", options={"nil_tricks": "none"})
+    score = rules.score_hand(bids=[Nil(), 3, Bid(4), 3], books=[1, 5, 4, 3])
+    assert score.points[0] == 40 - 100 and score.bags[0] == 0
+    with pytest.raises(spadeskit.OptionError, match="nil_tricks"):
+        spadeskit.load_rules("standard", options={"nil_tricks": "sometimes"})
+
+
+@pytest.mark.parametrize(("bids", "books", "before", "bags", "after"), [
+    ([3, 1, 2, 1], [4, 1, 3, 5], 337, 7, 389),
+    ([3, 1, 2, 1], [5, 1, 3, 4], 337, 7, 290),
+    (["nil", 4, 4, 4], [1, 4, 4, 4], 0, 0, -59),
+    ([4, 5, 5, "nil"], [5, 3, 5, 0], 0, 0, 91),
+])
+def test_worked_examples_that_must_hold(standard: spadeskit.Rules, bids: list[Any], books: list[int],
+                                        before: int, bags: int, after: int) -> None:
+    """The worked examples (side N/S, bag counter before the hand given)."""
+    score = standard.score_hand(bids=bids, books=books, scores=[before, 0], bags=[bags, 0])
+    assert score.scores[0] == after
 
 
 def test_both_partners_nil_each_scored_and_every_trick_a_bag(standard: spadeskit.Rules) -> None:
@@ -259,3 +296,31 @@ def test_a_whole_match_runs_to_its_end_hand_after_hand(standard: spadeskit.Rules
     for side in range(2):
         assert game.scores[side] == sum(r.points[side] for r in game.hand_results)
         assert all(r.points[side] == sum(ln.points for ln in r.lines_for(side)) for r in game.hand_results)
+
+
+def test_when_both_sides_lose_outright_the_higher_score_wins_and_a_tie_plays_on() -> None:
+    """If several sides lose outright in one hand (here both fall to the floor), the
+    higher score wins and an exact tie plays another hand."""
+    rules = spadeskit.load_rules("standard")
+
+    def end(scores: tuple[int, int]) -> spadeskit.MatchEnd | None:
+        match = spadeskit.state.MatchState(scores, (0, 0), (), (), None, spadeskit.table.FrozenMap())
+        found: spadeskit.MatchEnd | None = rules.hook.spadeskit_match_end(
+            match=match, result=None, table=rules.table, options=rules.options)
+        return found
+
+    won = end((-210, -250))
+    assert won is not None and won.winner == 0
+    assert end((-250, -250)) is None
+
+
+def test_with_a_seed_the_deal_of_hand_i_depends_only_on_seed_and_i() -> None:
+    """Determinism: with a seed, the deal of hand i depends only on (seed, i), whatever
+    was played before it; different seeds (s and -s too) deal differently."""
+    rules = spadeskit.load_rules("standard", options={"floor": None})
+    one = rules.new_game(seed=9).rollout(seed=1).rollout(seed=2)
+    other = rules.new_game(seed=9).rollout(seed=3).rollout(seed=4)
+    assert one.hand_results != other.hand_results  # different play ...
+    assert one.number == other.number == 2 and one.hands == other.hands  # ... same deal of hand 2
+    assert rules.new_game(seed=9).hands != rules.new_game(seed=-9).hands
+    assert rules.new_game(seed=1 << 20).hands != rules.new_game(seed=0).rollout(seed=0).hands

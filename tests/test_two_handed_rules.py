@@ -88,8 +88,8 @@ def test_standard_scoring_and_bags(two: spadeskit.Rules) -> None:
 
 def test_target_500() -> None:
     """Target 500."""
-    rules = spadeskit.load_rules("two-handed")
-    assert rules.options["target"] == 500
+    assert spadeskit.load_rules("two-handed").options["target"] == 500
+    rules = spadeskit.load_rules("two-handed", options={"floor": None})  # only the target ends it
     game = play_match(rules, [SimpleBot(rules), SimpleBot(rules)], seed=7)
     assert game.winner is not None and game.scores[game.winner] >= 500
     assert all(max(r.scores) < 500 for r in game.hand_results[:-1])

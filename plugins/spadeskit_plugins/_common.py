@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from spadeskit import Bid, BlindNil, MatchEnd, Nil, ScoreLine
 from spadeskit.actions import Action
 from spadeskit.cards import Card, Suit
-from spadeskit.plugin import Option, int_range, optional
+from spadeskit.plugin import Option, choice, int_range, optional
 from spadeskit.results import HandSummary
 from spadeskit.state import GameState, MatchState
 from spadeskit.table import CardRank, DealPlan, TableSpec
@@ -80,19 +80,38 @@ def is_nil(bid: Action | None) -> bool:
     return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
 
 
+NIL_TRICKS = Option(
+    "nil_tricks", "bags",
+    "What a nil bidder's tricks do: 'bags' (they never count toward the partner's "
+    "contract, always add to the bag counter, and score +1 each only when the side's "
+    "contract is made), 'partner' (they count toward the partner's contract) or 'none' "
+    "(neither bags nor contract).",
+    choice("bags", "partner", "none"))
+
+
 def contract_lines(side: int, summary: HandSummary, match: MatchState, table: TableSpec,
                    options: Any) -> list[ScoreLine]:
-    """Return one side's score lines: contract, each nil, and the bag penalty."""
+    """Return one side's score lines: contract, each nil, and the bag penalty.
+
+    The side's contract is the sum of its non-nil bids (0 when every seat bid nil, which
+    is then made).  Made: +10 per contracted trick and +1 per overtrick (a bag); set:
+    -10 per contracted trick and no bag points.  A nil scores its value when its bidder
+    takes no trick and loses it otherwise; what the nil bidder's tricks do is the
+    ``nil_tricks`` option (``bags`` where a variant does not declare it).
+    """
     seats = table.sides[side]
     name = table.side_names[side]
     bids, books = summary.bids, summary.books
+    mode = options.get("nil_tricks", "bags")
     bidders = [s for s in seats if not is_nil(bids[s])]
+    nil_books = sum(books[s] for s in seats if is_nil(bids[s]))
+    contract = sum(b.tricks for s in bidders if isinstance(b := bids[s], Bid))
+    took = sum(books[s] for s in bidders) + (nil_books if mode == "partner" else 0)
+    made = took >= contract
     lines = []
     bags = 0
     if bidders:
-        contract = sum(b.tricks for s in bidders if isinstance(b := bids[s], Bid))
-        took = sum(books[s] for s in bidders)
-        if took >= contract:
+        if made:
             over = took - contract
             bags += over
             lines.append(ScoreLine(side, 10 * contract + over, partial(_made, name, contract, took, over), bags=over))
@@ -104,13 +123,14 @@ def contract_lines(side: int, summary: HandSummary, match: MatchState, table: Ta
             continue
         blind = isinstance(bid, BlindNil)
         value = options.get("blind_nil_value", 2 * options["nil_value"]) if blind else options["nil_value"]
-        took = books[seat]
+        took_nil = books[seat]
         label = f"{table.seat_names[seat]} {'blind nil' if blind else 'nil'}"
-        if took == 0:
-            lines.append(ScoreLine(side, value, partial(_nil, label, took, value, 0)))
-        else:
-            bags += took
-            lines.append(ScoreLine(side, -value + took, partial(_nil, label, took, -value, took), bags=took))
+        points = value if took_nil == 0 else -value
+        extra = took_nil if mode == "bags" or (mode == "partner" and not bidders) else 0
+        bonus = extra if made else 0
+        bags += extra
+        lines.append(ScoreLine(side, points + bonus, partial(_nil, label, took_nil, points, extra, made),
+                               bags=extra))
     limit, penalty = options["bag_limit"], options["bag_penalty"]
     times = (match.bags[side] + bags) // limit if match.bags[side] + bags >= limit else 0
     if times:
@@ -129,8 +149,13 @@ def _set(name: str, contract: int, took: int) -> str:
     return f"{name} bid {contract}, took {took}: set, {signed(-10 * contract)}"
 
 
-def _nil(label: str, took: int, points: int, bags: int) -> str:
-    return f"{label}, took {took}: {signed(points)}" + (f", {bags_text(bags)}" if bags else "")
+def _nil(label: str, took: int, points: int, bags: int, made: bool) -> str:
+    text = f"{label}, took {took}: {signed(points)}"
+    if bags and made:
+        text += f", {bags_text(bags)}"
+    elif bags:
+        text += f", {bags} bag{'s' if bags != 1 else ''} (contract set: +0)"
+    return text
 
 
 def _bag_penalty(name: str, bags: int, points: int) -> str:
@@ -147,25 +172,40 @@ def signed(points: int) -> str:
     return f"{points:+d}"
 
 
-def target_or_floor(scores: Sequence[int], names: Sequence[str], target: int,
-                    floor: int | None) -> MatchEnd | None:
-    """Return the end of a match played to ``target`` (and down to ``floor``), or None.
+FAILED_BOSTON = 0
+"""Priority of an outright loss decided by the hand's own contract (a failed Boston)."""
+OTHER_LOSS = 1
+"""Priority of any other outright loss (a third set in a row, the floor)."""
 
-    Several sides at the target: the highest wins; an exact tie at the top plays on.
-    Sides at or below the floor lose; the best of the others wins.
+
+def match_end(scores: Sequence[int], names: Sequence[str], target: int, floor: int | None,
+              outright: Mapping[int, tuple[int, str]] | None = None) -> MatchEnd | None:
+    """Return how a match ends after a hand, or None to play on.
+
+    ``outright`` maps sides that lost outright this hand to ``(priority, why)``; a side
+    at or below ``floor`` loses outright too.  An outright loss beats reaching the
+    target.  When every side loses outright, those whose loss has the lowest priority
+    (a failed Boston) lose first; if that is all of them, the higher score wins.  The
+    losers drop out and the best of the rest wins; an exact tie at the top plays on.
+    Without outright losses, the sides at or above ``target`` compete the same way.
     """
     sides = range(len(scores))
+    losers = dict(outright or {})
+    if floor is not None:
+        for side in sides:
+            if side not in losers and scores[side] <= floor:
+                losers[side] = (OTHER_LOSS, f"{names[side]} fell to {floor} or below")
+    if losers:
+        rest = [s for s in sides if s not in losers]
+        if not rest:
+            first = min(priority for priority, _ in losers.values())
+            rest = [s for s in sides if losers[s][0] != first] or list(sides)
+        why = "; ".join(losers[s][1] for s in sorted(losers))
+        return _best(rest, scores, names, f"won: {why}")
     reached = [s for s in sides if scores[s] >= target]
     if reached:
         return _best(reached, scores, names, f"reached {target}")
-    if floor is None:
-        return None
-    sunk = [s for s in sides if scores[s] <= floor]
-    if not sunk:
-        return None
-    alive = [s for s in sides if s not in sunk] or list(sides)
-    losers = ", ".join(names[s] for s in sunk)
-    return _best(alive, scores, names, f"won as {losers} fell to {floor} or below")
+    return None
 
 
 def _best(candidates: Sequence[int], scores: Sequence[int], names: Sequence[str],
@@ -174,4 +214,4 @@ def _best(candidates: Sequence[int], scores: Sequence[int], names: Sequence[str]
     leaders = [s for s in candidates if scores[s] == top]
     if len(leaders) > 1:
         return None
-    return MatchEnd(leaders[0], f"{names[leaders[0]]} {why} with {top}")
+    return MatchEnd(leaders[0], f"{names[leaders[0]]} {why} (score {top})")

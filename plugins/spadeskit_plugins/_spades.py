@@ -29,7 +29,7 @@ from ._common import (
     each_bids_once,
     printed_rank,
     spades_trump_strength,
-    target_or_floor,
+    match_end,
 )
 
 __all__ = [
@@ -70,7 +70,7 @@ def spadeskit_next_dealer(dealer: int, result: HandResult, table: TableSpec) -> 
 @hookimpl
 def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec,
                          options: Any) -> Sequence[ScoreLine]:
-    """Score each side's contract, nils and bag penalty (RULINGS "standard")."""
+    """Score each side's contract, nils and bag penalty."""
     return [line for side in range(len(table.sides))
             for line in contract_lines(side, summary, match, table, options)]
 
@@ -78,4 +78,4 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
 @hookimpl
 def spadeskit_match_end(match: MatchState, table: TableSpec, options: Any) -> MatchEnd | None:
     """End the match at the ``target`` option, or when a side falls to the ``floor``."""
-    return target_or_floor(match.scores, table.side_names, options["target"], options["floor"])
+    return match_end(match.scores, table.side_names, options["target"], options["floor"])

@@ -1,9 +1,9 @@
-"""Cutthroat: three-handed Spades, every player on their own (seed 001; RULINGS.md "cutthroat").
+"""Cutthroat: three-handed Spades, every player on their own.
 
 The 2♠ is removed, leaving 51 cards, 17 each.  Each player bids 0–17 (0 is nil, ±100)
 and scores alone with the standard scoring: 10 per trick bid, 1 per overtrick (a bag),
 −10 per trick bid when set, 100 off for every 10 bags.  First to 200 wins; a player at or below −200 loses
-(option ``floor``; RULINGS is silent, so this follows ``standard``).  A player who
+(option ``floor``, ``None`` for none).  A player who
 takes all 17 tricks wins the match at once (option ``all_tricks="win"``) or scores 200
 for that hand instead of their contract (``all_tricks="score-200"``).
 """
@@ -33,10 +33,11 @@ from ._common import (
     contract_lines,
     floor_option,
     individual_table,
+    is_nil,
+    match_end,
     nil_and_bids,
     signed,
     target_option,
-    target_or_floor,
 )
 from ._spades import (  # noqa: F401  (shared hook implementations, registered with this module)
     spadeskit_auction_next,
@@ -84,7 +85,7 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
                          options: Any) -> Sequence[ScoreLine]:
     lines: list[ScoreLine] = []
     for seat in range(table.players):
-        if summary.books[seat] == HAND and options["all_tricks"] == "score-200":
+        if summary.books[seat] == HAND and not is_nil(summary.bids[seat]) and options["all_tricks"] == "score-200":
             lines.append(ScoreLine(seat, 200, f"{SEATS[seat]} took all {HAND} tricks: {signed(200)}"))
         else:
             lines += contract_lines(seat, summary, match, table, options)
@@ -96,5 +97,6 @@ def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec,
                         options: Any) -> MatchEnd | None:
     if options["all_tricks"] == "win" and HAND in result.books:
         seat = result.books.index(HAND)
-        return MatchEnd(seat, f"{SEATS[seat]} took all {HAND} tricks and wins at once")
-    return target_or_floor(match.scores, table.side_names, options["target"], options["floor"])
+        if not is_nil(result.bids[seat]):  # a nil bidder who takes them has failed the nil
+            return MatchEnd(seat, f"{SEATS[seat]} bid and took all {HAND} tricks, and wins at once")
+    return match_end(match.scores, table.side_names, options["target"], options["floor"])

@@ -1,4 +1,4 @@
-"""Jokers-and-Deuces ("hood") Spades (seed 000; RULINGS.md "jjdd").
+"""Jokers-and-Deuces ("hood") Spades.
 
 Two jokers and two deuces on top of the spades (BJ > LJ > 2♦ > 2♠ > A♠ … 3♠; the 2♦ and
 the jokers are spades for every purpose), 2♥ and 2♣ out of the deck.  Team bids with a
@@ -59,7 +59,9 @@ from ._common import (
     printed_rank,
     signed,
     spades_trump_strength,
-    target_or_floor,
+    FAILED_BOSTON,
+    OTHER_LOSS,
+    match_end,
 )
 
 PLUGIN = PluginInfo(
@@ -114,7 +116,7 @@ def spadeskit_trick_strength(rank: CardRank, led: Suit, trump: str) -> int | Non
 @hookimpl
 def spadeskit_play_filters(ranking: Ranking, options: Any) -> Sequence[PlayFilter]:
     strict = options["enforcement"] == "strict"
-    return (follow_suit(ranking, enforced=strict), no_lead_until_broken(ranking, Suit.SPADES))
+    return (follow_suit(ranking, enforced=strict), no_lead_until_broken(ranking, Suit.SPADES, enforced=strict))
 
 
 # --------------------------------------------------------------------------------------
@@ -174,8 +176,9 @@ def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec, opti
 # --------------------------------------------------------------------------------------
 
 
-def _called(game: GameState) -> tuple[int, ...]:
-    called: tuple[int, ...] = game.hand.extra.get("called", ())
+def _called(game: GameState) -> tuple[tuple[int, int], ...]:
+    """Return the renege calls made this hand, as ``(calling side, trick number)``."""
+    called: tuple[tuple[int, int], ...] = game.hand.extra.get("called", ())
     return called
 
 
@@ -198,10 +201,12 @@ def misdeal_call(game: GameState) -> Sequence[Action]:
 @hookimpl(specname="spadeskit_penalty_actions")
 @acts_in(Phase.PLAY, Phase.REVIEW, when=_table_mode)
 def renege_calls(game: GameState, seat: int | None, table: TableSpec) -> Sequence[Action]:
-    """Under table enforcement, a side that has not called yet may name a finished trick."""
-    if seat is None or table.side_of[seat] in _called(game):
+    """Under table enforcement, a team may call a renege in any finished trick, each once."""
+    if seat is None:
         return ()
-    return tuple(CallRenege(t) for t in range(1, len(game.hand.tricks) + 1))
+    side = table.side_of[seat]
+    called = {trick for who, trick in _called(game) if who == side}
+    return tuple(CallRenege(t) for t in range(1, len(game.hand.tricks) + 1) if t not in called)
 
 
 @hookimpl(specname="spadeskit_penalty_actions")
@@ -246,15 +251,13 @@ def spadeskit_apply_penalty(game: GameState, seat: int | None, action: Action,
     if isinstance(action, CallRenege):
         trick = action.trick
         right = any(b.trick == trick - 1 and table.side_of[b.seat] == other for b in game.hand.breaches)
-        called = _called(game) + (side,)
+        called = _called(game) + ((side, trick),)
         if right:
             transfer = BookTransfer(other, side, PENALTY_BOOKS, f"{names[other]} reneged in trick {trick}")
         else:
             transfer = BookTransfer(side, other, PENALTY_BOOKS,
                                     f"{names[side]} called a renege in trick {trick} wrongly")
-        reviewed = _reviewed(game) + ((side,) if game.hand.phase is Phase.REVIEW else ())
-        new = _transfer(game, transfer, called=called, reviewed=reviewed)
-        return review_or_score(new) if new.hand.phase is Phase.REVIEW else new
+        return _transfer(game, transfer, called=called)
     if isinstance(action, Accept) and game.hand.phase is Phase.REVIEW:
         hand = game.hand
         new = with_hand(game, evolve_hand(hand, extra=hand.extra.set(reviewed=_reviewed(game) + (side,))))
@@ -279,22 +282,32 @@ def spadeskit_before_scoring(game: GameState, table: TableSpec, options: Any) ->
 # --------------------------------------------------------------------------------------
 
 
-def side_books(summary: HandSummary, table: TableSpec) -> tuple[list[int], list[str]]:
-    """Return each side's books after penalty transfers, and the transfer lines' texts.
+def side_books(summary: HandSummary, table: TableSpec) -> tuple[list[int], list[tuple[int, str]]]:
+    """Return each side's books after penalty transfers, and the transfer lines'
+    ``(side, text)``: one for each ruling, then the net settlement.
 
-    A side never gives more books than it holds at the end of the hand.
+    Transfers settle at scoring, all together: the books each team owes the other are
+    netted first, and only the net amount is limited to the books the paying team holds
+    at the end of the hand, so the order of the rulings never changes the result.
     """
     books = [sum(summary.books[s] for s in seats) for seats in table.sides]
+    if not summary.transfers:
+        return books, []
+    owed = [0, 0]
     texts = []
     for transfer in summary.transfers:
-        moved = min(transfer.books, books[transfer.from_side])
-        books[transfer.from_side] -= moved
-        books[transfer.to_side] += moved
-        texts.append(f"{transfer.reason}: {moved} book{'s' if moved != 1 else ''} "
-                     f"to {table.side_names[transfer.to_side]}")
+        owed[transfer.from_side] += transfer.books
+        texts.append((transfer.from_side,
+                      f"{transfer.reason}: {transfer.books} book{'s' if transfer.books != 1 else ''} "
+                      f"owed to {table.side_names[transfer.to_side]}"))
+    payer = 0 if owed[0] > owed[1] else 1
+    net = abs(owed[0] - owed[1])
+    moved = min(net, books[payer])
+    books[payer] -= moved
+    books[1 - payer] += moved
+    texts.append((payer, f"net: {table.side_names[payer]} give {moved} book{'s' if moved != 1 else ''} "
+                         f"to {table.side_names[1 - payer]}" + (f" (all they hold of {net} owed)" if moved < net else "")))
     return books, texts
-
-
 def team_bid(bids: Sequence[Action | None], seats: Sequence[int]) -> int:
     """Return a side's contract: the sum of its partners' numeric bids."""
     return sum(b.tricks for s in seats if isinstance(b := bids[s], Bid))
@@ -312,24 +325,30 @@ def was_set(summary: HandSummary, table: TableSpec, side: int) -> bool:
 def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec,
                          options: Any) -> Sequence[ScoreLine]:
     books, texts = side_books(summary, table)
-    lines = [ScoreLine(t.from_side, 0, text) for t, text in zip(summary.transfers, texts)]
+    lines = [ScoreLine(side, 0, text) for side, text in texts]
     for side, seats in enumerate(table.sides):
         name = table.side_names[side]
         bid = team_bid(summary.bids, seats)
-        nil_books = 0
-        for seat in seats:
-            if isinstance(summary.bids[seat], Nil):
-                took = summary.books[seat]
-                nil_books += took
-                value = options["nil_value"] if took == 0 else -options["nil_value"]
-                lines.append(ScoreLine(side, value, f"{table.seat_names[seat]} nil, took {took}: {signed(value)}"))
+        nils = [(seat, summary.books[seat]) for seat in seats if isinstance(summary.bids[seat], Nil)]
+        nil_books = sum(took for _, took in nils)
         took = max(0, books[side] - nil_books)
         factor = 2 if bid >= 10 else 1
         over = max(0, took - bid)
+        made = took >= bid
+        doubled_over = made and options["double_over"] and bid > 0 and took >= 2 * bid
+        for seat, took_nil in nils:
+            # The nil bidder's books never count toward the bid; they are sandbags, worth
+            # a point each (with sandbags on) when the bid is made.
+            value = options["nil_value"] if took_nil == 0 else -options["nil_value"]
+            bonus = took_nil if made and not doubled_over and options["sandbags"] else 0
+            text = f"{table.seat_names[seat]} nil, took {took_nil}: {signed(value)}"
+            if took_nil:
+                text += f", {bags_text(took_nil)}" if bonus else f", {took_nil} sandbag{'s' if took_nil != 1 else ''}"
+            lines.append(ScoreLine(side, value + bonus, text, bags=took_nil))
         label = f"{name} bid {bid}, took {took}"
-        if took < bid:
+        if not made:
             lines.append(ScoreLine(side, -10 * bid * factor, f"{label}: set, {signed(-10 * bid * factor)}"))
-        elif options["double_over"] and bid > 0 and took >= 2 * bid:
+        elif doubled_over:
             lines.append(ScoreLine(side, -10 * bid, f"{label}: double over, {signed(-10 * bid)}, "
                                                     f"{over} sandbag{'s' if over != 1 else ''}", bags=over))
         else:
@@ -339,7 +358,7 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
             if over:
                 text += f", {bags_text(over)}" if bonus else f", {over} sandbag{'s' if over != 1 else ''}"
             lines.append(ScoreLine(side, points + bonus, text, bags=over))
-        counted = match.bags[side] + over
+        counted = match.bags[side] + over + nil_books
         if options["sandbag_penalty"] and counted >= SANDBAG_LIMIT:
             times = counted // SANDBAG_LIMIT
             lines.append(ScoreLine(side, -SANDBAG_COST * times,
@@ -359,31 +378,22 @@ def _summary(result: HandResult) -> HandSummary:
 
 @hookimpl(tryfirst=True)
 def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec, options: Any) -> MatchEnd | None:
+    """A Boston made wins at once; a Boston failed or a third set in a row loses outright
+    (a failed Boston counting first when both teams lose at once); else the target."""
     names = table.side_names
     summary = _summary(result)
     books, _ = side_books(summary, table)
-    losers: dict[int, str] = {}
+    outright: dict[int, tuple[int, str]] = {}
     for side, seats in enumerate(table.sides):
         if team_bid(result.bids, seats) == 13:
             if books[side] == 13:
                 return MatchEnd(side, f"{names[side]} ran a Boston: bid 13 and took all 13")
-            losers[side] = f"{names[side]} bid 13 and took {books[side]}: an automatic loss"
+            outright[side] = (FAILED_BOSTON, f"{names[side]} bid 13 and took {books[side]}, an automatic loss")
     played = [r for r in match.results if not r.void][-3:]
     for side in range(len(table.sides)):
-        if side not in losers and len(played) == 3 and all(was_set(_summary(r), table, side) for r in played):
-            losers[side] = f"{names[side]} was set three hands in a row"
-    if len(losers) == 1:
-        side, why = losers.popitem()
-        return MatchEnd(1 - side, why)
-    if losers:
-        # Both teams lose at once (both failed a Boston, or both were set three times
-        # running): RULINGS is silent; the higher score wins, a tie plays on.
-        if match.scores[0] == match.scores[1]:
-            return None
-        best = 0 if match.scores[0] > match.scores[1] else 1
-        return MatchEnd(best, f"both teams lost at once ({'; '.join(losers.values())}); "
-                              f"{names[best]} win on score")
-    return target_or_floor(match.scores, names, options["target"], None)
+        if side not in outright and len(played) == 3 and all(was_set(_summary(r), table, side) for r in played):
+            outright[side] = (OTHER_LOSS, f"{names[side]} were set three hands in a row")
+    return match_end(match.scores, names, options["target"], None, outright)
 
 
 @hookimpl

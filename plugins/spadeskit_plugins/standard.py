@@ -1,4 +1,4 @@
-"""Standard partnership Spades (seed 001; RULINGS.md "standard").
+"""Standard partnership Spades.
 
 Four players, partners across (N/S against E/W), 52 cards, spades always trump.  Each
 player bids 0–13 (0 is nil); a side's contract is the sum of its non-nil bids.  Made:
@@ -24,6 +24,7 @@ from spadeskit.table import TableSpec
 from ._common import (
     BAG_LIMIT,
     BAG_PENALTY,
+    NIL_TRICKS,
     NIL_VALUE,
     floor_option,
     nil_and_bids,
@@ -48,6 +49,7 @@ PLUGIN = PluginInfo(
         target_option(500),
         floor_option("side"),
         NIL_VALUE,
+        NIL_TRICKS,
         Option("blind_nil_value", 200, "Points for a blind nil (with the blind-nil house rule).", int_range(0)),
         Option("blind_nil_trailing", 0,
                "With the blind-nil house rule: blind nil is allowed only to a side trailing by at "

@@ -1,4 +1,4 @@
-"""The 1970s three-handed game of Spades (seed 002; RULINGS.md "three-suit-trump").
+"""The 1970s three-handed game of Spades.
 
 Three players on their own, 32 cards (A K Q J 10 9 8 7), ten each dealt 3-4-3 with two
 cards left over as the blind.  From the dealer's left each player may pick up the blind
@@ -31,7 +31,7 @@ from spadeskit.results import HandSummary
 from spadeskit.state import GameState, MatchState
 from spadeskit.table import CardRank, Contract, DealPlan, Step, TableSpec
 
-from ._common import printed_rank, target_or_floor
+from ._common import match_end, printed_rank
 
 PLUGIN = PluginInfo(
     name="three-suit-trump",
@@ -149,7 +149,7 @@ def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -
 
 @hookimpl
 def spadeskit_match_end(match: MatchState, table: TableSpec, options: Any) -> MatchEnd | None:
-    return target_or_floor(match.scores, table.side_names, options["target"], None)
+    return match_end(match.scores, table.side_names, options["target"], None)
 
 
 @hookimpl

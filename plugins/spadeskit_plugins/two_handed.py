@@ -1,4 +1,4 @@
-"""Two-handed Spades with a draw pile (seed 001; RULINGS.md "two-handed").
+"""Two-handed Spades with a draw pile.
 
 Each player is dealt 13 cards; the other 26 lie face down as a draw pile.  Both bid
 0–26 (0 is nil, ±100) after the deal.  After each trick the winner draws the top card of

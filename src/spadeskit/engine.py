@@ -450,8 +450,10 @@ class Engine:
 
     def _shuffle(self, seed: int, number: int, dealer: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
         """Return the hand masks (by seat), the blind mask and the pile of a seeded deal."""
-        # Sort by random keys: as reproducible as Random.shuffle and several times faster.
-        rng = random.Random((seed << 20) | number).random
+        # The string is hashed (SHA-512) into the generator's seed, so different
+        # (seed, hand) pairs never share a deal.  Sorting by random keys is as
+        # reproducible as Random.shuffle and several times faster.
+        rng = random.Random(f"spadeskit deal {seed} {number}").random
         deck = self.deck
         keys = [rng() for _ in deck]
         order = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
@@ -727,12 +729,24 @@ class Engine:
                 blind = 0
         for step in contract.steps:
             self._plugin_seat(step.seat, f"{hook} (a step's seat)")
+        changes = {"contract": contract, "hands": hands, "blind": blind, "steps": contract.steps,
+                   "phase": Phase.EXCHANGE, "to_act": None, "leader": contract.leader}
         if contract.steps:
-            phase, to_act = Phase.EXCHANGE, contract.steps[0].seat
-        else:
-            phase, to_act = Phase.PLAY, contract.leader
-        return {"contract": contract, "hands": hands, "blind": blind, "steps": contract.steps,
-                "phase": phase, "to_act": to_act, "leader": contract.leader}
+            changes["to_act"] = contract.steps[0].seat
+            return changes
+        changes["phase"] = Phase.PLAY
+        if self.calls.first_leader is not None:
+            changes["leader"] = self._first_leader(evolve(game, **changes))
+        changes["to_act"] = changes["leader"]
+        return changes
+
+    def _first_leader(self, game: GameState) -> int:
+        """Return who leads the first trick of ``game``, whose play is about to begin
+        (the ``spadeskit_first_leader`` hook, which the caller knows exists)."""
+        contract = game.contract
+        assert contract is not None and self.calls.first_leader is not None
+        seat = self.calls.first_leader(game)
+        return contract.leader if seat is None else self._plugin_seat(seat, "spadeskit_first_leader")
 
     def _exchange(self, game: GameState, seat: int, action: Action) -> GameState:
         step: Step = game.steps[0]
@@ -757,11 +771,16 @@ class Engine:
             to = self._plugin_seat(step.to, "spadeskit_auction_next (an exchange's receiver)")
             hands = hands[:to] + (hands[to] | mask,) + hands[to + 1:]
         steps = game.steps[1:]
+        log = (game._log, (seat, action))
+        if steps:
+            return evolve(game, hands=hands, won=won, steps=steps, to_act=steps[0].seat, _log=log)
         contract = game.contract
         assert contract is not None
-        phase, to_act = (Phase.EXCHANGE, steps[0].seat) if steps else (Phase.PLAY, contract.leader)
-        return evolve(game, hands=hands, won=won, steps=steps, phase=phase, to_act=to_act,
-                      _log=(game._log, (seat, action)))
+        leader = contract.leader
+        if self.calls.first_leader is not None:
+            leader = self._first_leader(evolve(game, hands=hands, won=won, steps=steps, _log=log))
+        return evolve(game, hands=hands, won=won, steps=steps, phase=Phase.PLAY, to_act=leader, leader=leader,
+                      _log=log)
 
     def _breach(self, game: Any, seat: int, held: int, bit: int, index: int) -> Breach | None:
         proper = held

@@ -143,6 +143,18 @@ def spadeskit_auction_actions(
 
 
 @hookspec(firstresult=True)
+def spadeskit_first_leader(game: GameState, table: TableSpec, options: Options) -> int | None:
+    """Return the seat that leads the first trick, or ``None`` to keep the contract's leader.
+
+    Called once per hand when play begins: after the auction, and after the discards
+    and card exchanges owed before play, so ``game`` holds the cards as they will be
+    played (a rule like "the holder of the 2♣ leads" sees the 2♣ where an exchange put
+    it).  The first non-``None`` result wins; without an implementation the leader is
+    the :class:`~spadeskit.table.Contract`'s ``leader``.
+    """
+
+
+@hookspec(firstresult=True)
 def spadeskit_after_trick(hand: HandState, trick: Trick, table: TableSpec, options: Options) -> HandState | None:
     """Return the hand after something that happens between tricks, or ``None``.
 

@@ -196,8 +196,13 @@ def follow_suit(ranking: Ranking, *, enforced: bool = True, order: int = 10) -> 
                       constants={"suit_mask": suit_mask, "suit_of": suit_of})
 
 
-def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, order: int = 20) -> PlayFilter:
-    """Return the filter "no leading ``suit`` until one has been played, unless only it is held"."""
+def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, enforced: bool = True,
+                         order: int = 20) -> PlayFilter:
+    """Return the filter "no leading ``suit`` until one has been played, unless only it is held".
+
+    With ``enforced=False`` a lead outside it is accepted and recorded as a secret
+    :class:`~spadeskit.state.Breach` (table enforcement).
+    """
     trump = ranking.suit_mask[suit]
     others = ranking.deck_mask & ~trump
 
@@ -211,7 +216,8 @@ def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, order: i
     name = suit.name.lower()
     return PlayFilter(f"break-{name}", check,
                       f"{name} may not be led until broken, unless the leader holds only {name}",
-                      order=order, source=_UNBROKEN_SOURCE, constants={"trump": trump, "others": others})
+                      order=order, enforced=enforced, source=_UNBROKEN_SOURCE,
+                      constants={"trump": trump, "others": others})
 
 
 def compile_filters(filters: Sequence[PlayFilter]) -> PlayCheck:

@@ -1,5 +1,4 @@
-"""``blind-nil``: bid nil before seeing one's cards, then trade cards with the partner
-(RULINGS.md "standard", blind nil).
+"""``blind-nil``: bid nil before seeing one's cards, then trade cards with the partner.
 
 Until a seat has decided, its own cards are hidden from its view.  At its bidding turn
 an undecided seat may bid :class:`~spadeskit.BlindNil` or take :class:`~spadeskit.SeeCards`
@@ -9,9 +8,10 @@ After all bids, the partner passes ``blind_nil_pass`` cards (0, 1 or 2; default 
 the blind nil bidder, who then passes as many back: two
 :class:`~spadeskit.table.Step` exchanges before the first lead.
 
-Blind nil is offered only while the partner has not bid blind nil, and, with the
-``standard`` option ``blind_nil_trailing`` set to N > 0, only to a side that trails the
-best other side by at least N points at the start of the hand.
+Both partners may bid blind nil (so what a seat is offered never shows a partner's
+sealed bid); when both do, no cards are exchanged.  With the ``standard`` option
+``blind_nil_trailing`` set to N > 0, blind nil is offered only to a side that trails
+the best other side by at least N points at the start of the hand.
 """
 
 from __future__ import annotations
@@ -69,9 +69,6 @@ def undecided(game: GameState, seat: int, table: TableSpec, options: Options) ->
     hand = game.hand
     if hand.phase is not Phase.AUCTION or hand.bids[seat] is not None or seat in hand.extra.get(SEEN, ()):
         return False
-    partners = table.sides[table.side_of[seat]]
-    if any(isinstance(hand.bids[p], BlindNil) for p in partners):
-        return False
     return may_go_blind(game, seat, table, options)
 
 
@@ -107,9 +104,12 @@ def spadeskit_auction_next(game: GameState, table: TableSpec,
     if not isinstance(result, Contract) or not count:
         return result
     steps = list(result.steps)
+    bids = game.hand.bids
     for bidder, bid in game.hand.auction:  # in bidding order, so no seat number is favoured
         if isinstance(bid, BlindNil):
             partner = next(s for s in table.sides[table.side_of[bidder]] if s != bidder)
+            if isinstance(bids[partner], BlindNil):
+                continue  # both partners bid blind nil: no cards are exchanged
             steps += [Step(partner, "exchange", count, to=bidder), Step(bidder, "exchange", count, to=partner)]
     return attrs.evolve(result, steps=tuple(steps))
 

@@ -1,5 +1,4 @@
-"""``boston``: a side that contracts for all 13 tricks wins or loses a bonus (RULINGS.md
-"House rules for standard").
+"""``boston``: a side that contracts for all 13 tricks wins or loses a bonus.
 
 A team contract of 13 scores +10×13 and the bonus (option ``boston_bonus``, 100) if
 made, and −(130 + bonus) if set.  The variant already scores ±130; this rule adds the

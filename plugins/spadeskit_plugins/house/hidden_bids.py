@@ -1,4 +1,4 @@
-"""``hidden-bids``: bids are sealed until everyone has bid (RULINGS.md "House rules for standard").
+"""``hidden-bids``: bids are sealed until everyone has bid.
 
 No view shows another seat's bid while the auction is on; each seat sees its own.
 """

@@ -1,9 +1,8 @@
-"""``jokers``: Big Joker > Little Joker > A♠ as the top spades (RULINGS.md "House rules for standard").
+"""``jokers``: Big Joker > Little Joker > A♠ as the top spades.
 
 The deck stays 52 cards, so two cards leave it: the 2♦ and the 2♣ (option
-``jokers_remove``, any two cards, e.g. ``"2D 2H"``).  RULINGS.md names only the 2♦ (or
-the 2♣) to remove, which would leave 53 cards for 4 × 13; we follow its "the deck stays
-52".  The jokers count as spades for following suit and for breaking spades.
+``jokers_remove``, any two cards, e.g. ``"2D 2H"``): adding two jokers and removing
+one card would leave 53 cards for 4 × 13.  The jokers count as spades for following suit and for breaking spades.
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""``no-bags``: overtricks score nothing and there is no bag penalty (RULINGS.md "House
-rules for standard").
+"""``no-bags``: overtricks score nothing and there is no bag penalty.
 
 A wrapper around the scoring hook: every score line that carries bags loses the points
 those bags were worth (one each) and its bags, and the bag-penalty lines go.  It only

@@ -1,5 +1,5 @@
 """``no-trump-first-trick``: no spade may be played to the first trick unless the player
-holds nothing else (RULINGS.md "House rules for standard").
+holds nothing else.
 
 A play filter after follow-suit: if a spade was led (the leader held only spades) the
 followers still follow suit, since follow-suit runs first and this filter never empties

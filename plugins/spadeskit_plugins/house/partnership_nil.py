@@ -1,5 +1,4 @@
-"""``partnership-nil``: a bonus when both partners bid nil and both succeed (RULINGS.md
-"House rules for standard").
+"""``partnership-nil``: a bonus when both partners bid nil and both succeed.
 
 Each nil is scored by the variant as usual (±100, or ±200 blind); when both partners
 bid nil (blind or not) and neither takes a trick, the side also scores the bonus

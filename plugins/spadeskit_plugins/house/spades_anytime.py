@@ -1,4 +1,4 @@
-"""``spades-anytime``: spades may be led at any time (RULINGS.md "House rules for standard").
+"""``spades-anytime``: spades may be led at any time.
 
 The variant's play filters are collected as usual; this wrapper drops the one named
 ``break-spades`` (see :func:`spadeskit.plugin.no_lead_until_broken`).
