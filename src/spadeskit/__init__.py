@@ -42,9 +42,10 @@ from .errors import (
 )
 from .loader import PluginSummary, available, load_rules
 from .plugin import Option, PlayFilter, PluginInfo, acts_in, hookimpl
-from .replay import replay
+from .replay import load_score_sheet, replay
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine
 from .rules import HandScore, Rules
+from .scoresheet import ScoreSheet
 from .state import GameState, Phase
 from .views import View
 
@@ -86,6 +87,7 @@ __all__ = [
     "RuleConflict",
     "Rules",
     "ScoreLine",
+    "ScoreSheet",
     "SeeCards",
     "SpadesError",
     "Suit",
@@ -98,6 +100,7 @@ __all__ = [
     "available",
     "hookimpl",
     "load_rules",
+    "load_score_sheet",
     "parse_card",
     "parse_cards",
     "replay",

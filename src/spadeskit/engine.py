@@ -1081,18 +1081,25 @@ class Engine:
 
         Plugins that void a hand (a misdeal) call this with a ``void=True`` result.
         """
-        old = game.match
-        match = _make_match(result.scores, result.bags, old.results + (result,), old.logs + (game.log,),
+        match, dealer = self.settle(game.match, result, game.log, game.dealer)
+        if match.end is not None:
+            return evolve(game, match=match, phase=Phase.OVER, to_act=None, _log=None)
+        assert dealer is not None
+        return self._hand(game.seed, game.first_deal, match, game.number + 1, dealer)
+
+    def settle(self, old: MatchState, result: HandResult, log: tuple[Any, ...],
+               dealer: int) -> tuple[MatchState, int | None]:
+        """Return the match after a finished hand and the next dealer (``None`` once the
+        match is over): the one place the match-end and next-dealer hooks are asked."""
+        match = _make_match(result.scores, result.bags, old.results + (result,), old.logs + (log,),
                             None, old.extra)
         end = None if result.void else self.calls.match_end(match, result)
         if end is not None:
             if not isinstance(end, MatchEnd) or type(end.winner) is not int \
                     or not 0 <= end.winner < len(self.table.sides):
                 raise PluginError(f"spadeskit_match_end of {self.rules.name!r} gave {end!r:.80}")
-            match = MatchState(match.scores, match.bags, match.results, match.logs, end, match.extra)
-            return evolve(game, match=match, phase=Phase.OVER, to_act=None, _log=None)
-        dealer = self._plugin_seat(self.calls.next_dealer(game.dealer, result), "spadeskit_next_dealer")
-        return self._hand(game.seed, game.first_deal, match, game.number + 1, dealer)
+            return MatchState(match.scores, match.bags, match.results, match.logs, end, match.extra), None
+        return match, self._plugin_seat(self.calls.next_dealer(dealer, result), "spadeskit_next_dealer")
 
     # ----------------------------------------------------------------------------------
     # What a seat sees

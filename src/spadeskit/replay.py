@@ -14,9 +14,10 @@ from .errors import RecordError, SpadesError
 from .loader import load_rules
 from .records import RECORD_FORMAT, RECORD_VERSION, digest
 from .rules import Rules
+from .scoresheet import SCORE_SHEET_FORMAT, ScoreSheet
 from .state import GameState
 
-__all__ = ["replay"]
+__all__ = ["load_score_sheet", "replay"]
 
 
 def replay(record: Mapping[str, Any], rules: Rules | None = None) -> GameState:
@@ -72,3 +73,27 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None) -> GameState:
     if digest(game) != record["digest"]:
         raise RecordError("the record was altered: replaying it does not reach the state it describes")
     return game
+
+
+def load_score_sheet(data: Mapping[str, Any], rules: Rules | None = None) -> ScoreSheet:
+    """Rebuild a :class:`~spadeskit.scoresheet.ScoreSheet` from its JSON, scoring every
+    hand again; raise :class:`RecordError` if it is bad.
+
+    The rules are loaded by the names the sheet gives, or given as ``rules``.
+
+    >>> import spadeskit
+    >>> sheet = spadeskit.load_rules("standard").score_sheet().add_hand(bids=[4, 3, 3, 3], books=[4, 3, 3, 3])
+    >>> spadeskit.load_score_sheet(sheet.to_json()) == sheet
+    True
+    """
+    if not isinstance(data, Mapping) or data.get("format") != SCORE_SHEET_FORMAT:
+        raise RecordError(f"not a spadeskit score sheet (its 'format' is not {SCORE_SHEET_FORMAT!r})")
+    for key, kind in (("variant", str), ("house_rules", list), ("options", dict)):
+        if not isinstance(data.get(key), kind):
+            raise RecordError(f"score sheet field {key!r} is missing or not a {kind.__name__}")
+    if rules is None:
+        try:
+            rules = load_rules(data["variant"], data["house_rules"], data["options"])
+        except SpadesError as exc:
+            raise RecordError(f"the score sheet's rules cannot be loaded: {exc}") from exc
+    return ScoreSheet.from_json(dict(data), rules)

@@ -22,6 +22,7 @@ from .compiler import ACTS_IN, Compiled, compile_hook
 from .errors import PluginError, SpadesError
 from .plugin import ActsIn, PlayFilter, PluginInfo, Ranking
 from .results import HandResult, HandSummary, ScoreLine
+from .scoresheet import ScoreSheet
 from .state import GameState, MatchState, Phase, Policy
 from .table import CardRank, FrozenMap, TableSpec
 
@@ -249,6 +250,13 @@ class Rules:
         (3, True)
         """
         return self._engine.simulate(hands, seed, policy, start)
+
+    def score_sheet(self, dealer: int | None = None) -> ScoreSheet:
+        """Return an empty :class:`~spadeskit.scoresheet.ScoreSheet` for a match kept on paper.
+
+        ``dealer`` deals the first hand (default: the last seat, so seat 0 bids first).
+        """
+        return ScoreSheet.start(self, dealer)
 
     def score_hand(
         self,

@@ -1,0 +1,367 @@
+"""A score sheet for paper games: bids and books in, the variant's score lines out.
+
+Players at a real table keep score on paper; an app that only records what each seat
+bid and how many books (tricks) it took uses :meth:`Rules.score_sheet
+<spadeskit.rules.Rules.score_sheet>`:
+
+>>> import spadeskit
+>>> sheet = spadeskit.load_rules("standard").score_sheet()
+>>> sheet = sheet.add_hand(bids=[3, 2, 4, "nil"], books=[4, 3, 5, 1])
+>>> sheet.scores, sheet.bags
+((72, -78), (2, 2))
+>>> sheet.is_over
+False
+
+A sheet is immutable: :meth:`ScoreSheet.add_hand` and :meth:`ScoreSheet.undo` return a
+new one.  It scores with exactly the variant's own rules, house rules included: the
+bids go through the variant's auction (a seat that may not bid that, in that order,
+is refused with the reason), the hand through its scoring hook and the match through
+its match-end hook, so a sheet and a game played card by card agree to the point.
+:meth:`ScoreSheet.to_json` saves it; :func:`spadeskit.load_score_sheet` rebuilds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .actions import Action, Bid, BlindNil, Nil, Pass, PickUp, SeeCards, action_from_json
+from .cards import CardLike, card_at, parse_cards
+from .errors import GameOver, IllegalAction, RecordError, SpadesError
+from .results import BookTransfer, HandResult, HandSummary, MatchEnd
+from .state import MatchState, Phase, evolve
+from .table import FrozenMap
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+__all__ = ["SCORE_SHEET_FORMAT", "ScoreSheet", "SheetHand"]
+
+SCORE_SHEET_FORMAT = "spadeskit-score-sheet"
+SCORE_SHEET_VERSION = 1
+
+BidLike = Action | int | str | None
+"""A bid as a scorekeeper writes it: ``4``, ``"nil"``, ``"blind nil"``, ``"pick up"``,
+``"pass"``, an action, or ``None`` for a seat that was not asked (three-suit-trump)."""
+
+_WORDS: dict[str, Action] = {
+    "nil": Nil(), "blind nil": BlindNil(), "blind-nil": BlindNil(), "blindnil": BlindNil(),
+    "pick up": PickUp(), "pick-up": PickUp(), "pickup": PickUp(), "pass": Pass(),
+}
+
+
+def _as_action(value: BidLike, who: str) -> Action | None:
+    if value is None or type(value) in (Bid, Nil, BlindNil, PickUp, Pass):
+        return value  # type: ignore[return-value]
+    if type(value) is int:
+        return Bid(value) if value >= 0 else _refuse_bid(value, who)
+    if isinstance(value, str):
+        text = " ".join(value.strip().lower().split())
+        if text in _WORDS:
+            return _WORDS[text]
+        if text.isdigit() and len(text) <= 3:
+            return Bid(int(text))
+    return _refuse_bid(value, who)
+
+
+def _refuse_bid(value: object, who: str) -> Action:
+    raise IllegalAction(f"{who}: cannot read the bid {value!r:.40}; write a number, 'nil', "
+                        "'blind nil', 'pick up' or 'pass'")
+
+
+@attrs.frozen
+class SheetHand:
+    """What was written down for one hand: the bids, the books, and where the variant
+    needs them, the cards each seat won and the penalty transfers."""
+
+    bids: tuple[Action | None, ...]
+    books: tuple[int, ...]
+    won: tuple[tuple[int, ...], ...] | None = None
+    transfers: tuple[BookTransfer, ...] = ()
+
+
+@attrs.frozen
+class ScoreSheet:
+    """The score sheet of a match kept on paper (see the module docs).
+
+    ``hands`` holds what was entered, ``results`` the scored hands (with their score
+    lines), ``match`` the running totals; ``dealer`` deals the next hand.
+    """
+
+    rules: Rules = attrs.field(repr=False)
+    first_dealer: int
+    hands: tuple[SheetHand, ...]
+    match: MatchState = attrs.field(repr=False)
+    dealer: int | None
+
+    @classmethod
+    def start(cls, rules: Rules, dealer: int | None = None) -> ScoreSheet:
+        """Return an empty sheet; ``dealer`` deals the first hand (default: the last seat)."""
+        first = rules.table.players - 1 if dealer is None else rules._engine.check_seat(dealer, "dealer")
+        sides = len(rules.table.sides)
+        match = MatchState((0,) * sides, (0,) * sides, (), (), None, FrozenMap())
+        return cls(rules, first, (), match, first)
+
+    # ------------------------------------------------------------------------------------
+    # Reading it
+    # ------------------------------------------------------------------------------------
+
+    @property
+    def results(self) -> tuple[HandResult, ...]:
+        """Return the scored hands, oldest first."""
+        return self.match.results
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Return each side's score."""
+        return self.match.scores
+
+    @property
+    def bags(self) -> tuple[int, ...]:
+        """Return each side's bag counter."""
+        return self.match.bags
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether the match has ended."""
+        return self.match.end is not None
+
+    @property
+    def end(self) -> MatchEnd | None:
+        """Return how the match ended, or ``None``."""
+        return self.match.end
+
+    @property
+    def winner(self) -> int | None:
+        """Return the winning side, or ``None``."""
+        return self.match.end.winner if self.match.end is not None else None
+
+    @property
+    def reason(self) -> str | None:
+        """Return why the match ended (``"N/S reached 500 (score 512)"``), or ``None``."""
+        return self.match.end.reason if self.match.end is not None else None
+
+    # ------------------------------------------------------------------------------------
+    # Writing to it
+    # ------------------------------------------------------------------------------------
+
+    def add_hand(
+        self,
+        bids: Sequence[BidLike],
+        books: Sequence[int],
+        *,
+        won: Sequence[Iterable[CardLike] | str] | None = None,
+        transfers: Iterable[BookTransfer] = (),
+    ) -> ScoreSheet:
+        """Return the sheet with one more hand scored.
+
+        ``bids`` and ``books`` give one entry per seat, in seat order.  A bid is a number,
+        ``"nil"``, ``"blind nil"``, ``"pick up"`` or ``"pass"`` (or an action); ``None``
+        for a seat that was never asked.  Books are whole numbers, 0 or more, adding up
+        to the tricks of a hand.  ``won`` gives, for variants that count card points,
+        the cards each seat took (tricks, discards, the blind); ``transfers`` the books
+        moved by penalties.  Raises :class:`~spadeskit.errors.IllegalAction` naming the
+        seat when a bid is not allowed, a :class:`~spadeskit.errors.SpadesError` for
+        anything else unreadable, :class:`~spadeskit.errors.GameOver` once the match
+        has ended; this sheet is unchanged.
+        """
+        if self.match.end is not None:
+            raise GameOver(f"no more hands: the match is over ({self.match.end.reason})")
+        rules = self.rules
+        n = rules.table.players
+        engine = rules._engine
+        if isinstance(bids, (str, bytes)) or len(bids) != n:
+            raise SpadesError(f"{rules.name!r} has {n} seats: give {n} bids, one per seat")
+        wanted = [_as_action(b, engine.seat_name(s)) for s, b in enumerate(bids)]
+        counted = self._books(books)
+        cards = self._won(won)
+        moved = tuple(transfers)
+        for transfer in moved:
+            if not isinstance(transfer, BookTransfer):
+                raise SpadesError(f"a transfer is a spadeskit.results.BookTransfer, not {transfer!r:.40}")
+        entry = SheetHand(tuple(wanted), counted, cards, moved)
+        return self._scored(entry)
+
+    def undo(self) -> ScoreSheet:
+        """Return the sheet without its last hand (the same sheet if it has none)."""
+        sheet = ScoreSheet.start(self.rules, self.first_dealer)
+        for entry in self.hands[:-1]:
+            sheet = sheet._scored(entry)
+        return sheet
+
+    def _books(self, books: Sequence[int]) -> tuple[int, ...]:
+        table = self.rules.table
+        engine = self.rules._engine
+        n = table.players
+        if isinstance(books, (str, bytes)) or len(books) != n:
+            raise SpadesError(f"{self.rules.name!r} has {n} seats: give {n} book counts, one per seat")
+        for seat, took in enumerate(books):
+            if type(took) is not int or took < 0:
+                raise SpadesError(f"{engine.seat_name(seat)} took {took!r:.20} books: books are whole "
+                                  "numbers, 0 or more")
+        tricks = (n * table.deal.hand_size + table.deal.pile) // n
+        if sum(books) != tricks:
+            raise SpadesError(f"the books add up to {sum(books)}, but a hand of {self.rules.name!r} has "
+                              f"{tricks} tricks")
+        return tuple(books)
+
+    def _won(self, won: Sequence[Iterable[CardLike] | str] | None) -> tuple[tuple[int, ...], ...] | None:
+        if won is None:
+            return None
+        rules = self.rules
+        n = rules.table.players
+        if isinstance(won, str) or len(won) != n:
+            raise SpadesError(f"give the cards each of the {n} seats won")
+        deck = {c.index for c in rules.table.deck}
+        taken: dict[int, int] = {}
+        found = []
+        for seat, cards in enumerate(won):
+            indices = tuple(c.index for c in parse_cards(cards))
+            for index in indices:
+                if index not in deck:
+                    raise SpadesError(f"{card_at(index)} won by {rules._engine.seat_name(seat)} is not in the deck")
+                if index in taken:
+                    raise SpadesError(f"{card_at(index)} is won twice: by seats {taken[index]} and {seat}")
+                taken[index] = seat
+            found.append(indices)
+        if set(taken) != deck:
+            missing = sorted(deck - set(taken))
+            raise SpadesError(f"every card is won by someone; missing: {' '.join(card_at(c).code for c in missing)}")
+        return tuple(found)
+
+    def _auction(self, wanted: Sequence[Action | None]) -> Any:
+        """Return a throwaway game whose auction took the bids, checked by the variant's
+        own auction (order, ranges, the board, blind nil) under this sheet's match."""
+        rules = self.rules
+        engine = rules._engine
+        game = evolve(rules.new_game(seed=0, dealer=self.dealer), match=self.match)
+        asked = set()
+        while game.phase is Phase.AUCTION:
+            seat = game.to_act
+            assert seat is not None
+            asked.add(seat)
+            want = wanted[seat]
+            who = engine.seat_name(seat)
+            if want is None:
+                raise IllegalAction(f"{who} bids in this hand: give their bid")
+            legal = game.legal_actions()
+            if want not in legal and SeeCards() in legal and want != BlindNil():
+                game = game.apply(SeeCards())  # a bid made after looking at one's cards
+                legal = game.legal_actions()
+            if want not in legal and want == Bid(0) and Nil() in legal:
+                want = Nil()  # a scorekeeper's 0 is nil where the variant says so
+            if want not in legal:
+                allowed = ", ".join(str(a) for a in legal if a != SeeCards())
+                raise IllegalAction(f"{who} cannot bid {want} here; allowed: {allowed}")
+            game = game.apply(want)
+        for seat, want in enumerate(wanted):
+            if want is not None and seat not in asked:
+                raise IllegalAction(f"{engine.seat_name(seat)} was not asked to bid in this hand (the auction "
+                                    f"ended before their turn): write None")
+        return game
+
+    def _scored(self, entry: SheetHand) -> ScoreSheet:
+        rules = self.rules
+        engine = rules._engine
+        assert self.dealer is not None
+        game = self._auction(entry.bids)
+        contract = game.contract
+        won = None if entry.won is None else tuple(tuple(card_at(c) for c in cards) for cards in entry.won)
+        summary = HandSummary(game.bids, entry.books, won, entry.transfers,
+                              contract.trump if contract else "spades", contract.declarer if contract else None)
+        scored = engine.score(summary, self.match)
+        result = HandResult(len(self.match.results), self.dealer, game.bids, entry.books, scored.lines,
+                            scored.points, scored.scores, scored.bags, transfers=entry.transfers)
+        match, dealer = engine.settle(self.match, result, (), self.dealer)
+        recorded = SheetHand(game.bids, entry.books, entry.won, entry.transfers)
+        return ScoreSheet(rules, self.first_dealer, self.hands + (recorded,), match, dealer)
+
+    # ------------------------------------------------------------------------------------
+    # Saving and showing it
+    # ------------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the sheet as JSON data; :func:`spadeskit.load_score_sheet` rebuilds it."""
+        rules = self.rules
+        return {
+            "format": SCORE_SHEET_FORMAT,
+            "version": SCORE_SHEET_VERSION,
+            "variant": rules.variant,
+            "house_rules": list(rules.house_rules),
+            "options": dict(rules.options),
+            "dealer": self.first_dealer,
+            "hands": [
+                {"bids": [b.to_json() if b is not None else None for b in hand.bids],
+                 "books": list(hand.books),
+                 "won": None if hand.won is None else [[card_at(c).code for c in cards] for cards in hand.won],
+                 "transfers": [attrs.asdict(t) for t in hand.transfers]}
+                for hand in self.hands
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, rules: Rules) -> ScoreSheet:
+        """Return the sheet saved by :meth:`to_json`, under ``rules`` (every hand is
+        scored again); raise :class:`~spadeskit.errors.RecordError` if it is bad."""
+        if not isinstance(data, dict) or data.get("format") != SCORE_SHEET_FORMAT:
+            raise RecordError(f"not a spadeskit score sheet (its 'format' is not {SCORE_SHEET_FORMAT!r})")
+        if data.get("version") != SCORE_SHEET_VERSION or not isinstance(data.get("hands"), list):
+            raise RecordError(f"score sheet version {data.get('version')!r:.20} is not supported, or it has no hands")
+        try:
+            sheet = cls.start(rules, data.get("dealer"))
+            for number, hand in enumerate(data["hands"], start=1):
+                if not isinstance(hand, dict):
+                    raise RecordError(f"hand {number} of the score sheet is not an object")
+                bids = hand.get("bids")
+                if not isinstance(bids, list):
+                    raise RecordError(f"hand {number} of the score sheet has no list of bids")
+                transfers = hand.get("transfers") or []
+                if not isinstance(transfers, list) or not all(isinstance(t, dict) for t in transfers):
+                    raise RecordError(f"hand {number}: transfers must be a list of objects")
+                try:
+                    moved = [BookTransfer(**t) for t in transfers]
+                except TypeError as exc:
+                    raise RecordError(f"hand {number}: a transfer is not readable: {exc}") from exc
+                sheet = sheet.add_hand([None if b is None else action_from_json(b) for b in bids],
+                                       hand.get("books"),  # type: ignore[arg-type]
+                                       won=hand.get("won"), transfers=moved)
+        except RecordError:
+            raise
+        except SpadesError as exc:
+            raise RecordError(f"the score sheet does not score again: {exc}") from exc
+        return sheet
+
+    def table(self) -> str:
+        """Return the sheet as a text table: each hand's bids, books and points, and totals."""
+        table = self.rules.table
+        seats, sides = table.seat_names, table.side_names
+        cols = 4 * len(seats)
+        head = f"{'hand':>4}  {'dealer':6}  {'bids':>{cols}}  {'books':>{cols}}"
+        lines = [head + "".join(f"  {name:>13}" for name in sides)]
+        lines.append("-" * len(lines[0]))
+        for result in self.results:
+            bids = "".join(f"{_bid_text(b):>4}" for b in result.bids)
+            books = "".join(f"{b:>4}" for b in result.books)
+            cells = "".join(f"  {points:>+6} {total:>6}" for points, total in zip(result.points, result.scores))
+            lines.append(f"{result.number + 1:>4}  {seats[result.dealer]:6}  {bids}  {books}{cells}")
+        lines.append("-" * len(lines[0]))
+        bags = "".join(f"  {f'bags {b}':>13}" for b in self.bags)
+        lines.append(f"{'total':>4}  {'':6}  {'':{cols}}  {'':{cols}}" +
+                     "".join(f"  {score:>13}" for score in self.scores))
+        lines.append(f"{'':>4}  {'':6}  {'':{cols}}  {'':{cols}}{bags}")
+        if self.match.end is not None:
+            lines.append(f"Winner: {sides[self.match.end.winner]}: {self.match.end.reason}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def _bid_text(bid: Action | None) -> str:
+    if bid is None:
+        return "-"
+    if type(bid) is Bid:
+        return str(bid.tricks)
+    return {"nil": "nil", "blind-nil": "bnil", "pick-up": "up", "pass": "pass"}.get(bid.kind, bid.kind)
