@@ -201,7 +201,7 @@ def match_end(scores: Sequence[int], names: Sequence[str], target: int, floor: i
             first = min(priority for priority, _ in losers.values())
             rest = [s for s in sides if losers[s][0] != first] or list(sides)
         why = "; ".join(losers[s][1] for s in sorted(losers))
-        return _best(rest, scores, names, f"won: {why}")
+        return _best(rest, scores, names, f"win as {why}")
     reached = [s for s in sides if scores[s] >= target]
     if reached:
         return _best(reached, scores, names, f"reached {target}")

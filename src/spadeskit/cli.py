@@ -56,7 +56,7 @@ def print_match(game: GameState, out: Any = None) -> None:
     for result in game.hand_results:
         print(f"  {result.number + 1:>4} | " + " | ".join(f"{s:>7}" for s in result.scores), file=out)
     if game.match.end is not None:
-        print(f"\nWinner: {table.side_names[game.match.end.winner]}: {game.match.end.reason}", file=out)
+        print(f"\nWinner: {game.match.end.reason}", file=out)
 
 
 def play_match(rules: Rules, bots: Sequence[Bot], seed: int | None) -> GameState:

@@ -352,7 +352,7 @@ class ScoreSheet:
                      "".join(f"  {score:>13}" for score in self.scores))
         lines.append(f"{'':>4}  {'':6}  {'':{cols}}  {'':{cols}}{bags}")
         if self.match.end is not None:
-            lines.append(f"Winner: {sides[self.match.end.winner]}: {self.match.end.reason}")
+            lines.append(f"Winner: {self.match.end.reason}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
