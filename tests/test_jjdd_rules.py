@@ -143,10 +143,10 @@ def texts_of(score: spadeskit.HandScore) -> list[str]:
 def test_bid_of_10_or_more_scores_double_either_way() -> None:
     """A bid of 10 or more scores double (10 → ±200, 11 → ±220 …) either way."""
     rules = jjdd()
-    assert rules.score_hand(bids=[5, 1, 5, 2], books=[5, 1, 5, 2]).points[0] == 200
-    assert rules.score_hand(bids=[5, 1, 5, 2], books=[5, 2, 4, 2]).points[0] == -200
-    assert rules.score_hand(bids=[6, 1, 5, 1], books=[6, 1, 5, 1]).points[0] == 220
-    assert rules.score_hand(bids=[6, 1, 5, 1], books=[5, 1, 5, 2]).points[0] == -220
+    assert rules.score_hand(bids=[5, 2, 5, 2], books=[5, 2, 5, 1]).points[0] == 200
+    assert rules.score_hand(bids=[5, 2, 5, 2], books=[5, 3, 4, 1]).points[0] == -200
+    assert rules.score_hand(bids=[6, 2, 5, 2], books=[6, 2, 5, 0]).points[0] == 220
+    assert rules.score_hand(bids=[6, 2, 5, 2], books=[5, 2, 5, 1]).points[0] == -220
 
 
 def test_set_scores_minus_10_per_book_bid() -> None:

@@ -136,3 +136,20 @@ def test_the_text_table_shows_each_hand_the_totals_and_the_winner() -> None:
     text = str(sheet)
     assert "N/S" in text and "E/W" in text and "nil" in text and "bags" in text
     assert text.splitlines()[-1].startswith("Winner: N/S reached 100")
+
+
+def test_score_hand_checks_its_input_the_way_the_score_sheet_does() -> None:
+    """score_hand keeps working and validates the same way as the score sheet."""
+    rules = spadeskit.load_rules("standard")
+    assert rules.score_hand(bids=[3, 2, 4, "nil"], books=[4, 3, 5, 1]).points == (72, -78)
+    with pytest.raises(IllegalAction, match=r"seat 1 \(E\) cannot bid bid 14"):
+        rules.score_hand(bids=[3, 14, 3, 3], books=[3, 4, 3, 3])
+    with pytest.raises(SpadesError, match="add up to 25"):
+        rules.score_hand(bids=[3, 3, 3, 3], books=[5, 20, 0, 0])
+    with pytest.raises(SpadesError, match="took -5 books"):
+        rules.score_hand(bids=[3, 3, 3, 3], books=[5, 13, 0, -5])
+    with pytest.raises(SpadesError, match="scores before the hand are 2 whole numbers"):
+        rules.score_hand(bids=[3, 3, 3, 3], books=[4, 3, 3, 3], scores=[1.5, 0])  # type: ignore[list-item]
+    board = spadeskit.load_rules("jjdd")
+    with pytest.raises(IllegalAction, match=r"seat 3 \(W\) cannot bid bid 1 here"):
+        board.score_hand(bids=[6, 1, 5, 1], books=[6, 1, 5, 1])

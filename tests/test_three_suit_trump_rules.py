@@ -187,7 +187,7 @@ def test_300_points_are_conserved_in_every_finished_hand() -> None:
 
 def test_scorekeeping_needs_the_cards_won() -> None:
     with pytest.raises(spadeskit.SpadesError, match="cards each seat won"):
-        rules().score_hand(bids=[PickUp(), Pass(), Pass()], books=[4, 3, 3])
+        rules().score_hand(bids=[PickUp(), None, None], books=[4, 3, 3])
 
 
 def test_suit_of_every_card_is_its_printed_suit() -> None:

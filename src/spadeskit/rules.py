@@ -22,7 +22,7 @@ from .compiler import ACTS_IN, Compiled, compile_hook
 from .errors import PluginError, SpadesError
 from .plugin import ActsIn, PlayFilter, PluginInfo, Ranking
 from .results import HandResult, HandSummary, ScoreLine
-from .scoresheet import ScoreSheet
+from .scoresheet import ScoreSheet, checked_summary
 from .state import GameState, MatchState, Phase, Policy
 from .table import CardRank, FrozenMap, TableSpec
 
@@ -266,12 +266,15 @@ class Rules:
         books: Sequence[int] | None = None,
         scores: Sequence[int] | None = None,
         bags: Sequence[int] | None = None,
+        dealer: int | None = None,
     ) -> HandScore:
         """Score a hand from a summary, without any card play (for scorekeeping apps).
 
         Give a :class:`HandSummary`, or ``bids`` (ints, ``"nil"`` or actions) and
-        ``books`` per seat.  ``scores`` and ``bags`` are the sides' totals before the hand
-        (default zero); the bag penalty depends on them.
+        ``books`` per seat, checked as a :meth:`score_sheet` checks them (the bids
+        through the variant's auction with ``dealer`` dealing, default the last seat; the
+        books adding up to the hand's tricks).  ``scores`` and ``bags`` are the sides'
+        totals before the hand (default zero); the bag penalty depends on them.
 
         >>> import spadeskit
         >>> rules = spadeskit.load_rules("standard")
@@ -281,16 +284,24 @@ class Rules:
         >>> [line.text for line in result.lines]
         ['N/S bid 7, took 9: +70, 2 bags (+2)', 'E/W bid 2, took 3: +20, 1 bag (+1)', 'W nil, took 1: -100, 1 bag (+1)']
         """
+        n, sides = self.table.players, len(self.table.sides)
+        before = MatchState(self._totals(scores, "scores"), self._totals(bags, "bags"), (), (), None, FrozenMap())
         if summary is None:
             if bids is None or books is None:
                 raise SpadesError("score_hand needs a HandSummary, or both bids= and books=")
-            summary = HandSummary(tuple(_as_bid(b) for b in bids), tuple(books))
-        n, sides = self.table.players, len(self.table.sides)
-        if len(summary.bids) != n or len(summary.books) != n:
-            raise SpadesError(f"{self.name!r} has {n} seats: give {n} bids and {n} book counts")
-        before = MatchState(tuple(scores or (0,) * sides), tuple(bags or (0,) * sides), (), (), None,
-                            FrozenMap())
+            summary = checked_summary(self, bids, books, before, self._engine.check_seat(dealer, "dealer")
+                                      if dealer is not None else n - 1)
+        elif not isinstance(summary, HandSummary) or len(summary.bids) != n or len(summary.books) != n:
+            raise SpadesError(f"{self.name!r} has {n} seats: give a HandSummary of {n} bids and {n} book counts")
         return self._engine.score(summary, before)
+
+    def _totals(self, values: Sequence[int] | None, what: str) -> tuple[int, ...]:
+        sides = len(self.table.sides)
+        if values is None:
+            return (0,) * sides
+        if isinstance(values, (str, bytes)) or len(values) != sides or any(type(v) is not int for v in values):
+            raise SpadesError(f"{what} before the hand are {sides} whole numbers, one per side, not {values!r:.40}")
+        return tuple(values)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rules):
@@ -308,16 +319,3 @@ class Rules:
             raise SpadesError(f"rules {self.name!r} were built from plugin objects, not installed plugin "
                               "names, so they cannot be pickled: load them by name")
         return self._reload
-
-
-def _as_bid(value: Action | int | str | None) -> Action | None:
-    if value is None or isinstance(value, Action):
-        return value
-    if isinstance(value, str):
-        if value.strip().lower() == "nil":
-            return Nil()
-        try:
-            value = int(value)
-        except ValueError:
-            raise SpadesError(f"cannot read the bid {value!r}: give a number or 'nil'") from None
-    return Bid(value)

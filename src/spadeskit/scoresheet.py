@@ -175,8 +175,8 @@ class ScoreSheet:
         if isinstance(bids, (str, bytes)) or len(bids) != n:
             raise SpadesError(f"{rules.name!r} has {n} seats: give {n} bids, one per seat")
         wanted = [_as_action(b, engine.seat_name(s)) for s, b in enumerate(bids)]
-        counted = self._books(books)
-        cards = self._won(won)
+        counted = _checked_books(rules, books)
+        cards = _checked_won(rules, won)
         moved = tuple(transfers)
         for transfer in moved:
             if not isinstance(transfer, BookTransfer):
@@ -191,91 +191,16 @@ class ScoreSheet:
             sheet = sheet._scored(entry)
         return sheet
 
-    def _books(self, books: Sequence[int]) -> tuple[int, ...]:
-        table = self.rules.table
-        engine = self.rules._engine
-        n = table.players
-        if isinstance(books, (str, bytes)) or len(books) != n:
-            raise SpadesError(f"{self.rules.name!r} has {n} seats: give {n} book counts, one per seat")
-        for seat, took in enumerate(books):
-            if type(took) is not int or took < 0:
-                raise SpadesError(f"{engine.seat_name(seat)} took {took!r:.20} books: books are whole "
-                                  "numbers, 0 or more")
-        tricks = (n * table.deal.hand_size + table.deal.pile) // n
-        if sum(books) != tricks:
-            raise SpadesError(f"the books add up to {sum(books)}, but a hand of {self.rules.name!r} has "
-                              f"{tricks} tricks")
-        return tuple(books)
-
-    def _won(self, won: Sequence[Iterable[CardLike] | str] | None) -> tuple[tuple[int, ...], ...] | None:
-        if won is None:
-            return None
-        rules = self.rules
-        n = rules.table.players
-        if isinstance(won, str) or len(won) != n:
-            raise SpadesError(f"give the cards each of the {n} seats won")
-        deck = {c.index for c in rules.table.deck}
-        taken: dict[int, int] = {}
-        found = []
-        for seat, cards in enumerate(won):
-            indices = tuple(c.index for c in parse_cards(cards))
-            for index in indices:
-                if index not in deck:
-                    raise SpadesError(f"{card_at(index)} won by {rules._engine.seat_name(seat)} is not in the deck")
-                if index in taken:
-                    raise SpadesError(f"{card_at(index)} is won twice: by seats {taken[index]} and {seat}")
-                taken[index] = seat
-            found.append(indices)
-        if set(taken) != deck:
-            missing = sorted(deck - set(taken))
-            raise SpadesError(f"every card is won by someone; missing: {' '.join(card_at(c).code for c in missing)}")
-        return tuple(found)
-
-    def _auction(self, wanted: Sequence[Action | None]) -> Any:
-        """Return a throwaway game whose auction took the bids, checked by the variant's
-        own auction (order, ranges, the board, blind nil) under this sheet's match."""
-        rules = self.rules
-        engine = rules._engine
-        game = evolve(rules.new_game(seed=0, dealer=self.dealer), match=self.match)
-        asked = set()
-        while game.phase is Phase.AUCTION:
-            seat = game.to_act
-            assert seat is not None
-            asked.add(seat)
-            want = wanted[seat]
-            who = engine.seat_name(seat)
-            if want is None:
-                raise IllegalAction(f"{who} bids in this hand: give their bid")
-            legal = game.legal_actions()
-            if want not in legal and SeeCards() in legal and want != BlindNil():
-                game = game.apply(SeeCards())  # a bid made after looking at one's cards
-                legal = game.legal_actions()
-            if want not in legal and want == Bid(0) and Nil() in legal:
-                want = Nil()  # a scorekeeper's 0 is nil where the variant says so
-            if want not in legal:
-                allowed = ", ".join(str(a) for a in legal if a != SeeCards())
-                raise IllegalAction(f"{who} cannot bid {want} here; allowed: {allowed}")
-            game = game.apply(want)
-        for seat, want in enumerate(wanted):
-            if want is not None and seat not in asked:
-                raise IllegalAction(f"{engine.seat_name(seat)} was not asked to bid in this hand (the auction "
-                                    f"ended before their turn): write None")
-        return game
-
     def _scored(self, entry: SheetHand) -> ScoreSheet:
         rules = self.rules
         engine = rules._engine
         assert self.dealer is not None
-        game = self._auction(entry.bids)
-        contract = game.contract
-        won = None if entry.won is None else tuple(tuple(card_at(c) for c in cards) for cards in entry.won)
-        summary = HandSummary(game.bids, entry.books, won, entry.transfers,
-                              contract.trump if contract else "spades", contract.declarer if contract else None)
+        summary = _summary(rules, entry, self.match, self.dealer)
         scored = engine.score(summary, self.match)
-        result = HandResult(len(self.match.results), self.dealer, game.bids, entry.books, scored.lines,
+        result = HandResult(len(self.match.results), self.dealer, summary.bids, entry.books, scored.lines,
                             scored.points, scored.scores, scored.bags, transfers=entry.transfers)
         match, dealer = engine.settle(self.match, result, (), self.dealer)
-        recorded = SheetHand(game.bids, entry.books, entry.won, entry.transfers)
+        recorded = SheetHand(summary.bids, entry.books, entry.won, entry.transfers)
         return ScoreSheet(rules, self.first_dealer, self.hands + (recorded,), match, dealer)
 
     # ------------------------------------------------------------------------------------
@@ -357,6 +282,98 @@ class ScoreSheet:
 
     def __str__(self) -> str:
         return self.table()
+
+
+def checked_summary(rules: Rules, bids: Sequence[BidLike], books: Sequence[int], match: MatchState,
+                    dealer: int) -> HandSummary:
+    """Return the :class:`HandSummary` of a hand written as bids and books, checked as a
+    score sheet checks them (the bids through the variant's own auction under ``match``
+    with ``dealer`` dealing, the books adding up to the hand's tricks)."""
+    n = rules.table.players
+    if isinstance(bids, (str, bytes)) or len(bids) != n:
+        raise SpadesError(f"{rules.name!r} has {n} seats: give {n} bids, one per seat")
+    wanted = tuple(_as_action(b, rules._engine.seat_name(s)) for s, b in enumerate(bids))
+    return _summary(rules, SheetHand(wanted, _checked_books(rules, books)), match, dealer)
+
+
+def _summary(rules: Rules, entry: SheetHand, match: MatchState, dealer: int) -> HandSummary:
+    game = _auction(rules, entry.bids, match, dealer)
+    contract = game.contract
+    won = None if entry.won is None else tuple(tuple(card_at(c) for c in cards) for cards in entry.won)
+    return HandSummary(game.bids, entry.books, won, entry.transfers,
+                       contract.trump if contract else "spades", contract.declarer if contract else None)
+
+
+def _checked_books(rules: Rules, books: Sequence[int]) -> tuple[int, ...]:
+    table = rules.table
+    engine = rules._engine
+    n = table.players
+    if isinstance(books, (str, bytes)) or len(books) != n:
+        raise SpadesError(f"{rules.name!r} has {n} seats: give {n} book counts, one per seat")
+    for seat, took in enumerate(books):
+        if type(took) is not int or took < 0:
+            raise SpadesError(f"{engine.seat_name(seat)} took {took!r:.20} books: books are whole "
+                              "numbers, 0 or more")
+    tricks = (n * table.deal.hand_size + table.deal.pile) // n
+    if sum(books) != tricks:
+        raise SpadesError(f"the books add up to {sum(books)}, but a hand of {rules.name!r} has "
+                          f"{tricks} tricks")
+    return tuple(books)
+
+
+def _checked_won(rules: Rules, won: Sequence[Iterable[CardLike] | str] | None) -> tuple[tuple[int, ...], ...] | None:
+    if won is None:
+        return None
+    n = rules.table.players
+    if isinstance(won, str) or len(won) != n:
+        raise SpadesError(f"give the cards each of the {n} seats won")
+    deck = {c.index for c in rules.table.deck}
+    taken: dict[int, int] = {}
+    found = []
+    for seat, cards in enumerate(won):
+        indices = tuple(c.index for c in parse_cards(cards))
+        for index in indices:
+            if index not in deck:
+                raise SpadesError(f"{card_at(index)} won by {rules._engine.seat_name(seat)} is not in the deck")
+            if index in taken:
+                raise SpadesError(f"{card_at(index)} is won twice: by seats {taken[index]} and {seat}")
+            taken[index] = seat
+        found.append(indices)
+    if set(taken) != deck:
+        missing = sorted(deck - set(taken))
+        raise SpadesError(f"every card is won by someone; missing: {' '.join(card_at(c).code for c in missing)}")
+    return tuple(found)
+
+
+def _auction(rules: Rules, wanted: Sequence[Action | None], match: MatchState, dealer: int) -> Any:
+    """Return a throwaway game whose auction took the bids, checked by the variant's own
+    auction (order, ranges, the board, blind nil) under ``match``."""
+    engine = rules._engine
+    game = evolve(rules.new_game(seed=0, dealer=dealer), match=match)
+    asked = set()
+    while game.phase is Phase.AUCTION:
+        seat = game.to_act
+        assert seat is not None
+        asked.add(seat)
+        want = wanted[seat]
+        who = engine.seat_name(seat)
+        if want is None:
+            raise IllegalAction(f"{who} bids in this hand: give their bid")
+        legal = game.legal_actions()
+        if want not in legal and SeeCards() in legal and want != BlindNil():
+            game = game.apply(SeeCards())  # a bid made after looking at one's cards
+            legal = game.legal_actions()
+        if want not in legal and want == Bid(0) and Nil() in legal:
+            want = Nil()  # a scorekeeper's 0 is nil where the variant says so
+        if want not in legal:
+            allowed = ", ".join(str(a) for a in legal if a != SeeCards())
+            raise IllegalAction(f"{who} cannot bid {want} here; allowed: {allowed}")
+        game = game.apply(want)
+    for seat, want in enumerate(wanted):
+        if want is not None and seat not in asked:
+            raise IllegalAction(f"{engine.seat_name(seat)} was not asked to bid in this hand (the auction "
+                                f"ended before their turn): write None")
+    return game
 
 
 def _bid_text(bid: Action | None) -> str:
