@@ -799,7 +799,9 @@ class Engine:
             breach = self._breach(game, seat, held, bit, index)
             if breach is not None:
                 breaches = breaches + (breach,)
-        hands = hands[:seat] + (held ^ bit,) + hands[seat + 1:]
+        changed = list(hands)  # half the cost of slicing and joining three tuples
+        changed[seat] = held ^ bit
+        hands = tuple(changed)
         trick = game.trick + (self.pairs[seat][index],)
         log = (game._log, self.entries[seat][index])
         played = game.played | bit
@@ -814,8 +816,10 @@ class Engine:
             if row[card] > best:
                 winner, best = who, row[card]
         done = _make_trick(game.leader, trick, winner)
-        books = game.books[:winner] + (game.books[winner] + 1,) + game.books[winner + 1:]
-        won = game.won[:winner] + (game.won[winner] | taken,) + game.won[winner + 1:]
+        counts, taken_by = list(game.books), list(game.won)
+        counts[winner] += 1
+        taken_by[winner] |= taken
+        books, won = tuple(counts), tuple(taken_by)
         pile = game.pile
         if pile and self.draw:
             hands, pile = self._draw(hands, pile, winner)

@@ -139,6 +139,14 @@ class FrozenMap(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         return self._data[key]
 
+    # The Mapping mixins implement these in Python; the dict's own are C calls.
+    def get(self, key: str, default: Any = None) -> Any:
+        """Return the value for ``key``, or ``default``."""
+        return self._data.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._data)
 
