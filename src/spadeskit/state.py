@@ -54,6 +54,10 @@ class Phase(enum.Enum):
     REVIEW = "review"
     OVER = "over"
 
+    # Members are singletons, so identity hashing is sound, and it is a C call; Enum's
+    # own hashes the name in Python, and the engine looks phases up on every turn.
+    __hash__ = object.__hash__
+
 
 @attrs.frozen
 class Breach:
