@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
 
 import spadeskit
 from spadeskit import Bid, Phase
@@ -87,3 +90,40 @@ def test_list_names_every_plugin_with_its_options(capsys: object) -> None:
     assert main(["list"]) == 0
     out = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "standard" in out and "target = 500" in out
+
+
+KEY = b"an app's secret key, 32 bytes.."
+
+
+def test_a_signed_record_replays_with_its_key_and_is_refused_altered_or_with_another_key() -> None:
+    """Signed records: to_record(key=...) adds an HMAC-SHA256; replay(record, key=...)
+    refuses a record whose MAC does not verify with RecordError."""
+    import copy
+
+    rules = spadeskit.load_rules("standard")
+    game = rules.new_game(seed=5)
+    rng = random.Random(5)
+    for _ in range(30):
+        game = game.apply(rng.choice(game.legal_actions()))
+    record = json.loads(json.dumps(game.to_record(key=KEY)))
+    assert isinstance(record["mac"], str) and spadeskit.replay(record, key=KEY) == game
+    assert spadeskit.replay(record) == game  # without a key, the digest and the actions are checked
+    with pytest.raises(spadeskit.RecordError, match="signature does not verify"):
+        spadeskit.replay(record, key=b"another key, also 32 bytes long!")
+    for change in ("truncate", "extend", "options", "digest"):
+        altered = copy.deepcopy(record)
+        if change == "truncate":
+            altered["actions"] = altered["actions"][:-1]
+        elif change == "extend":
+            altered["actions"].append(altered["actions"][-1])
+        elif change == "options":
+            altered["options"]["target"] = 100
+        else:
+            altered["digest"] = "0" * 32
+        with pytest.raises(spadeskit.RecordError, match="signature does not verify"):
+            spadeskit.replay(altered, key=KEY)
+    unsigned = game.to_record()
+    with pytest.raises(spadeskit.RecordError, match="not signed"):
+        spadeskit.replay(unsigned, key=KEY)
+    with pytest.raises(spadeskit.RecordError, match="at least 16 bytes"):
+        game.to_record(key="short")

@@ -4,20 +4,29 @@ A record names the rules (variant, house rules, options), the seed, the first de
 an explicit first deal if there was one, and every action in order with the seat that
 took it, plus a digest of the state it reaches.  :func:`spadeskit.replay` rebuilds the
 game from it, re-checking every action.
+
+The digest detects a record that was changed by mistake, but anyone can recompute it.
+An app that takes records back from players it does not trust signs them with its own
+secret key: ``game.to_record(key=...)`` adds ``"mac"``, an HMAC-SHA256 of the record,
+and ``spadeskit.replay(record, key=...)`` refuses any record whose MAC does not verify
+with that key (:func:`sign`, :func:`verify`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .cards import card_at
+from .errors import RecordError
 
 if TYPE_CHECKING:
     from .state import GameState
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "digest", "make_record"]
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "digest", "make_record", "sign", "verify"]
 
 RECORD_FORMAT = "spadeskit-record"
 RECORD_VERSION = 1
@@ -32,15 +41,54 @@ def digest(game: GameState) -> str:
     return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:32]
 
 
-def make_record(game: GameState) -> dict[str, Any]:
-    """Return a JSON-serialisable record from which :func:`spadeskit.replay` rebuilds ``game``."""
+Key = bytes | str
+"""A signing key: bytes, or a string (encoded as UTF-8).  Keep it on the server."""
+
+
+def _key_bytes(key: object) -> bytes:
+    if isinstance(key, str):
+        key = key.encode("utf-8")
+    if not isinstance(key, bytes) or len(key) < 16:
+        raise RecordError("a signing key is bytes or a string of at least 16 bytes")
+    return key
+
+
+def _mac(record: Mapping[str, Any], key: bytes) -> str:
+    body = {k: v for k, v in record.items() if k != "mac"}
+    try:
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"the record is not plain JSON data, so it cannot be signed or checked: {exc}") from exc
+    return hmac.new(key, text.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def sign(record: Mapping[str, Any], key: Key) -> dict[str, Any]:
+    """Return ``record`` with ``"mac"``: an HMAC-SHA256 of its canonical JSON under ``key``."""
+    signed = {k: v for k, v in record.items() if k != "mac"}
+    signed["mac"] = _mac(signed, _key_bytes(key))
+    return signed
+
+
+def verify(record: Mapping[str, Any], key: Key) -> None:
+    """Raise :class:`~spadeskit.errors.RecordError` unless ``record`` carries a MAC made
+    with ``key`` over exactly its content."""
+    given = record.get("mac")
+    if not isinstance(given, str):
+        raise RecordError("the record is not signed (no 'mac'), but a signed record was required")
+    if not hmac.compare_digest(given, _mac(record, _key_bytes(key))):
+        raise RecordError("the record's signature does not verify: it was altered, or signed with another key")
+
+
+def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:
+    """Return a JSON-serialisable record from which :func:`spadeskit.replay` rebuilds
+    ``game``; signed with ``key`` if one is given (see :func:`sign`)."""
     rules = game.rules
     logs = game.match.logs + (game.log,)
     first_dealer = game.match.results[0].dealer if game.match.results else game.dealer
     deal = None
     if game.first_deal is not None:
         deal = [[card_at(c).code for c in cards] for cards in game.first_deal]
-    return {
+    record = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "variant": rules.variant,
@@ -52,3 +100,4 @@ def make_record(game: GameState) -> dict[str, Any]:
         "actions": [[seat, action.to_json()] for log in logs for seat, action in log],
         "digest": digest(game),
     }
+    return record if key is None else sign(record, key)

@@ -12,7 +12,7 @@ from typing import Any
 from .actions import action_from_json
 from .errors import RecordError, SpadesError
 from .loader import load_rules
-from .records import RECORD_FORMAT, RECORD_VERSION, digest
+from .records import RECORD_FORMAT, RECORD_VERSION, digest, verify
 from .rules import Rules
 from .scoresheet import SCORE_SHEET_FORMAT, ScoreSheet
 from .state import GameState
@@ -20,12 +20,14 @@ from .state import GameState
 __all__ = ["load_score_sheet", "replay"]
 
 
-def replay(record: Mapping[str, Any], rules: Rules | None = None) -> GameState:
+def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes | str | None = None) -> GameState:
     """Rebuild the game a record describes; raise :class:`RecordError` if it is bad.
 
     The record names its plugins, which are loaded by name; give ``rules`` to replay
     under rules built from plugin modules that are not installed (they must have the
-    record's variant, house rules and options).
+    record's variant, house rules and options).  With ``key``, the record must carry a
+    signature made with that key (``game.to_record(key=...)``), checked before anything
+    else; every action is re-checked in any case.
 
     >>> import spadeskit
     >>> game = spadeskit.load_rules("standard").new_game(seed=1)
@@ -35,6 +37,8 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None) -> GameState:
     """
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         raise RecordError("not a spadeskit record (its 'format' is not 'spadeskit-record')")
+    if key is not None:
+        verify(record, key)
     if record.get("version") != RECORD_VERSION:
         raise RecordError(f"record version {record.get('version')!r} is not supported (this is {RECORD_VERSION})")
     for key, kind in (("variant", str), ("house_rules", list), ("options", dict), ("seed", int),

@@ -229,9 +229,15 @@ class GameState:
         """Return what ``seat`` may see (``None``: a spectator, who sees no hand)."""
         return self.rules._engine.view(self, seat)
 
-    def to_record(self) -> dict[str, Any]:
-        """Return a versioned, JSON-serialisable record that :func:`spadeskit.replay` rebuilds."""
-        return make_record(self)
+    def to_record(self, key: bytes | str | None = None) -> dict[str, Any]:
+        """Return a versioned, JSON-serialisable record that :func:`spadeskit.replay` rebuilds.
+
+        With ``key`` (the app's secret, 16 bytes or more), the record carries an
+        HMAC-SHA256 signature that ``replay(record, key=key)`` checks: a record a player
+        altered, truncated or extended is refused.  Without a key, its digest only
+        detects accidents (anyone can recompute it).
+        """
+        return make_record(self, key)
 
 
 HandState = GameState
