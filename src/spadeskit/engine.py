@@ -24,6 +24,7 @@ import random
 import re
 import secrets
 import textwrap
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -451,15 +452,13 @@ class Engine:
                 raise DealError(f"the {name} has {len(cards)} cards; it must have {size}")
         return tuple(hands) + tuple(extra)
 
-    def _shuffle(self, seed: int, number: int, dealer: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
-        """Return the hand masks (by seat), the blind mask and the pile of a seeded deal."""
-        # The string is hashed (SHA-512) into the generator's seed, so different
-        # (seed, hand) pairs never share a deal.  Sorting by random keys is as
-        # reproducible as Random.shuffle and several times faster.
-        rng = random.Random(f"spadeskit deal {seed} {number}").random
+    def _shuffle(self, rng: random.Random, dealer: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+        """Return the hand masks (by seat), the blind mask and the pile of a deal drawn
+        from ``rng``: the deck sorted by 64-bit random keys (all drawn in one call)."""
         deck = self.deck
-        keys = [rng() for _ in deck]
-        order = [deck[i] for i in sorted(range(len(deck)), key=keys.__getitem__)]
+        size = len(deck)
+        keys = array("Q", rng.getrandbits(64 * size).to_bytes(8 * size, "little"))
+        order = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
         n = self.n
         masks = [0] * n
         deal_map = self.deal_map
@@ -472,6 +471,15 @@ class Engine:
         for pos in deal_map[n]:
             blind |= 1 << order[pos]
         return tuple(masks), blind, tuple(order[pos] for pos in deal_map[n + 1])
+
+    @staticmethod
+    def _hand_rng(seed: int, number: int) -> random.Random:
+        """Return the generator that shuffles hand ``number`` of a game seeded ``seed``.
+
+        The string is hashed (SHA-512) into the generator's seed, so different
+        (seed, hand) pairs never share a deal.
+        """
+        return random.Random(f"spadeskit deal {seed} {number}")
 
     def _hand(self, seed: int, first: tuple[tuple[int, ...], ...] | None, match: MatchState,
               number: int, dealer: int) -> GameState:
@@ -486,16 +494,18 @@ class Engine:
         o._log = o._legal = None
         return freeze(o)
 
-    def deal_now(self, game: GameState, deal: tuple[tuple[int, ...], ...] | None = None) -> None:
+    def deal_now(self, game: GameState, deal: tuple[tuple[int, ...], ...] | None = None,
+                 rng: random.Random | None = None) -> None:
         """Deal the hand of a new ``game`` in place and start its auction.
 
         Called once per hand, when something first reads a dealt field; the state
         counts as immutable because what it is filled with follows from it alone.
-        ``deal`` is an explicit deal (card indices per seat, then blind and pile).
+        ``deal`` is an explicit deal (card indices per seat, then blind and pile);
+        ``rng`` shuffles instead of the game's own generator for this hand.
         """
         n = self.n
         if deal is None:
-            hands, blind, pile = self._shuffle(game.seed, game.number, game.dealer)
+            hands, blind, pile = self._shuffle(rng or self._hand_rng(game.seed, game.number), game.dealer)
         else:
             masks = []
             for cards in deal[: n + 1]:
@@ -649,13 +659,7 @@ class Engine:
         phase = game.phase
         offer = (self.referee_offers if referee else self.player_offers).get(phase)
         if offer is not None and _listed(action, self._offered(offer, game, claimant)):
-            # Logged in the hand where it happened, before the plugin may close that hand.
-            logged = _logged(game, (game._log, (REFEREE if referee else seat, action)))
-            hook = self.calls.apply_penalty
-            new = hook(logged, claimant, action) if hook is not None else None
-            if not isinstance(new, GameState):
-                raise PluginError(f"no plugin of {self.rules.name!r} applied the offered action {action}")
-            return new
+            return self._take_offered(game, claimant, action)
         if referee:
             offered = self._offered(offer, game, None) if offer is not None else ()
             raise IllegalAction(
@@ -677,6 +681,17 @@ class Engine:
             f"{action} by {self.seat_name(seat)} refused in the {phase.value}: "
             f"allowed are {', '.join(map(str, self.legal_actions(game, seat))) or 'none'}"
         )
+
+    def _take_offered(self, game: GameState, claimant: int | None, action: Action) -> GameState:
+        """Return the state after an offered out-of-turn action (``claimant`` ``None``: the
+        referee): logged in the hand where it happened, before the plugin that offered
+        it applies it (and perhaps closes that hand)."""
+        logged = _logged(game, (game._log, (REFEREE if claimant is None else claimant, action)))
+        hook = self.calls.apply_penalty
+        new = hook(logged, claimant, action) if hook is not None else None
+        if not isinstance(new, GameState):
+            raise PluginError(f"no plugin of {self.rules.name!r} applied the offered action {action}")
+        return new
 
     def _refuse_play(self, game: GameState, seat: int, action: Play) -> SpadesError:
         card = action.card
@@ -881,7 +896,9 @@ class Engine:
             raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
         if policy is not None and not callable(policy):
             raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {policy!r:.40}")
-        rng = random.Random(seed)
+        return self._rollout(game, random.Random(seed), policy)
+
+    def _rollout(self, game: GameState, rng: random.Random, policy: Policy | None) -> GameState:
         choice = rng.choice
         match = game.match
         while game.match is match and match.end is None:
@@ -908,6 +925,7 @@ class Engine:
         state; an offered action goes through :meth:`apply`, which decides it first.
         """
         offer = self.player_offers[_AUCTION]
+        match = game.match
         s = copy_to_builder(game)
         s._legal = None
         while s.phase is _AUCTION:
@@ -919,7 +937,12 @@ class Engine:
                 offered = self._offered(offer, s, seat)
                 action = choice(own + offered)
                 if _listed(action, offered):  # as apply() decides: offered actions first
-                    return self.apply(freeze(s), action, seat)
+                    new = self._take_offered(s, seat, action)
+                    if new.match is not match or new.phase is not _AUCTION:
+                        return new
+                    s = copy_to_builder(new)
+                    s._legal = None
+                    continue
             entry = (seat, action)
             s.auction = s.auction + (entry,)
             s.bids = s.bids[:seat] + (action,) + s.bids[seat + 1:]
@@ -1028,10 +1051,11 @@ class Engine:
         sides = len(self.table.sides)
         match = MatchState((0,) * sides, (0,) * sides, (), (), None, _EMPTY)
         for number in range(start, start + hands):
-            own = mix(seed, number)
-            game = self._hand(own, None, match, 0, (n - 1 + number) % n)
-            self.deal_now(game)
-            yield self.rollout(game, own, policy).match.results[-1]
+            # One generator per hand deals it and makes its random choices.
+            rng = random.Random(f"spadeskit simulate {seed} {number}")
+            game = self._hand(mix(seed, number), None, match, 0, (n - 1 + number) % n)
+            self.deal_now(game, rng=rng)
+            yield self._rollout(game, rng, policy).match.results[-1]
 
     # ----------------------------------------------------------------------------------
     # Scoring and the next hand

@@ -240,9 +240,8 @@ class Rules:
         ``simulate(10, s)`` gives the same results as ``simulate(4, s)`` followed by
         ``simulate(6, s, start=4)``.  Choices are uniformly random among the legal
         actions, or made by ``policy(state, legal_actions)`` (see
-        :meth:`GameState.rollout`).  Hand ``i`` is exactly
-        ``new_game(seed=k, dealer=d).rollout(seed=k)`` with ``k = spadeskit.engine.mix(seed, i)``
-        and ``d`` the seat before seat ``i % players`` (the dealer rotates with ``i``).
+        :meth:`GameState.rollout`); one generator seeded by ``(seed, i)`` deals hand ``i``
+        and makes its choices, and the first dealer rotates with ``i``.
 
         >>> import spadeskit
         >>> results = list(spadeskit.load_rules("standard").simulate(3, seed=1))
