@@ -203,3 +203,20 @@ def test_a_first_leader_that_is_not_a_seat_is_a_plugin_error() -> None:
     with pytest.raises(PluginError, match="spadeskit_first_leader.*not a seat"):
         for _ in range(4):
             game = game.apply(game.legal_actions()[0])
+
+
+def test_a_misspelt_hook_is_refused_at_load_with_a_suggestion() -> None:
+    """A spadeskit_* function that names no hook would never be called: refused."""
+    typo = house_rule("typo")
+    typo.spadeskit_scor_hand = hookimpl(lambda summary: [])  # type: ignore[attr-defined]
+    with pytest.raises(PluginError, match="spadeskit_scor_hand, which is not a spadeskit hook.*did you mean "
+                                          "spadeskit_score_hand"):
+        spadeskit.load_rules("standard", [typo])
+    unmarked = house_rule("unmarked")
+    unmarked.spadeskit_penalty_actionz = lambda game, seat: ()  # type: ignore[attr-defined]
+    with pytest.raises(PluginError, match="did you mean spadeskit_penalty_actions"):
+        spadeskit.load_rules("standard", [unmarked])
+    named = house_rule("named")
+    named.offers = hookimpl(specname="spadeskit_penalty_action")(lambda game: ())  # type: ignore[attr-defined]
+    with pytest.raises(PluginError, match="spadeskit_penalty_action, which is not a spadeskit hook"):
+        spadeskit.load_rules("standard", [named])

@@ -9,6 +9,7 @@ under them.
 
 from __future__ import annotations
 
+import difflib
 import importlib.metadata
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -191,6 +192,7 @@ def _build(base_info: PluginInfo, plugins: list[tuple[object, PluginInfo]], opti
     pm = pluggy.PluginManager("spadeskit")
     pm.add_hookspecs(hookspecs)
     for plugin, info in plugins:
+        _check_hook_names(plugin, info)
         try:
             pm.register(plugin, name=info.name)
         except (ValueError, pluggy.PluginValidationError) as exc:
@@ -200,6 +202,25 @@ def _build(base_info: PluginInfo, plugins: list[tuple[object, PluginInfo]], opti
     rules = Rules(base_info, house, options, pm, reload)
     Engine(rules)
     return rules
+
+
+HOOK_NAMES = frozenset(name for name in vars(hookspecs) if name.startswith("spadeskit_"))
+"""The names of every hook a plugin may implement."""
+
+
+def _check_hook_names(plugin: object, info: PluginInfo) -> None:
+    """Refuse a plugin with a ``spadeskit_*`` function, or a ``@hookimpl(specname=...)``,
+    that names no hook: pluggy would silently never call it."""
+    for attr in dir(plugin):
+        function = getattr(plugin, attr, None)
+        marked = getattr(function, "spadeskit_impl", None)
+        name = marked.get("specname") or attr if isinstance(marked, dict) else attr
+        if not name.startswith("spadeskit_") or not callable(function) or name in HOOK_NAMES:
+            continue
+        guess = difflib.get_close_matches(name, HOOK_NAMES, n=1)
+        hint = f"; did you mean {guess[0]}?" if guess else ""
+        raise PluginError(f"plugin {info.name!r} implements {name}, which is not a spadeskit hook, "
+                          f"so it would never be called{hint}")
 
 
 def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> FrozenMap:
