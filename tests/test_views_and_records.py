@@ -52,7 +52,7 @@ def test_record_is_json_and_replays_to_an_equal_state(standard: spadeskit.Rules)
         game = game.apply(game.legal_actions()[-1 if game.phase is Phase.AUCTION else 0])
     assert game.hand.number == 1
     record = json.loads(json.dumps(game.to_record()))
-    assert record["format"] == "spadeskit-record" and record["version"] == 1
+    assert record["format"] == "spadeskit-record" and record["version"] == 2
     again = spadeskit.replay(record)
     assert again == game and again.hand_results == game.hand_results
 
@@ -127,3 +127,54 @@ def test_a_signed_record_replays_with_its_key_and_is_refused_altered_or_with_ano
         spadeskit.replay(unsigned, key=KEY)
     with pytest.raises(spadeskit.RecordError, match="at least 16 bytes"):
         game.to_record(key="short")
+
+
+def test_unseeded_deals_come_from_a_secret_no_record_view_or_repr_shows() -> None:
+    """Unseeded games shuffle each hand from a secret that no state, view or record
+    reveals; a record shows the deals of hands already played, never the next."""
+    rules = spadeskit.load_rules("standard", options={"floor": None})
+    game = rules.new_game()
+    assert game.seed is None
+    secret = game._dealing.secret
+    assert secret is not None and len(secret) == 32
+    scored = game.rollout(seed=1)  # hand 1 played; hand 2 not dealt yet
+    record = json.loads(json.dumps(scored.to_record()))
+    assert record["seed"] is None and len(record["deals"]) == 1
+    one, two = spadeskit.replay(record), spadeskit.replay(record)
+    assert one == scored and two == scored  # equal up to the next deal, which nobody has seen
+    for shown in (json.dumps(record), repr(scored), json.dumps(scored.view(0).to_json()), repr(scored.view(None))):
+        assert secret.hex() not in shown and repr(secret) not in shown
+    # Reading the next hand deals it: from the record, nobody can say what it will be.
+    assert scored.hands != one.hands or scored.hands != two.hands
+    assert one != scored  # once seen, the original's next hand is part of it
+    assert record["deals"][0] == [[c.code for c in cards] for cards in
+                                  (spadeskit.cards.cards_of(m) for m in rules.new_game(
+                                      deal=record["deals"][0][:4]).hands)] + [[], []]
+
+
+def test_an_unseeded_record_replays_equal_at_every_point_and_pickles_keep_the_secret() -> None:
+    import pickle
+
+    rules = spadeskit.load_rules("jjdd", options={"target": 100})
+    rng = random.Random(2)
+    game = rules.new_game()
+    while not game.is_over:
+        assert spadeskit.replay(game.to_record()) == game
+        game = game.apply(rng.choice(game.legal_actions()))
+    assert spadeskit.replay(game.to_record()) == game
+    after = rules.new_game().rollout(seed=3)
+    copy = pickle.loads(pickle.dumps(after))
+    assert copy.hands == after.hands  # the same secret deals the same next hand
+
+
+def test_seeded_games_are_predictable_by_design_and_version_1_records_still_replay() -> None:
+    """Seeded games stay reproducible: the record carries the seed."""
+    rules = spadeskit.load_rules("standard")
+    game = rules.new_game(seed=12).rollout(seed=1)
+    record = game.to_record()
+    assert record["seed"] == 12 and record["deals"] is None
+    assert spadeskit.replay(record).hands == game.hands
+    old = {k: v for k, v in record.items() if k != "deals"}
+    old["version"] = 1
+    old["digest"] = spadeskit.records.digest(game, 1)
+    assert spadeskit.replay(old) == game

@@ -18,6 +18,7 @@ action leaves the state it was applied to untouched (states are immutable anyway
 from __future__ import annotations
 
 import hashlib
+import hmac
 import itertools
 import math
 import random
@@ -47,6 +48,8 @@ from .results import HandResult, HandSummary, MatchEnd, ScoreLine, Trick
 from .rules import HandScore
 from .state import (
     DEALT_LATER,
+    Dealing,
+    Dealt,
     Breach,
     Builder,
     GameState,
@@ -401,18 +404,20 @@ class Engine:
         blind: Iterable[CardLike] | str,
         pile: Iterable[CardLike] | str,
     ) -> GameState:
-        if seed is None:
-            seed = secrets.randbits(63)
-        elif type(seed) is not int:
+        if seed is not None and type(seed) is not int:
             raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
         if dealer is None:
             dealer = self.n - 1
         self.check_seat(dealer, "dealer")
-        first = None if deal is None else self._check_deal(deal, blind, pile)
+        explicit = (self._check_deal(deal, blind, pile),) if deal is not None else ()
+        return self.start(Dealing(seed, secrets.token_bytes(32) if seed is None else None, explicit), dealer)
+
+    def start(self, dealing: Dealing, dealer: int) -> GameState:
+        """Return a new match dealt as ``dealing`` says, ``dealer`` dealing the first hand."""
         sides = len(self.table.sides)
         match = MatchState((0,) * sides, (0,) * sides, (), (), None, _EMPTY)
-        game = self._hand(seed, first, match, 0, dealer)
-        self.deal_now(game, first)
+        game = self._hand(dealing, match, 0, dealer)
+        self.deal_now(game)
         return game
 
     def _check_deal(
@@ -473,20 +478,24 @@ class Engine:
         return tuple(masks), blind, tuple(order[pos] for pos in deal_map[n + 1])
 
     @staticmethod
-    def _hand_rng(seed: int, number: int) -> random.Random:
-        """Return the generator that shuffles hand ``number`` of a game seeded ``seed``.
+    def _hand_rng(game: GameState) -> random.Random:
+        """Return the generator that shuffles the hand in progress.
 
-        The string is hashed (SHA-512) into the generator's seed, so different
-        (seed, hand) pairs never share a deal.
+        Seeded: from the string ``(seed, hand)``, hashed (SHA-512) into the generator's
+        seed, so different pairs never share a deal.  Unseeded: from an HMAC of the hand
+        number under the game's secret, which no state, view or record shows.
         """
-        return random.Random(f"spadeskit deal {seed} {number}")
+        dealing = game._dealing
+        if dealing.seed is not None:
+            return random.Random(f"spadeskit deal {dealing.seed} {game.number}")
+        assert dealing.secret is not None
+        return random.Random(hmac.new(dealing.secret, f"hand {game.number}".encode(), hashlib.sha256).digest())
 
-    def _hand(self, seed: int, first: tuple[tuple[int, ...], ...] | None, match: MatchState,
-              number: int, dealer: int) -> GameState:
+    def _hand(self, dealing: Dealing, match: MatchState, number: int, dealer: int) -> GameState:
         """Return a new hand whose deal waits until something reads it (see ``deal_now``)."""
         n = self.n
         o: Any = object.__new__(Builder)
-        o.rules, o.seed, o.first_deal, o.match = self.rules, seed, first, match
+        o.rules, o._dealing, o.match = self.rules, dealing, match
         o.number, o.dealer = number, dealer
         o.auction, o.bids, o.trick, o.tricks = (), (None,) * n, (), ()
         o.books = o.won = (0,) * n
@@ -494,18 +503,19 @@ class Engine:
         o._log = o._legal = None
         return freeze(o)
 
-    def deal_now(self, game: GameState, deal: tuple[tuple[int, ...], ...] | None = None,
-                 rng: random.Random | None = None) -> None:
+    def deal_now(self, game: GameState, rng: random.Random | None = None) -> None:
         """Deal the hand of a new ``game`` in place and start its auction.
 
         Called once per hand, when something first reads a dealt field; the state
         counts as immutable because what it is filled with follows from it alone.
-        ``deal`` is an explicit deal (card indices per seat, then blind and pile);
-        ``rng`` shuffles instead of the game's own generator for this hand.
+        The deal is the game's explicit one for this hand if it has one, else shuffled by
+        ``rng`` or by the game's own generator for this hand.
         """
         n = self.n
+        explicit = game._dealing.explicit
+        deal = explicit[game.number] if game.number < len(explicit) else None
         if deal is None:
-            hands, blind, pile = self._shuffle(rng or self._hand_rng(game.seed, game.number), game.dealer)
+            hands, blind, pile = self._shuffle(rng or self._hand_rng(game), game.dealer)
         else:
             masks = []
             for cards in deal[: n + 1]:
@@ -523,6 +533,7 @@ class Engine:
         put(game, "contract", None)
         put(game, "steps", ())
         put(game, "leader", (game.dealer + 1) % n)
+        put(game, "_dealt", (hands, blind, pile))
         try:
             for name, value in self._auction_step(game).items():
                 put(game, name, value)
@@ -1053,7 +1064,7 @@ class Engine:
         for number in range(start, start + hands):
             # One generator per hand deals it and makes its random choices.
             rng = random.Random(f"spadeskit simulate {seed} {number}")
-            game = self._hand(mix(seed, number), None, match, 0, (n - 1 + number) % n)
+            game = self._hand(Dealing(mix(seed, number), None), match, 0, (n - 1 + number) % n)
             self.deal_now(game, rng=rng)
             yield self._rollout(game, rng, policy).match.results[-1]
 
@@ -1112,24 +1123,26 @@ class Engine:
 
         Plugins that void a hand (a misdeal) call this with a ``void=True`` result.
         """
-        match, dealer = self.settle(game.match, result, game.log, game.dealer)
+        match, dealer = self.settle(game.match, result, game.log, game.dealer, game._dealt)
         if match.end is not None:
             return evolve(game, match=match, phase=_OVER, to_act=None, _log=None)
         assert dealer is not None
-        return self._hand(game.seed, game.first_deal, match, game.number + 1, dealer)
+        return self._hand(game._dealing, match, game.number + 1, dealer)
 
     def settle(self, old: MatchState, result: HandResult, log: tuple[Any, ...],
-               dealer: int) -> tuple[MatchState, int | None]:
+               dealer: int, dealt: Dealt | None = None) -> tuple[MatchState, int | None]:
         """Return the match after a finished hand and the next dealer (``None`` once the
         match is over): the one place the match-end and next-dealer hooks are asked."""
+        deals = old.deals if dealt is None else old.deals + (dealt,)
         match = _make_match(result.scores, result.bags, old.results + (result,), old.logs + (log,),
-                            None, old.extra)
+                            None, old.extra, deals)
         end = None if result.void else self.calls.match_end(match, result)
         if end is not None:
             if not isinstance(end, MatchEnd) or type(end.winner) is not int \
                     or not 0 <= end.winner < len(self.table.sides):
                 raise PluginError(f"spadeskit_match_end of {self.rules.name!r} gave {end!r:.80}")
-            return MatchState(match.scores, match.bags, match.results, match.logs, end, match.extra), None
+            return MatchState(match.scores, match.bags, match.results, match.logs, end, match.extra,
+                              match.deals), None
         return match, self._plugin_seat(self.calls.next_dealer(dealer, result), "spadeskit_next_dealer")
 
     # ----------------------------------------------------------------------------------

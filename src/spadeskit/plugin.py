@@ -258,7 +258,7 @@ def with_hand(game: GameState, hand: HandState) -> GameState:
     """Return ``game`` with its hand in progress replaced by ``hand`` (match and rules kept)."""
     if hand.match is game.match and hand.rules is game.rules:
         return hand
-    return evolve(hand, match=game.match, rules=game.rules, seed=game.seed, first_deal=game.first_deal)
+    return evolve(hand, match=game.match, rules=game.rules, _dealing=game._dealing)
 
 
 def void_hand(game: GameState, note: str) -> GameState:

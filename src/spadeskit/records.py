@@ -20,7 +20,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .cards import card_at
+from .cards import card_at, cards_of
 from .errors import RecordError
 
 if TYPE_CHECKING:
@@ -29,15 +29,24 @@ if TYPE_CHECKING:
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "digest", "make_record", "sign", "verify"]
 
 RECORD_FORMAT = "spadeskit-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+"""Version 2 allows ``"seed": null`` with ``"deals"`` (a game dealt from a secret)."""
 
 
-def digest(game: GameState) -> str:
-    """Return a fingerprint of everything the game reached: any altered action shows."""
+def digest(game: GameState, version: int = RECORD_VERSION) -> str:
+    """Return a fingerprint of everything the game reached: any altered action shows.
+
+    A hand dealt from a secret that nobody has looked at yet is not dealt for it.
+    ``version`` 1 gives the layout of version-1 records.
+    """
     logs = game.match.logs + (game.log,)
-    facts = [list(game.match.scores), list(game.match.bags), game.number, game.phase.value,
-             list(game.hands), game.winner,
-             [[seat, action.to_json()] for log in logs for seat, action in log]]
+    actions = [[seat, action.to_json()] for log in logs for seat, action in log]
+    if version == 1:
+        facts = [list(game.match.scores), list(game.match.bags), game.number, game.phase.value,
+                 list(game.hands), game.winner, actions]
+    else:
+        hand = [game.phase.value, list(game.hands)] if game._deal_is_known() else "not dealt"
+        facts = [list(game.match.scores), list(game.match.bags), game.number, hand, game.winner, actions]
     return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:32]
 
 
@@ -79,15 +88,28 @@ def verify(record: Mapping[str, Any], key: Key) -> None:
         raise RecordError("the record's signature does not verify: it was altered, or signed with another key")
 
 
+def _codes(deal: Any) -> list[list[str]]:
+    return [[card_at(c).code for c in cards] for cards in deal]
+
+
+def _dealt_codes(dealt: Any) -> list[list[str]]:
+    hands, blind, pile = dealt
+    return [[c.code for c in cards_of(m)] for m in hands] + [[c.code for c in cards_of(blind)],
+                                                            [card_at(c).code for c in pile]]
+
+
 def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:
     """Return a JSON-serialisable record from which :func:`spadeskit.replay` rebuilds
     ``game``; signed with ``key`` if one is given (see :func:`sign`)."""
     rules = game.rules
     logs = game.match.logs + (game.log,)
     first_dealer = game.match.results[0].dealer if game.match.results else game.dealer
-    deal = None
-    if game.first_deal is not None:
-        deal = [[card_at(c).code for c in cards] for cards in game.first_deal]
+    deal = deals = None
+    if game.seed is not None and game.first_deal is not None:
+        deal = _codes(game.first_deal)
+    if game.seed is None:  # the deals of the hands dealt so far; never the secret
+        dealt = game.match.deals + ((game._dealt,) if game._is_dealt() else ())
+        deals = [_dealt_codes(d) for d in dealt]
     record = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
@@ -97,6 +119,7 @@ def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:
         "seed": game.seed,
         "dealer": first_dealer,
         "deal": deal,
+        "deals": deals,
         "actions": [[seat, action.to_json()] for log in logs for seat, action in log],
         "digest": digest(game),
     }

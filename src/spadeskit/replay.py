@@ -7,6 +7,7 @@ Records are made by :meth:`GameState.to_record <spadeskit.state.GameState.to_rec
 from __future__ import annotations
 
 from collections.abc import Mapping
+import secrets
 from typing import Any
 
 from .actions import action_from_json
@@ -15,7 +16,7 @@ from .loader import load_rules
 from .records import RECORD_FORMAT, RECORD_VERSION, digest, verify
 from .rules import Rules
 from .scoresheet import SCORE_SHEET_FORMAT, ScoreSheet
-from .state import GameState
+from .state import Deal, Dealing, GameState
 
 __all__ = ["load_score_sheet", "replay"]
 
@@ -39,27 +40,33 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
         raise RecordError("not a spadeskit record (its 'format' is not 'spadeskit-record')")
     if key is not None:
         verify(record, key)
-    if record.get("version") != RECORD_VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not supported (this is {RECORD_VERSION})")
-    for key, kind in (("variant", str), ("house_rules", list), ("options", dict), ("seed", int),
-                      ("dealer", int), ("actions", list), ("digest", str)):
-        if not isinstance(record.get(key), kind):
-            raise RecordError(f"record field {key!r} is missing or not a {kind.__name__}")
+    if record.get("version") not in (1, RECORD_VERSION):
+        raise RecordError(f"record version {record.get('version')!r:.20} is not supported (this is {RECORD_VERSION})")
+    for field, kind in (("variant", str), ("house_rules", list), ("options", dict), ("dealer", int),
+                        ("actions", list), ("digest", str)):
+        if not isinstance(record.get(field), kind):
+            raise RecordError(f"record field {field!r} is missing or not a {kind.__name__}")
+    seed = record.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise RecordError("record field 'seed' must be a whole number, or null for a game dealt from a secret")
     try:
         if rules is None:
             rules = load_rules(record["variant"], record["house_rules"], record["options"])
         elif (rules.variant, sorted(rules.house_rules), dict(rules.options)) != (
                 record["variant"], sorted(record["house_rules"]), record["options"]):
             raise RecordError(f"the record was played under other rules than {rules.name!r}")
-        n = rules.table.players
-        deal = record.get("deal")
-        if deal is not None:
-            if not isinstance(deal, list) or len(deal) != n + 2:
-                raise RecordError(f"record field 'deal' must hold {n} hands, the blind and the pile")
-            game = rules.new_game(record["seed"], deal=deal[:n], blind=deal[n], pile=deal[n + 1],
-                                  dealer=record["dealer"])
+        engine = rules._engine
+        if seed is None:
+            deals = record.get("deals")
+            if not isinstance(deals, list) or not deals:
+                raise RecordError("a record of a game dealt from a secret must list its 'deals'")
+            explicit = tuple(_deal(engine, d, number) for number, d in enumerate(deals, start=1))
+            dealing = Dealing(None, secrets.token_bytes(32), explicit)
+            game = engine.start(dealing, engine.check_seat(record["dealer"], "dealer"))
         else:
-            game = rules.new_game(record["seed"], dealer=record["dealer"])
+            deal = record.get("deal")
+            explicit = () if deal is None else (_deal(engine, deal, 1),)
+            game = engine.start(Dealing(seed, None, explicit), engine.check_seat(record["dealer"], "dealer"))
     except RecordError:
         raise
     except SpadesError as exc:
@@ -74,9 +81,17 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
             raise
         except SpadesError as exc:
             raise RecordError(f"record action {step} does not apply: {exc}") from exc
-    if digest(game) != record["digest"]:
+    if digest(game, record["version"]) != record["digest"]:
         raise RecordError("the record was altered: replaying it does not reach the state it describes")
     return game
+
+
+def _deal(engine: Any, deal: Any, number: int) -> Deal:
+    n = engine.n
+    if not isinstance(deal, list) or len(deal) != n + 2 or not all(isinstance(h, list) for h in deal):
+        raise RecordError(f"the record's deal of hand {number} must hold {n} hands, the blind and the pile")
+    checked: Deal = engine._check_deal(deal[:n], deal[n], deal[n + 1])
+    return checked
 
 
 def load_score_sheet(data: Mapping[str, Any], rules: Rules | None = None) -> ScoreSheet:

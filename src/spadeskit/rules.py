@@ -221,8 +221,9 @@ class Rules:
     ) -> GameState:
         """Start a match.
 
-        ``seed`` makes every shuffle reproducible (without one, the OS's entropy is
-        used).  ``deal`` gives the first hand's cards explicitly, one list per seat in
+        ``seed`` makes every shuffle reproducible, and so predictable by anyone who knows
+        it.  Without one, the game shuffles from a secret drawn from the OS that no view
+        or record shows (``game.seed`` is then ``None``).  ``deal`` gives the first hand's cards explicitly, one list per seat in
         seat order (``["AS", "10D", ...]`` or a string ``"AS 10D ..."``); a variant with
         a blind takes it as ``blind=``, a draw pile as ``pile=`` (top card first).
         Later hands are shuffled from the seed.  ``dealer`` is the first dealer (default:

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from .rules import Rules
     from .views import View
 
-__all__ = ["Breach", "GameState", "HandState", "LogEntry", "MatchState", "Phase", "Policy"]
+__all__ = ["Breach", "Deal", "Dealing", "Dealt", "GameState", "HandState", "LogEntry", "MatchState", "Phase",
+           "Policy"]
 
 LogEntry = tuple["int | None", Action]
 """One logged action: ``(seat, action)``; the referee's seat is ``spadeskit.REFEREE``."""
@@ -72,9 +73,20 @@ class Breach:
     rule: str
 
 
+Deal = tuple[tuple[int, ...], ...]
+"""A hand's deal as given: card indices per seat, then the blind's, then the pile's (top first)."""
+
+Dealt = tuple[tuple[int, ...], int, tuple[int, ...]]
+"""A hand's deal as dealt: the hand masks by seat, the blind mask, the pile (top first)."""
+
+
 @attrs.frozen(weakref_slot=False)
 class MatchState:
-    """The running match: scores, bag counters, finished hands, and how it ended."""
+    """The running match: scores, bag counters, finished hands, and how it ended.
+
+    ``deals`` holds the deal of every finished hand (see :data:`Dealt`), so that the
+    record of a game dealt from a secret can show the hands already played.
+    """
 
     scores: tuple[int, ...]
     bags: tuple[int, ...]
@@ -82,9 +94,26 @@ class MatchState:
     logs: tuple[tuple[LogEntry, ...], ...]
     end: MatchEnd | None
     extra: FrozenMap
+    deals: tuple[Dealt, ...] = ()
 
 
-@attrs.frozen(weakref_slot=False)
+@attrs.frozen(eq=False)
+class Dealing:
+    """Where a game's deals come from: never shown in a view or a record.
+
+    A seeded game shuffles hand ``i`` from ``(seed, i)``, so anyone who knows the seed
+    can predict every deal: reproducible by design.  An unseeded game has ``seed`` None
+    and shuffles hand ``i`` from an HMAC of ``i`` under ``secret`` (32 bytes from the
+    OS), which no record holds.  ``explicit`` gives the deals of the first hands
+    outright: an explicit first deal, or the deals a record replays.
+    """
+
+    seed: int | None
+    secret: bytes | None = attrs.field(repr=False)
+    explicit: tuple[Deal, ...] = ()
+
+
+@attrs.frozen(weakref_slot=False, eq=False)
 class GameState:
     """A whole game: the rules, the match so far and the hand in progress.
 
@@ -102,8 +131,7 @@ class GameState:
     """
 
     rules: Rules = attrs.field(repr=False)
-    seed: int = attrs.field(repr=False)
-    first_deal: tuple[tuple[int, ...], ...] | None = attrs.field(repr=False)
+    _dealing: Dealing = attrs.field(repr=False, eq=False)
     match: MatchState
     number: int
     dealer: int
@@ -125,6 +153,7 @@ class GameState:
     breaches: tuple[Breach, ...]
     transfers: tuple[BookTransfer, ...]
     extra: FrozenMap
+    _dealt: Dealt = attrs.field(repr=False, eq=False)
     _log: Log = attrs.field(repr=False)
     # Private cache of what the seat to act may do (a play mask or a tuple of actions),
     # derived from the state itself and excluded from equality.
@@ -138,6 +167,35 @@ class GameState:
             rules._engine.deal_now(self)
             return object.__getattribute__(self, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        # As attrs would compare, except that a hand nobody has looked at yet is not dealt
+        # to compare it: two games dealt from different secrets are equal up to their
+        # next deal.  A seeded game deals the same either way, so it is dealt.
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, GameState)
+        return _compared(self) == _compared(other)
+
+    def __hash__(self) -> int:
+        return hash(_compared(self))
+
+    def _is_dealt(self) -> bool:
+        return is_dealt(self)
+
+    def _deal_is_known(self) -> bool:
+        return deal_is_known(self)
+
+    @property
+    def seed(self) -> int | None:
+        """Return the seed the game's deals come from, or ``None`` for a secret."""
+        return self._dealing.seed
+
+    @property
+    def first_deal(self) -> Deal | None:
+        """Return the first hand's deal if it was given explicitly, else ``None``."""
+        explicit = self._dealing.explicit
+        return explicit[0] if explicit else None
 
     @property
     def hand(self) -> GameState:
@@ -253,7 +311,8 @@ Policy = Callable[[GameState, "tuple[Action, ...]"], Action]
 FIELDS: tuple[str, ...] = tuple(f.name for f in attrs.fields(GameState))
 """Every slot of a state, in order (``_log`` and ``_legal`` included)."""
 
-DEALT_LATER = frozenset({"phase", "to_act", "hands", "blind", "pile", "contract", "steps", "leader"})
+DEALT_LATER = frozenset({"phase", "to_act", "hands", "blind", "pile", "contract", "steps", "leader",
+                         "_dealt"})
 """The fields of a new hand that wait for its deal (see :meth:`GameState.__getattr__`)."""
 
 Builder = _fast.builder_class(GameState)
@@ -272,6 +331,32 @@ def evolver(*changed: str) -> Callable[..., GameState]:
 
 copy_to_builder: Callable[[GameState], Any] = _fast.copier(Builder, FIELDS)
 """Return a mutable :data:`Builder` holding every field of a state."""
+
+
+_EQ_FIELDS = tuple(f.name for f in attrs.fields(GameState) if f.eq)
+_UNDEALT = object()
+
+
+def is_dealt(game: GameState) -> bool:
+    """Return whether the hand in progress has been dealt (see :data:`DEALT_LATER`)."""
+    try:
+        object.__getattribute__(game, "hands")
+    except AttributeError:
+        return False
+    return True
+
+
+def deal_is_known(game: GameState) -> bool:
+    """Return whether the hand in progress is dealt, or follows from what the game holds
+    (a seed, or an explicit deal): false only for a secret deal nobody has looked at."""
+    return game._dealing.seed is not None or game.number < len(game._dealing.explicit) or is_dealt(game)
+
+
+def _compared(game: GameState) -> tuple[Any, ...]:
+    """Return what equality compares: every field, the undealt ones of a secret deal as such."""
+    if deal_is_known(game):
+        return tuple(getattr(game, name) for name in _EQ_FIELDS)
+    return tuple(_UNDEALT if name in DEALT_LATER else getattr(game, name) for name in _EQ_FIELDS)
 
 
 def freeze(builder: Any) -> GameState:
