@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 
@@ -156,3 +157,25 @@ def test_tampered_records_are_refused(playing: spadeskit.GameState) -> None:
     changed["seed"] += 1
     with pytest.raises(RecordError):
         spadeskit.replay(changed)
+
+
+@pytest.mark.parametrize(("make", "error", "match"), [
+    (lambda: spadeskit.Card(-1), spadeskit.CardParseError, "card index is a whole number from 0 to 53"),
+    (lambda: spadeskit.Card(60), spadeskit.CardParseError, "not 60"),
+    (lambda: spadeskit.Bid(10**5000), spadeskit.SpadesError, "a number of about 5001 digits"),
+    (lambda: spadeskit.Bid(-3), spadeskit.SpadesError, "from 0 to 999"),
+    (lambda: spadeskit.Bid(True), spadeskit.SpadesError, "not True"),
+    (lambda: spadeskit.load_rules("standard").new_game(deal=5), spadeskit.DealError, "4 hands, one per seat"),
+    (lambda: spadeskit.load_rules("standard", house_rules=None), spadeskit.UnknownPlugin, "list of house-rule names"),
+    (lambda: spadeskit.load_rules("standard", options="x"), spadeskit.OptionError, "a mapping of option names"),
+    (lambda: spadeskit.load_rules("jjdd", options={"sandbags": 1}), spadeskit.OptionError, "True, False, not 1"),
+    (lambda: spadeskit.load_rules("standard", ["blind-nil"], {"blind_nil_pass": 1.0}), spadeskit.OptionError,
+     "0, 1, 2, not 1.0"),
+    (lambda: spadeskit.load_rules("standard").new_game(seed=1).view(10**5000), spadeskit.IllegalAction,
+     "a number of about 5001 digits does not exist"),
+])
+def test_malformed_input_at_the_public_entry_points_raises_a_spades_error(make: Any, error: type, match: str) -> None:
+    """Every malformed input raises a SpadesError subclass (exact types; huge integers
+    shortened in messages), never a raw TypeError or ValueError."""
+    with pytest.raises(error, match=match):
+        make()

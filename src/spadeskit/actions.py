@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import attrs
 
 from .cards import Card, CardLike, iter_mask, parse_card, parse_cards
-from .errors import RecordError, SpadesError
+from .errors import RecordError, SpadesError, shown
 
 __all__ = [
     "ACTION_TYPES",
@@ -42,9 +42,13 @@ def _card_set(values: Iterable[CardLike] | str) -> tuple[Card, ...]:
     return tuple(sorted(set(parse_cards(values))))
 
 
+MAX_COUNT = 999
+"""The largest number an action carries (a bid, a trick number, a side)."""
+
+
 def _count(value: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SpadesError(f"a bid is a whole number of tricks, not {value!r}")
+    if type(value) is not int or not 0 <= value <= MAX_COUNT:
+        raise SpadesError(f"a bid, trick or side is a whole number from 0 to {MAX_COUNT}, not {shown(value, 20)}")
     return value
 
 

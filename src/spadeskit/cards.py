@@ -17,7 +17,7 @@ from typing import Any, Union
 
 import attrs
 
-from .errors import CardParseError
+from .errors import CardParseError, shown
 
 __all__ = [
     "ALL_CARDS",
@@ -79,7 +79,7 @@ class Card:
     (True, True)
     """
 
-    index: int
+    index: int = attrs.field(validator=lambda _card, _field, value: _check_index(value))
 
     @classmethod
     def of(cls, value: CardLike) -> Card:
@@ -132,6 +132,12 @@ class Card:
 
 
 CardLike = Union[Card, str, int]
+
+
+def _check_index(value: object) -> None:
+    if type(value) is not int or not 0 <= value < 54:
+        raise CardParseError(f"a card index is a whole number from 0 to 53, not {shown(value, 20)}; "
+                             "use spadeskit.parse_card('AS') for a card")
 
 _CODES = tuple(
     [RANK_NAMES[i % 13 + 2] + "CDHS"[i // 13] for i in range(52)] + ["LJ", "BJ"]

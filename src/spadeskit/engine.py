@@ -35,6 +35,7 @@ from . import _fast
 from .actions import PLAYS, Action, Bid, Discard, Exchange, Nil, Play, plays_of
 from .cards import ALL_CARDS, CardLike, card_at, cards_of, iter_mask, parse_cards
 from .errors import (
+    shown,
     DealError,
     GameOver,
     IllegalAction,
@@ -384,12 +385,12 @@ class Engine:
     def check_seat(self, seat: object, what: str = "seat") -> int:
         """Return ``seat`` if it is a seat of this table; raise :class:`IllegalAction` if not."""
         if type(seat) is not int or not 0 <= seat < self.n:
-            raise IllegalAction(f"{what} {seat!r:.40} does not exist: seats are 0 to {self.n - 1}")
+            raise IllegalAction(f"{what} {shown(seat, 40)} does not exist: seats are 0 to {self.n - 1}")
         return seat
 
     def _plugin_seat(self, seat: object, hook: str) -> int:
         if type(seat) is not int or not 0 <= seat < self.n:
-            raise PluginError(f"{hook} of {self.rules.name!r} gave {seat!r:.40}, not a seat")
+            raise PluginError(f"{hook} of {self.rules.name!r} gave {shown(seat, 40)}, not a seat")
         return seat
 
     # ----------------------------------------------------------------------------------
@@ -405,7 +406,7 @@ class Engine:
         pile: Iterable[CardLike] | str,
     ) -> GameState:
         if seed is not None and type(seed) is not int:
-            raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
+            raise SpadesError(f"a seed is a whole number, not {shown(seed, 40)}")
         if dealer is None:
             dealer = self.n - 1
         self.check_seat(dealer, "dealer")
@@ -427,8 +428,8 @@ class Engine:
         pile: Iterable[CardLike] | str,
     ) -> tuple[tuple[int, ...], ...]:
         plan = self.table.deal
-        if isinstance(deal, str) or len(deal) != self.n:
-            raise DealError(f"a deal for {self.rules.name!r} is {self.n} hands, one per seat")
+        if isinstance(deal, (str, bytes)) or not isinstance(deal, Sequence) or len(deal) != self.n:
+            raise DealError(f"a deal for {self.rules.name!r} is {self.n} hands, one per seat, not {shown(deal, 40)}")
         hands = [tuple(c.index for c in parse_cards(h)) for h in deal]
         extra = [tuple(c.index for c in parse_cards(blind)), tuple(c.index for c in parse_cards(pile))]
         deck = {c.index for c in self.table.deck}
@@ -561,12 +562,12 @@ class Engine:
         return int(mask)
 
     def _bad_after_trick(self, changed: object) -> PluginError:
-        return PluginError(f"spadeskit_after_trick of {self.rules.name!r} gave {changed!r:.40}, not a state")
+        return PluginError(f"spadeskit_after_trick of {self.rules.name!r} gave {shown(changed, 40)}, not a state")
 
     def _bad_filters(self, seat: int, held: int, mask: object) -> PluginError:
         names = ", ".join(f.name for f in self.rules.filters if f.enforced)
         if type(mask) is not int:
-            why = f"returned {mask!r:.40}, not a card mask"
+            why = f"returned {shown(mask, 40)}, not a card mask"
         elif not mask:
             why = "leave nothing to play from a hand that is not empty"
         else:
@@ -607,7 +608,7 @@ class Engine:
         actions = tuple(a for group in offer(game, seat) if group for a in group)
         for action in actions:
             if not isinstance(action, Action):
-                raise PluginError(f"spadeskit_penalty_actions of {self.rules.name!r} offered {action!r:.40}, "
+                raise PluginError(f"spadeskit_penalty_actions of {self.rules.name!r} offered {shown(action, 40)}, "
                                   "not an action")
         return actions
 
@@ -623,7 +624,7 @@ class Engine:
         if actions is not self._checked_auction:
             for action in actions:
                 if not isinstance(action, Action):
-                    raise PluginError(f"spadeskit_auction_actions of {self.rules.name!r} listed {action!r:.40}, "
+                    raise PluginError(f"spadeskit_auction_actions of {self.rules.name!r} listed {shown(action, 40)}, "
                                       "not an action")
             # Plugins mostly return the same constant tuple: check it once.
             self._checked_auction = actions
@@ -660,7 +661,7 @@ class Engine:
         if game.match.end is not None:
             raise GameOver(f"{action} refused: the match is over ({game.match.end.reason})")
         if not isinstance(action, Action):
-            raise IllegalAction(f"{action!r:.60} is not an action (use spadeskit.Bid(4), spadeskit.Play('AS') …)")
+            raise IllegalAction(f"{shown(action, 60)} is not an action (use spadeskit.Bid(4), spadeskit.Play('AS') …)")
         referee = seat == REFEREE and type(seat) is int
         if seat is None:
             seat = game.to_act
@@ -904,9 +905,9 @@ class Engine:
 
     def rollout(self, game: GameState, seed: int | None, policy: Policy | None) -> GameState:
         if seed is not None and type(seed) is not int:
-            raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
+            raise SpadesError(f"a seed is a whole number, not {shown(seed, 40)}")
         if policy is not None and not callable(policy):
-            raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {policy!r:.40}")
+            raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
         return self._rollout(game, random.Random(seed), policy)
 
     def _rollout(self, game: GameState, rng: random.Random, policy: Policy | None) -> GameState:
@@ -1050,11 +1051,11 @@ class Engine:
     def simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
         for what, value in (("a number of hands", hands), ("a start", start)):
             if type(value) is not int or value < 0:
-                raise SpadesError(f"{what} is a whole number, 0 or more, not {value!r:.40}")
+                raise SpadesError(f"{what} is a whole number, 0 or more, not {shown(value, 40)}")
         if type(seed) is not int:
-            raise SpadesError(f"a seed is a whole number, not {seed!r:.40}")
+            raise SpadesError(f"a seed is a whole number, not {shown(seed, 40)}")
         if policy is not None and not callable(policy):
-            raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {policy!r:.40}")
+            raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
         return self._simulate(hands, seed, policy, start)
 
     def _simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
@@ -1089,7 +1090,7 @@ class Engine:
             for line in group or ():
                 if not isinstance(line, ScoreLine) or type(line.side) is not int or line.side not in sides \
                         or type(line.points) is not int or type(line.bags) is not int:
-                    raise PluginError(f"spadeskit_score_hand of {self.rules.name!r} gave {line!r:.80}")
+                    raise PluginError(f"spadeskit_score_hand of {self.rules.name!r} gave {shown(line, 80)}")
                 lines.append(line)
         points = [0] * len(sides)
         bag_delta = [0] * len(sides)
@@ -1140,7 +1141,7 @@ class Engine:
         if end is not None:
             if not isinstance(end, MatchEnd) or type(end.winner) is not int \
                     or not 0 <= end.winner < len(self.table.sides):
-                raise PluginError(f"spadeskit_match_end of {self.rules.name!r} gave {end!r:.80}")
+                raise PluginError(f"spadeskit_match_end of {self.rules.name!r} gave {shown(end, 80)}")
             return MatchState(match.scores, match.bags, match.results, match.logs, end, match.extra,
                               match.deals), None
         return match, self._plugin_seat(self.calls.next_dealer(dealer, result), "spadeskit_next_dealer")

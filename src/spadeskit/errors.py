@@ -9,6 +9,7 @@ that refused it, so they can be shown to a player as they are.
 from __future__ import annotations
 
 __all__ = [
+    "shown",
     "CardParseError",
     "DealError",
     "GameOver",
@@ -70,3 +71,19 @@ class OptionError(PluginError):
 
 class RuleConflict(PluginError):
     """Two plugins cannot be loaded together, or a house rule does not fit the variant."""
+
+
+def shown(value: object, width: int = 40) -> str:
+    """Return ``repr(value)`` cut to ``width`` characters, safe for any input.
+
+    Error messages echo what the caller gave; a huge integer has no ``repr`` within
+    Python's digit limit and an object's ``repr`` may fail, so neither may break the
+    error that reports them.
+    """
+    if type(value) is int and value.bit_length() > 128:
+        return f"a {'negative ' if value < 0 else ''}number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= width else text[: width - 3] + "..."

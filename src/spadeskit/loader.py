@@ -20,7 +20,7 @@ import pluggy
 
 from . import hookspecs
 from .engine import Engine
-from .errors import OptionError, PluginError, RuleConflict, UnknownPlugin
+from .errors import OptionError, PluginError, RuleConflict, UnknownPlugin, shown
 from .plugin import Option, PluginInfo
 from .rules import Rules
 from .table import FrozenMap
@@ -130,6 +130,10 @@ def load_rules(
     >>> load_rules("standard", options={"target": 500}) is load_rules("standard")
     True
     """
+    if isinstance(house_rules, (str, bytes)) or not isinstance(house_rules, Iterable):
+        raise UnknownPlugin(f"house_rules is a list of house-rule names, not {shown(house_rules, 40)}")
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionError(f"options is a mapping of option names to values, not {shown(options, 40)}")
     house = tuple(house_rules)
     plan = _plan(variant, house, dict(options or {}))
     named = isinstance(variant, str) and all(isinstance(h, str) for h in house)
@@ -234,6 +238,8 @@ def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> F
             declared[option.name] = (info, option)
     values = {name: option.default for name, (_, option) in declared.items()}
     for name, value in given.items():
+        if not isinstance(name, str):
+            raise OptionError(f"option names are strings, not {shown(name, 40)}")
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none"
             names = " + ".join(i.name for i in infos)
@@ -241,6 +247,6 @@ def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> F
         info, option = declared[name]
         problem = option.problem(value)
         if problem:
-            raise OptionError(f"option {name!r} of {info.name!r} {problem}, not {value!r}")
+            raise OptionError(f"option {name!r} of {info.name!r} {problem}, not {shown(value, 40)}")
         values[name] = value
     return FrozenMap(values)

@@ -57,7 +57,8 @@ class choice:  # noqa: N801  (used like a function: choice("a", "b"))
         self.allowed = allowed
 
     def __call__(self, value: Any) -> str | None:
-        if value in self.allowed:
+        # Exact types: 1 is not True, 1.0 is not 1.
+        if any(type(value) is type(a) and value == a for a in self.allowed):
             return None
         return f"must be one of {', '.join(map(repr, self.allowed))}"
 

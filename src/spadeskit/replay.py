@@ -11,7 +11,7 @@ import secrets
 from typing import Any
 
 from .actions import action_from_json
-from .errors import RecordError, SpadesError
+from .errors import RecordError, SpadesError, shown
 from .loader import load_rules
 from .records import RECORD_FORMAT, RECORD_VERSION, digest, verify
 from .rules import Rules
@@ -41,7 +41,7 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
     if key is not None:
         verify(record, key)
     if record.get("version") not in (1, RECORD_VERSION):
-        raise RecordError(f"record version {record.get('version')!r:.20} is not supported (this is {RECORD_VERSION})")
+        raise RecordError(f"record version {shown(record.get('version'), 20)} is not supported (this is {RECORD_VERSION})")
     for field, kind in (("variant", str), ("house_rules", list), ("options", dict), ("dealer", int),
                         ("actions", list), ("digest", str)):
         if not isinstance(record.get(field), kind):

@@ -19,7 +19,7 @@ import pluggy
 from .actions import Action, Bid, Nil
 from .cards import CardLike, Suit, card_at, parse_card
 from .compiler import ACTS_IN, Compiled, compile_hook
-from .errors import PluginError, SpadesError
+from .errors import PluginError, SpadesError, shown
 from .plugin import ActsIn, PlayFilter, PluginInfo, Ranking
 from .results import HandResult, HandSummary, ScoreLine
 from .scoresheet import ScoreSheet, checked_summary
@@ -300,7 +300,7 @@ class Rules:
         if values is None:
             return (0,) * sides
         if isinstance(values, (str, bytes)) or len(values) != sides or any(type(v) is not int for v in values):
-            raise SpadesError(f"{what} before the hand are {sides} whole numbers, one per side, not {values!r:.40}")
+            raise SpadesError(f"{what} before the hand are {sides} whole numbers, one per side, not {shown(values, 40)}")
         return tuple(values)
 
     def __eq__(self, other: object) -> bool:

@@ -29,7 +29,7 @@ import attrs
 
 from .actions import Action, Bid, BlindNil, Nil, Pass, PickUp, SeeCards, action_from_json
 from .cards import CardLike, card_at, parse_cards
-from .errors import GameOver, IllegalAction, RecordError, SpadesError
+from .errors import GameOver, IllegalAction, RecordError, SpadesError, shown
 from .results import BookTransfer, HandResult, HandSummary, MatchEnd
 from .state import MatchState, Phase, evolve
 from .table import FrozenMap
@@ -67,7 +67,7 @@ def _as_action(value: BidLike, who: str) -> Action | None:
 
 
 def _refuse_bid(value: object, who: str) -> Action:
-    raise IllegalAction(f"{who}: cannot read the bid {value!r:.40}; write a number, 'nil', "
+    raise IllegalAction(f"{who}: cannot read the bid {shown(value, 40)}; write a number, 'nil', "
                         "'blind nil', 'pick up' or 'pass'")
 
 
@@ -180,7 +180,7 @@ class ScoreSheet:
         moved = tuple(transfers)
         for transfer in moved:
             if not isinstance(transfer, BookTransfer):
-                raise SpadesError(f"a transfer is a spadeskit.results.BookTransfer, not {transfer!r:.40}")
+                raise SpadesError(f"a transfer is a spadeskit.results.BookTransfer, not {shown(transfer, 40)}")
         entry = SheetHand(tuple(wanted), counted, cards, moved)
         return self._scored(entry)
 
@@ -233,7 +233,7 @@ class ScoreSheet:
         if not isinstance(data, dict) or data.get("format") != SCORE_SHEET_FORMAT:
             raise RecordError(f"not a spadeskit score sheet (its 'format' is not {SCORE_SHEET_FORMAT!r})")
         if data.get("version") != SCORE_SHEET_VERSION or not isinstance(data.get("hands"), list):
-            raise RecordError(f"score sheet version {data.get('version')!r:.20} is not supported, or it has no hands")
+            raise RecordError(f"score sheet version {shown(data.get('version'), 20)} is not supported, or it has no hands")
         try:
             sheet = cls.start(rules, data.get("dealer"))
             for number, hand in enumerate(data["hands"], start=1):
@@ -312,7 +312,7 @@ def _checked_books(rules: Rules, books: Sequence[int]) -> tuple[int, ...]:
         raise SpadesError(f"{rules.name!r} has {n} seats: give {n} book counts, one per seat")
     for seat, took in enumerate(books):
         if type(took) is not int or took < 0:
-            raise SpadesError(f"{engine.seat_name(seat)} took {took!r:.20} books: books are whole "
+            raise SpadesError(f"{engine.seat_name(seat)} took {shown(took, 20)} books: books are whole "
                               "numbers, 0 or more")
     tricks = (n * table.deal.hand_size + table.deal.pile) // n
     if sum(books) != tricks:
