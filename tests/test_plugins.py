@@ -220,3 +220,34 @@ def test_a_misspelt_hook_is_refused_at_load_with_a_suggestion() -> None:
     named.offers = hookimpl(specname="spadeskit_penalty_action")(lambda game: ())  # type: ignore[attr-defined]
     with pytest.raises(PluginError, match="spadeskit_penalty_action, which is not a spadeskit hook"):
         spadeskit.load_rules("standard", [named])
+
+
+def test_available_lists_the_working_plugins_and_reports_a_broken_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One broken entry point no longer makes available() fail for everyone."""
+    import importlib.metadata
+
+    import spadeskit.loader as loader
+
+    broken = importlib.metadata.EntryPoint("half-done", "no_such_module_anywhere", "spadeskit")
+    points = dict(loader._entry_points())
+    points["half-done"] = broken
+    monkeypatch.setattr(loader, "_ENTRY_POINTS", points)
+    listed = {p.name: p for p in spadeskit.available()}
+    assert listed["standard"].kind == "variant"
+    assert listed["half-done"].kind == "broken" and "failed to import" in listed["half-done"].summary
+    assert spadeskit.available()[-1].name == "half-done"
+    with pytest.raises(PluginError, match="failed to import"):
+        spadeskit.load_rules("half-done")
+
+
+def test_the_cli_prints_one_line_for_a_file_that_is_not_a_record(tmp_path: Any, capsys: Any) -> None:
+    from spadeskit.cli import main
+
+    binary = tmp_path / "record.json"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    for path in (binary, nested, tmp_path / "missing.json"):
+        assert main(["replay", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("spadeskit: ") and err.count("\n") == 1 and "Traceback" not in err

@@ -248,15 +248,15 @@ def action_from_json(data: Any) -> Action:
     Play(card=Card('10S'))
     """
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise RecordError(f"not an action: {data!r}")
+        raise RecordError(f"not an action: {shown(data)}")
     cls = ACTION_TYPES.get(data["type"])
     if cls is None:
-        raise RecordError(f"unknown action type {data['type']!r}; known: {sorted(ACTION_TYPES)}")
+        raise RecordError(f"unknown action type {shown(data['type'])}; known: {sorted(ACTION_TYPES)}")
     args = {k: v for k, v in data.items() if k != "type"}
     names = {f.name for f in attrs.fields(cls)}
     if set(args) != names:
-        raise RecordError(f"action {data!r} needs exactly the fields {sorted(names)}")
+        raise RecordError(f"action {shown(data)} needs exactly the fields {sorted(names)}")
     try:
         return cls(**args)
     except (SpadesError, TypeError) as exc:
-        raise RecordError(f"bad action {data!r}: {exc}") from exc
+        raise RecordError(f"bad action {shown(data)}: {exc}") from exc

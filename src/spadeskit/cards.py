@@ -161,7 +161,7 @@ def _parse_text(text: str) -> Card:
         if suit is not None and rank is not None:
             return _CARDS[suit * 13 + rank - 2]
     raise CardParseError(
-        f"cannot read {text!r} as a card: write rank then suit, "
+        f"cannot read {shown(text)} as a card: write rank then suit, "
         "like 'AS', '10S', 'TS' or 'A♠', or 'BJ'/'LJ' for the jokers"
     )
 
@@ -187,7 +187,7 @@ def parse_card(value: CardLike) -> Card:
         return card
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 54:
         return _CARDS[value]
-    raise CardParseError(f"cannot read {value!r} as a card: expected a card string like 'AS'")
+    raise CardParseError(f"cannot read {shown(value)} as a card: expected a card string like 'AS'")
 
 
 def parse_cards(values: Iterable[CardLike] | str) -> tuple[Card, ...]:
@@ -198,6 +198,8 @@ def parse_cards(values: Iterable[CardLike] | str) -> tuple[Card, ...]:
     """
     if isinstance(values, str):
         values = [v for v in values.replace(",", " ").split() if v]
+    elif isinstance(values, (bytes, bytearray, Card, int)) or not isinstance(values, Iterable):
+        raise CardParseError(f"expected a list of cards or a string like 'AS 10H', not {shown(values)}")
     return tuple(parse_card(v) for v in values)
 
 

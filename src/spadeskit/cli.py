@@ -88,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "list":
             for plugin in available():
                 print(f"{plugin.name:24} {plugin.kind:11} {plugin.summary}")
+                if plugin.kind == "broken":
+                    continue
                 for label, names in (("fits", plugin.fits), ("requires", plugin.requires),
                                      ("conflicts with", plugin.conflicts)):
                     if names:
@@ -111,8 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.record, "w", encoding="utf-8") as handle:
                 json.dump(game.to_record(), handle)
         return 0
-    except (SpadesError, OSError, json.JSONDecodeError) as exc:
-        print(f"spadeskit: {exc}", file=sys.stderr)
+    except (SpadesError, OSError, ValueError, RecursionError) as exc:
+        # Bad input (a file that is not JSON, not text, or nested too deep included) is
+        # one line and exit status 2, never a traceback.
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"spadeskit: {text}", file=sys.stderr)
         return 2
 
 

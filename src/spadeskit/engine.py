@@ -290,6 +290,17 @@ def _index_drawer(rng: random.Random) -> Callable[[int], int]:
     return draw
 
 
+SEED_BITS = 256
+"""Seeds are whole numbers of at most this many bits (either sign)."""
+
+
+def check_seed(seed: object) -> int:
+    """Return ``seed`` if it is a whole number within :data:`SEED_BITS`; raise SpadesError if not."""
+    if type(seed) is not int or seed.bit_length() > SEED_BITS:
+        raise SpadesError(f"a seed is a whole number of at most {SEED_BITS} bits, not {shown(seed)}")
+    return seed
+
+
 def mix(seed: int, number: int) -> int:
     """Return a 64-bit seed for item ``number`` of a batch seeded with ``seed``."""
     data = hashlib.blake2b(f"{seed}:{number}".encode(), digest_size=8).digest()
@@ -405,8 +416,8 @@ class Engine:
         blind: Iterable[CardLike] | str,
         pile: Iterable[CardLike] | str,
     ) -> GameState:
-        if seed is not None and type(seed) is not int:
-            raise SpadesError(f"a seed is a whole number, not {shown(seed, 40)}")
+        if seed is not None:
+            check_seed(seed)
         if dealer is None:
             dealer = self.n - 1
         self.check_seat(dealer, "dealer")
@@ -904,8 +915,8 @@ class Engine:
     # ----------------------------------------------------------------------------------
 
     def rollout(self, game: GameState, seed: int | None, policy: Policy | None) -> GameState:
-        if seed is not None and type(seed) is not int:
-            raise SpadesError(f"a seed is a whole number, not {shown(seed, 40)}")
+        if seed is not None:
+            check_seed(seed)
         if policy is not None and not callable(policy):
             raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
         return self._rollout(game, random.Random(seed), policy)
@@ -1052,8 +1063,7 @@ class Engine:
         for what, value in (("a number of hands", hands), ("a start", start)):
             if type(value) is not int or value < 0:
                 raise SpadesError(f"{what} is a whole number, 0 or more, not {shown(value, 40)}")
-        if type(seed) is not int:
-            raise SpadesError(f"a seed is a whole number, not {shown(seed, 40)}")
+        check_seed(seed)
         if policy is not None and not callable(policy):
             raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
         return self._simulate(hands, seed, policy, start)

@@ -20,7 +20,7 @@ import pluggy
 
 from . import hookspecs
 from .engine import Engine
-from .errors import OptionError, PluginError, RuleConflict, UnknownPlugin, shown
+from .errors import OptionError, PluginError, RuleConflict, SpadesError, UnknownPlugin, shown
 from .plugin import Option, PluginInfo
 from .rules import Rules
 from .table import FrozenMap
@@ -67,27 +67,37 @@ def resolve(ref: object) -> tuple[object, PluginInfo]:
         eps = _entry_points()
         if ref not in eps:
             raise UnknownPlugin(
-                f"no spadeskit plugin named {ref!r} is installed; installed: {', '.join(sorted(eps))}"
+                f"no spadeskit plugin named {shown(ref)} is installed; installed: {', '.join(sorted(eps))}"
             )
         try:
             plugin = eps[ref].load()
         except Exception as exc:
-            raise PluginError(f"plugin {ref!r} failed to import: {exc}") from exc
-        info = _info_of(plugin, repr(ref))
+            raise PluginError(f"plugin {shown(ref)} failed to import: {exc}") from exc
+        info = _info_of(plugin, shown(ref))
         if info.name != ref:
             raise PluginError(f"entry point {ref!r} loads a plugin that calls itself {info.name!r}")
         return plugin, info
-    return ref, _info_of(ref, repr(ref))
+    return ref, _info_of(ref, shown(ref))
 
 
 def available() -> tuple[PluginSummary, ...]:
-    """Return every installed variant and house rule, variants first, by name."""
+    """Return every installed variant and house rule, variants first, by name.
+
+    A plugin that cannot be loaded (it fails to import, or has no valid ``PLUGIN``) is
+    listed last, with kind ``"broken"`` and the reason as its summary; the others are
+    listed as usual.
+    """
     rows = []
     for name in _entry_points():
-        info = resolve(name)[1]
+        try:
+            info = resolve(name)[1]
+        except SpadesError as exc:
+            rows.append(PluginSummary(name, "broken", str(exc), (), (), (), ()))
+            continue
         rows.append(PluginSummary(info.name, info.kind, info.summary, info.options,
                                   info.fits, info.requires, info.conflicts))
-    return tuple(sorted(rows, key=lambda r: (r.kind != "variant", r.name)))
+    order = {"variant": 0, "house-rule": 1}
+    return tuple(sorted(rows, key=lambda r: (order.get(r.kind, 2), r.name)))
 
 
 CACHE_SIZE = 256

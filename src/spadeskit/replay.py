@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from .actions import action_from_json
+from .engine import SEED_BITS
 from .errors import RecordError, SpadesError, shown
 from .loader import load_rules
 from .records import RECORD_FORMAT, RECORD_VERSION, digest, verify
@@ -47,8 +48,9 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
         if not isinstance(record.get(field), kind):
             raise RecordError(f"record field {field!r} is missing or not a {kind.__name__}")
     seed = record.get("seed")
-    if seed is not None and type(seed) is not int:
-        raise RecordError("record field 'seed' must be a whole number, or null for a game dealt from a secret")
+    if seed is not None and (type(seed) is not int or seed.bit_length() > SEED_BITS):
+        raise RecordError(f"record field 'seed' must be a whole number of at most {SEED_BITS} bits, or null "
+                          "for a game dealt from a secret")
     try:
         if rules is None:
             rules = load_rules(record["variant"], record["house_rules"], record["options"])
@@ -73,7 +75,7 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
         raise RecordError(f"record cannot start its game: {exc}") from exc
     for step, entry in enumerate(record["actions"], start=1):
         if not isinstance(entry, list) or len(entry) != 2:
-            raise RecordError(f"record action {step} is not a [seat, action] pair: {entry!r}")
+            raise RecordError(f"record action {step} is not a [seat, action] pair: {shown(entry)}")
         seat, data = entry
         try:
             game = game.apply(action_from_json(data), seat)

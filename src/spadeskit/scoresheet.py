@@ -172,7 +172,7 @@ class ScoreSheet:
         rules = self.rules
         n = rules.table.players
         engine = rules._engine
-        if isinstance(bids, (str, bytes)) or len(bids) != n:
+        if isinstance(bids, (str, bytes)) or not isinstance(bids, Sequence) or len(bids) != n:
             raise SpadesError(f"{rules.name!r} has {n} seats: give {n} bids, one per seat")
         wanted = [_as_action(b, engine.seat_name(s)) for s, b in enumerate(bids)]
         counted = _checked_books(rules, books)
@@ -290,7 +290,7 @@ def checked_summary(rules: Rules, bids: Sequence[BidLike], books: Sequence[int],
     score sheet checks them (the bids through the variant's own auction under ``match``
     with ``dealer`` dealing, the books adding up to the hand's tricks)."""
     n = rules.table.players
-    if isinstance(bids, (str, bytes)) or len(bids) != n:
+    if isinstance(bids, (str, bytes)) or not isinstance(bids, Sequence) or len(bids) != n:
         raise SpadesError(f"{rules.name!r} has {n} seats: give {n} bids, one per seat")
     wanted = tuple(_as_action(b, rules._engine.seat_name(s)) for s, b in enumerate(bids))
     return _summary(rules, SheetHand(wanted, _checked_books(rules, books)), match, dealer)
@@ -308,7 +308,7 @@ def _checked_books(rules: Rules, books: Sequence[int]) -> tuple[int, ...]:
     table = rules.table
     engine = rules._engine
     n = table.players
-    if isinstance(books, (str, bytes)) or len(books) != n:
+    if isinstance(books, (str, bytes)) or not isinstance(books, Sequence) or len(books) != n:
         raise SpadesError(f"{rules.name!r} has {n} seats: give {n} book counts, one per seat")
     for seat, took in enumerate(books):
         if type(took) is not int or took < 0:
@@ -325,7 +325,7 @@ def _checked_won(rules: Rules, won: Sequence[Iterable[CardLike] | str] | None) -
     if won is None:
         return None
     n = rules.table.players
-    if isinstance(won, str) or len(won) != n:
+    if isinstance(won, (str, bytes)) or not isinstance(won, Sequence) or len(won) != n:
         raise SpadesError(f"give the cards each of the {n} seats won")
     deck = {c.index for c in rules.table.deck}
     taken: dict[int, int] = {}
