@@ -178,3 +178,18 @@ def test_seeded_games_are_predictable_by_design_and_version_1_records_still_repl
     old["version"] = 1
     old["digest"] = spadeskit.records.digest(game, 1)
     assert spadeskit.replay(old) == game
+
+
+def test_a_views_json_grows_by_one_short_score_line_a_hand() -> None:
+    """Views stay cheap: a view's JSON does not grow with the hands played beyond one
+    score line per hand."""
+    rules = spadeskit.load_rules("standard", options={"target": 10_000, "floor": None})
+    game = rules.new_game(seed=4)
+    sizes = []
+    for _ in range(41):
+        game = game.rollout(seed=len(game.hand_results))
+        if len(game.hand_results) in (1, 41):
+            sizes.append(len(json.dumps(game.view(0).to_json())))
+    data = game.view(0).to_json()
+    assert data["last_hand"]["number"] == 40 and len(data["score_history"]) == 41
+    assert (sizes[1] - sizes[0]) / 40 < 20  # bytes per hand: the two totals and punctuation

@@ -26,7 +26,13 @@ __all__ = ["View", "make_view"]
 
 @attrs.frozen(weakref_slot=False)
 class View:
-    """The game as one seat sees it (``seat=None``: a spectator, who holds no cards)."""
+    """The game as one seat sees it (``seat=None``: a spectator, who holds no cards).
+
+    ``hand_results`` holds every finished hand (shared with the state, not copied).
+    :meth:`to_json` sends the last finished hand in full (``last_hand``) and, for the
+    match so far, each hand's totals only (``score_history``), so a view's JSON grows by
+    one short line a hand.
+    """
 
     seat: int | None
     variant: str
@@ -79,7 +85,10 @@ class View:
             "pile_size": self.pile_size,
             "scores": list(self.scores),
             "bags": list(self.bags),
-            "hand_results": [_result_json(r) for r in self.hand_results],
+            # The last finished hand in full; before it, one score line per hand, so the
+            # JSON of a view grows by one short line a hand, not by every hand's sheet.
+            "score_history": [list(r.scores) for r in self.hand_results],
+            "last_hand": _result_json(self.hand_results[-1]) if self.hand_results else None,
             "legal_actions": [a.to_json() for a in self.legal_actions],
             "is_over": self.is_over,
             "winner": self.winner,
