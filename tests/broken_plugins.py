@@ -89,3 +89,22 @@ def _ranker(name: str) -> types.ModuleType:
 
 
 RANKER_A, RANKER_B = _ranker("ranker-a"), _ranker("ranker-b")
+
+
+def _sealed_bid_revealer() -> types.ModuleType:
+    """A suicide-like rule that does not declare its conflict with hidden-bids: what a seat
+    may bid depends on its partner's bid, which hidden-bids seals."""
+
+    @hookimpl(wrapper=True)
+    def spadeskit_auction_actions(game: Any, seat: int, table: Any) -> Any:
+        offered = yield
+        partner = next(s for s in table.sides[table.side_of[seat]] if s != seat)
+        said = game.hand.bids[partner]
+        if said is None:
+            return offered
+        return tuple(b for b in offered if type(b) is not type(said)) or offered
+
+    return plugin("sealed-bid-revealer", spadeskit_auction_actions)
+
+
+SEALED_BID_REVEALER = _sealed_bid_revealer()

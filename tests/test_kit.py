@@ -4,6 +4,8 @@ work in a fresh test suite."""
 
 from __future__ import annotations
 
+import types
+
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -15,6 +17,7 @@ from spadeskit.testing import (
     check_rules,
     check_state,
     lint,
+    play_random_match,
     reachable_states,
     records,
     rule_sets,
@@ -138,3 +141,44 @@ def test_the_pytest_plugin_asks_for_the_marker(pytester: pytest.Pytester) -> Non
     """)
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.stdout.fnmatch_lines(["*add @pytest.mark.spadeskit('standard'*"])
+
+
+def test_the_leak_check_catches_legal_actions_that_reveal_a_sealed_bid() -> None:
+    """The kit compares a seat's view and legal actions across states that differ only in
+    what it may not know; with hidden-bids, a rule whose bids depend on the partner's
+    sealed bid is caught (the example suicide package declares that conflict)."""
+    from tests.broken_plugins import SEALED_BID_REVEALER
+
+    rules = spadeskit.load_rules("standard", ["hidden-bids", SEALED_BID_REVEALER])
+    with pytest.raises(InvariantError, match="legal actions change with what the seat may not know"):
+        for seed in range(6):
+            play_random_match(rules, seed, deep_every=1)
+    alone = spadeskit.load_rules("standard", [SEALED_BID_REVEALER])  # bids are public: no leak
+    play_random_match(alone, 0, deep_every=1)
+
+
+def test_the_leak_check_catches_a_view_that_depends_on_another_seats_cards() -> None:
+    """A view hook that shows each seat's count of spades reveals other hands: caught."""
+    import random
+
+    import attrs
+
+    from spadeskit.testing import check_inference
+
+    rule = types.ModuleType("spade-counter")
+    rule.PLUGIN = spadeskit.PluginInfo(name="spade-counter", kind="house-rule",  # type: ignore[attr-defined]
+                                       summary="shows spade counts")
+
+    @spadeskit.hookimpl
+    def spadeskit_view(view: spadeskit.View, game: spadeskit.GameState) -> spadeskit.View:
+        spades = game.rules.ranking.suit_mask[spadeskit.Suit.SPADES]
+        return attrs.evolve(view, card_counts=tuple((m & spades).bit_count() for m in game.hands))
+
+    rule.spadeskit_view = spadeskit_view  # type: ignore[attr-defined]
+    leaky = spadeskit.load_rules("standard", [rule])
+    rng = random.Random(1)
+    with pytest.raises(InvariantError, match="view changes with what the seat may not know"):
+        for seed in range(20):
+            check_inference(leaky.new_game(seed=seed), rng)
+    for seed in range(5):
+        check_inference(spadeskit.load_rules("standard").new_game(seed=seed), rng)  # no leak

@@ -41,13 +41,13 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .actions import Accept, Action, Bid, Nil, Pass, PickUp, Play
-from .cards import card_at, mask_of
+from .cards import card_at, iter_mask, mask_of
 from .errors import SpadesError
 from .plugin import PluginInfo
 from .loader import available, load_rules, resolve
 from .replay import replay
 from .rules import Rules
-from .state import GameState
+from .state import GameState, evolve
 
 if TYPE_CHECKING:
     from hypothesis import strategies as st
@@ -60,6 +60,7 @@ __all__ = [
     "check_rules",
     "check_state",
     "check_views",
+    "check_inference",
     "check_moves",
     "check_rotation",
     "play_random_match",
@@ -217,6 +218,58 @@ def check_views(game: GameState) -> None:
                 raise _fail(game, "views", f"the view of seat {viewer} leaks {card_at(index).code}")
 
 
+def _hidden_variants(game: GameState, viewer: int, rng: random.Random) -> list[GameState]:
+    """Return states that differ from ``game`` only in what ``viewer`` may not know: a
+    card swapped between two other seats' hands, or a bid the viewer cannot see."""
+    n = game.rules.table.players
+    variants = []
+    others = [s for s in range(n) if s != viewer and game.hands[s]]
+    if len(others) >= 2:
+        a, b = rng.sample(others, 2)
+        card_a = rng.choice(list(iter_mask(game.hands[a])))
+        card_b = rng.choice(list(iter_mask(game.hands[b])))
+        hands = list(game.hands)
+        hands[a] ^= (1 << card_a) | (1 << card_b)
+        hands[b] ^= (1 << card_a) | (1 << card_b)
+        variants.append(evolve(game, hands=tuple(hands)))
+    sealed = game.view(viewer).bids
+    for seat, bid in enumerate(game.bids):
+        if bid is not None and sealed[seat] is None and seat != viewer:
+            for other in (Nil(), Bid(1), Bid(4), Bid(7)):
+                if other != bid:
+                    bids = game.bids[:seat] + (other,) + game.bids[seat + 1:]
+                    auction = tuple((s, other if s == seat else a) for s, a in game.auction)
+                    variants.append(evolve(game, bids=bids, auction=auction))
+    return variants
+
+
+def check_inference(game: GameState, rng: random.Random) -> None:
+    """Assert that no seat can infer what it may not know from its view or its actions.
+
+    For each seat, states that differ from ``game`` only in other seats' unplayed cards
+    or in bids still sealed from that seat must give it the same view and the same
+    legal actions; otherwise what it is shown or offered reveals them.
+    """
+    if game.is_over:
+        return
+    def shown_to(state: GameState, viewer: int) -> tuple[dict[str, Any], tuple[Action, ...]]:
+        view = state.view(viewer).to_json()
+        view.pop("legal_actions")  # compared on their own, to name what leaks
+        return view, state.legal_actions(viewer)
+
+    for viewer in range(game.rules.table.players):
+        seen = shown_to(game, viewer)
+        for variant in _hidden_variants(game, viewer, rng):
+            try:
+                other = shown_to(variant, viewer)
+            except SpadesError:
+                continue  # a variant the rules cannot even show is not a leak of this state
+            if other != seen:
+                what = "view changes" if other[0] != seen[0] else "legal actions change"
+                raise _fail(game, "views", f"seat {viewer}'s {what} with what the seat may not know "
+                                           "(another seat's cards or a sealed bid): they reveal it")
+
+
 def check_moves(game: GameState, rng: random.Random, probes: int = 6) -> None:
     """Assert that every legal action applies and that illegal ones raise, changing nothing."""
     snapshot = (game.hand, game.match)
@@ -275,6 +328,7 @@ def play_random_match(
             check_state(game)
         if steps % deep_every == 0:
             check_views(game)
+            check_inference(game, rng)
             check_moves(game, rng)
         game = game.apply(rng.choice(game.legal_actions()))
         steps += 1

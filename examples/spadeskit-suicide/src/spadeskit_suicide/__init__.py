@@ -22,7 +22,8 @@ PLUGIN = PluginInfo(
     options=(Option("suicide_min_bid", 4, "The least the partner of a nil bidder may bid.",
                     int_range(1, 13)),),
     fits=("standard",),
-    conflicts=("blind-nil",),
+    # With hidden-bids, what a seat may bid would reveal its partner's sealed bid.
+    conflicts=("blind-nil", "hidden-bids"),
 )
 
 
