@@ -251,3 +251,30 @@ def test_the_cli_prints_one_line_for_a_file_that_is_not_a_record(tmp_path: Any, 
         assert main(["replay", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.startswith("spadeskit: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("hook", "answer"), [
+    ("spadeskit_score_hand", lambda: [42]),
+    ("spadeskit_auction_next", lambda: "west"),
+    ("spadeskit_match_end", lambda: 5),
+    ("spadeskit_next_dealer", lambda: 9),
+    ("spadeskit_first_leader", lambda: -2),
+    ("spadeskit_penalty_actions", lambda: ["a claim"]),
+    ("spadeskit_view", lambda: "nope"),
+])
+def test_a_hook_answer_of_the_wrong_type_is_a_plugin_error_naming_the_plugin(hook: str, answer: Any) -> None:
+    """Plugin output is checked where it enters the engine; the error names the plugin
+    (by its entry-point name) and the hook."""
+    rule = house_rule("garbage-out")
+
+    def implementation() -> Any:
+        return answer()
+
+    implementation.__name__ = hook
+    setattr(rule, hook, hookimpl(tryfirst=True)(implementation))
+    rules = spadeskit.load_rules("standard", [rule], {"floor": None})  # the match goes on after hand 1
+    with pytest.raises(PluginError, match=rf"{hook} answered .*plugin 'garbage-out'"):
+        game = rules.new_game(seed=1)
+        game.view(0)
+        while not game.is_over:
+            game = game.apply(game.legal_actions()[0])

@@ -36,7 +36,7 @@ import pluggy
 
 from .errors import PluginError, SpadesError
 
-__all__ = ["ACTS_IN", "compile_hook"]
+__all__ = ["ACTS_IN", "answered_by", "compile_hook"]
 
 ACTS_IN = "spadeskit_acts_in"
 """The attribute :func:`spadeskit.plugin.acts_in` sets on a hook implementation."""
@@ -71,17 +71,25 @@ def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str]
     the plugin that raised it is left in ``failed[0]``.
     """
     namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
-    namespace.update(_pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules, _failed=failed)
+    answered: list[Any] = [None]
+    namespace.update(_pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules, _failed=failed,
+                     _answered=answered)
     lines = [f"def {name}({', '.join(params)}):", "    try:"]
     if not firstresult:
         lines.append("        out = []")
+        lines.append("        names = _answered[0] = []")
     for k, impl in enumerate(reversed(impls)):
         namespace[f"_f{k}"] = impl.function
         namespace[f"_p{k}"] = impl.plugin_name
         lines.append(f"        who = _p{k}")
         lines.append(f"        r = _f{k}({_arguments(impl, params, bound)})")
         lines.append("        if r is not None:")
-        lines.append("            return r" if firstresult else "            out.append(r)")
+        if firstresult:
+            lines.append("            _answered[0] = who")
+            lines.append("            return r")
+        else:
+            lines.append("            out.append(r)")
+            lines.append("            names.append(who)")
     lines.append("        return None" if firstresult else "        return out")
     if failed is None:
         lines += ["    except _pass:", "        raise",
@@ -90,6 +98,7 @@ def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str]
         lines += ["    except BaseException:", "        _failed[0] = who", "        raise"]
     exec(compile("\n".join(lines) + "\n", f"<spadeskit hook {name}>", "exec"), namespace)
     function: Compiled = namespace[name]
+    function.answered = answered  # type: ignore[attr-defined]
     return function
 
 
@@ -148,7 +157,23 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
         raise _failure(name, who, rules, error) from error
 
     call.__name__ = name
+    call.answered = inner.answered if inner is not None else [None]  # type: ignore[attr-defined]
+    call.wrappers = [impl.plugin_name for impl in outermost_first]  # type: ignore[attr-defined]
     return call
+
+
+def answered_by(call: Compiled | None, index: int | None = None) -> str:
+    """Return which plugin gave the last answer of a compiled hook, for error messages.
+
+    ``index`` picks the ``index``-th answer of a collected hook.  Wrappers that could
+    have changed the answer are named too.
+    """
+    noted = getattr(call, "answered", [None])[0]
+    if isinstance(noted, list):
+        noted = noted[index] if index is not None and 0 <= index < len(noted) else None
+    wrappers = getattr(call, "wrappers", [])
+    names = ([f"plugin {noted!r}"] if noted else []) + [f"wrapper {w!r}" for w in wrappers]
+    return " or ".join(names) if names else "no plugin"
 
 
 def _through_pluggy(name: str, caller: pluggy.HookCaller, params: Sequence[str],

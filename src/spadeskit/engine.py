@@ -34,6 +34,7 @@ import attrs
 from . import _fast
 from .actions import PLAYS, Action, Bid, Discard, Exchange, Nil, Play, plays_of
 from .cards import ALL_CARDS, CardLike, card_at, cards_of, iter_mask, parse_cards
+from .compiler import answered_by
 from .errors import (
     shown,
     DealError,
@@ -399,10 +400,15 @@ class Engine:
             raise IllegalAction(f"{what} {shown(seat, 40)} does not exist: seats are 0 to {self.n - 1}")
         return seat
 
-    def _plugin_seat(self, seat: object, hook: str) -> int:
+    def _plugin_seat(self, seat: object, hook: str, call: Any) -> int:
         if type(seat) is not int or not 0 <= seat < self.n:
-            raise PluginError(f"{hook} of {self.rules.name!r} gave {shown(seat, 40)}, not a seat")
+            raise self._bad(hook, call, seat, "not a seat")
         return seat
+
+    def _bad(self, hook: str, call: Any, value: object, what: str, index: int | None = None) -> PluginError:
+        """Return the error for a hook answer the engine cannot use, naming who gave it."""
+        return PluginError(f"{hook} answered {shown(value, 60)}, {what} ({answered_by(call, index)}, "
+                           f"in {self.rules.name!r})")
 
     # ----------------------------------------------------------------------------------
     # Starting games and hands
@@ -573,7 +579,7 @@ class Engine:
         return int(mask)
 
     def _bad_after_trick(self, changed: object) -> PluginError:
-        return PluginError(f"spadeskit_after_trick of {self.rules.name!r} gave {shown(changed, 40)}, not a state")
+        return self._bad("spadeskit_after_trick", self.calls.after_trick, changed, "not a state")
 
     def _bad_filters(self, seat: int, held: int, mask: object) -> PluginError:
         names = ", ".join(f.name for f in self.rules.filters if f.enforced)
@@ -616,12 +622,14 @@ class Engine:
         return self._offered(offer, game, seat) if offer is not None else _NO_ACTIONS
 
     def _offered(self, offer: Any, game: GameState, seat: int | None) -> tuple[Action, ...]:
-        actions = tuple(a for group in offer(game, seat) if group for a in group)
-        for action in actions:
-            if not isinstance(action, Action):
-                raise PluginError(f"spadeskit_penalty_actions of {self.rules.name!r} offered {shown(action, 40)}, "
-                                  "not an action")
-        return actions
+        found = offer(game, seat)
+        actions: list[Action] = []
+        for index, group in enumerate(found):
+            for action in group or ():
+                if not isinstance(action, Action):
+                    raise self._bad("spadeskit_penalty_actions", offer, action, "not an action", index)
+                actions.append(action)
+        return tuple(actions)
 
     def _auction_actions(self, game: GameState, seat: int) -> tuple[Action, ...]:
         # Cached on the state like the legal-play mask: asked once, then read by apply().
@@ -630,13 +638,14 @@ class Engine:
             return cached
         found = self.calls.auction_actions(game, seat)
         if found is None:
-            raise PluginError(f"no plugin of {self.rules.name!r} lists the auction actions")
+            raise PluginError(f"no plugin of {self.rules.name!r} lists the auction actions "
+                              f"(spadeskit_auction_actions answered None)")
         actions = tuple(found)
         if actions is not self._checked_auction:
             for action in actions:
                 if not isinstance(action, Action):
-                    raise PluginError(f"spadeskit_auction_actions of {self.rules.name!r} listed {shown(action, 40)}, "
-                                      "not an action")
+                    raise self._bad("spadeskit_auction_actions", self.calls.auction_actions, action,
+                                    "not an action")
             # Plugins mostly return the same constant tuple: check it once.
             self._checked_auction = actions
         object.__setattr__(game, "_legal", actions)
@@ -712,8 +721,10 @@ class Engine:
         logged = _logged(game, (game._log, (REFEREE if claimant is None else claimant, action)))
         hook = self.calls.apply_penalty
         new = hook(logged, claimant, action) if hook is not None else None
-        if not isinstance(new, GameState):
+        if new is None:
             raise PluginError(f"no plugin of {self.rules.name!r} applied the offered action {action}")
+        if not isinstance(new, GameState):
+            raise self._bad("spadeskit_apply_penalty", hook, new, "not a state")
         return new
 
     def _refuse_play(self, game: GameState, seat: int, action: Play) -> SpadesError:
@@ -756,20 +767,20 @@ class Engine:
         nxt = self.calls.auction_next(game)
         if isinstance(nxt, Contract):
             return self._begin_play(game, nxt)
-        return {"to_act": self._plugin_seat(nxt, "spadeskit_auction_next")}
+        return {"to_act": self._plugin_seat(nxt, "spadeskit_auction_next", self.calls.auction_next)}
 
     def _begin_play(self, game: GameState, contract: Contract) -> dict[str, Any]:
-        hook = "spadeskit_auction_next"
-        self._plugin_seat(contract.leader, f"{hook} (the contract's leader)")
+        hook, call = "spadeskit_auction_next", self.calls.auction_next
+        self._plugin_seat(contract.leader, f"{hook} (the contract's leader)", call)
         hands, blind = game.hands, game.blind
         declarer = contract.declarer
         if declarer is not None:
-            self._plugin_seat(declarer, f"{hook} (the contract's declarer)")
+            self._plugin_seat(declarer, f"{hook} (the contract's declarer)", call)
             if contract.blind_to == "declarer":
                 hands = hands[:declarer] + (hands[declarer] | blind,) + hands[declarer + 1:]
                 blind = 0
         for step in contract.steps:
-            self._plugin_seat(step.seat, f"{hook} (a step's seat)")
+            self._plugin_seat(step.seat, f"{hook} (a step's seat)", call)
         changes = {"contract": contract, "hands": hands, "blind": blind, "steps": contract.steps,
                    "phase": _EXCHANGE, "to_act": None, "leader": contract.leader}
         if contract.steps:
@@ -787,7 +798,8 @@ class Engine:
         contract = game.contract
         assert contract is not None and self.calls.first_leader is not None
         seat = self.calls.first_leader(game)
-        return contract.leader if seat is None else self._plugin_seat(seat, "spadeskit_first_leader")
+        return contract.leader if seat is None else self._plugin_seat(seat, "spadeskit_first_leader",
+                                                                      self.calls.first_leader)
 
     def _exchange(self, game: GameState, seat: int, action: Action) -> GameState:
         step: Step = game.steps[0]
@@ -809,7 +821,7 @@ class Engine:
         if step.kind == "discard":
             won = won[:seat] + (won[seat] | mask,) + won[seat + 1:]
         else:
-            to = self._plugin_seat(step.to, "spadeskit_auction_next (an exchange's receiver)")
+            to = self._plugin_seat(step.to, "spadeskit_auction_next (an exchange's receiver)", self.calls.auction_next)
             hands = hands[:to] + (hands[to] | mask,) + hands[to + 1:]
         steps = game.steps[1:]
         log = (game._log, (seat, action))
@@ -906,7 +918,7 @@ class Engine:
         if hook is not None:
             seat = hook(game)
             if seat is not None:
-                self._plugin_seat(seat, "spadeskit_before_scoring")
+                self._plugin_seat(seat, "spadeskit_before_scoring", hook)
                 return evolve(game, phase=_REVIEW, to_act=seat)
         return self._finish_hand(game)
 
@@ -1096,11 +1108,12 @@ class Engine:
         found = self.calls.score_hand(summary, match)
         lines: list[ScoreLine] = []
         sides = range(len(self.table.sides))
-        for group in reversed(found):
-            for line in group or ():
+        for index in reversed(range(len(found))):
+            for line in found[index] or ():
                 if not isinstance(line, ScoreLine) or type(line.side) is not int or line.side not in sides \
                         or type(line.points) is not int or type(line.bags) is not int:
-                    raise PluginError(f"spadeskit_score_hand of {self.rules.name!r} gave {shown(line, 80)}")
+                    raise self._bad("spadeskit_score_hand", self.calls.score_hand, line,
+                                    "not a ScoreLine of whole numbers for a side of this table", index)
                 lines.append(line)
         points = [0] * len(sides)
         bag_delta = [0] * len(sides)
@@ -1151,10 +1164,11 @@ class Engine:
         if end is not None:
             if not isinstance(end, MatchEnd) or type(end.winner) is not int \
                     or not 0 <= end.winner < len(self.table.sides):
-                raise PluginError(f"spadeskit_match_end of {self.rules.name!r} gave {shown(end, 80)}")
+                raise self._bad("spadeskit_match_end", self.calls.match_end, end, "not a MatchEnd naming a side")
             return MatchState(match.scores, match.bags, match.results, match.logs, end, match.extra,
                               match.deals), None
-        return match, self._plugin_seat(self.calls.next_dealer(dealer, result), "spadeskit_next_dealer")
+        return match, self._plugin_seat(self.calls.next_dealer(dealer, result), "spadeskit_next_dealer",
+                                        self.calls.next_dealer)
 
     # ----------------------------------------------------------------------------------
     # What a seat sees

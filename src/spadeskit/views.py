@@ -16,7 +16,8 @@ import attrs
 from . import _fast
 from .actions import Action
 from .cards import ALL_CARDS, Card, card_at, cards_of
-from .errors import PluginError
+from .compiler import answered_by
+from .errors import PluginError, shown
 from .results import HandResult, Trick
 from .state import GameState, Phase
 
@@ -135,5 +136,6 @@ def make_view(game: GameState, seat: int | None) -> View:
     if redacted is None:
         return view
     if not isinstance(redacted, View):
-        raise PluginError(f"spadeskit_view of {rules.name!r} gave {redacted!r}, not a View")
+        raise PluginError(f"spadeskit_view answered {shown(redacted, 60)}, not a View "
+                          f"({answered_by(hook, None)}, in {rules.name!r})")
     return redacted
