@@ -12,7 +12,7 @@ by the variant's card-ranking hook: the 2♦ is a spade in Jokers-and-Deuces.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any, Union
 
 import attrs
@@ -32,6 +32,7 @@ __all__ = [
     "cards_of",
     "iter_mask",
     "mask_of",
+    "misplaced",
     "parse_card",
     "parse_cards",
 ]
@@ -237,6 +238,28 @@ def cards_of(mask: int) -> tuple[Card, ...]:
                 chunk = _CHUNKS[bits << shift] = tuple(_CARDS[i] for i in iter_mask(bits << shift))
             found += chunk
     return found
+
+
+def misplaced(groups: Iterable[tuple[str, Iterable[int]]], deck: Collection[int], verb: str,
+              preposition: str) -> str | None:
+    """Return why the cards of named ``groups`` cannot all come from ``deck`` at once (a
+    card that is not in it, or one that is in two groups), or ``None``.
+
+    ``verb`` and ``preposition`` say what the groups did with their cards (``"dealt"``,
+    ``"to"``; ``"won"``, ``"by"``).
+
+    >>> misplaced([("N", [0, 1]), ("E", [1])], range(52), "dealt", "to")
+    '3C is dealt twice: to N and to E'
+    """
+    seen: dict[int, str] = {}
+    for where, cards in groups:
+        for index in cards:
+            if index not in deck:
+                return f"{card_at(index)} {verb} {preposition} {where} is not in the deck"
+            if index in seen:
+                return f"{card_at(index)} is {verb} twice: {preposition} {seen[index]} and {preposition} {where}"
+            seen[index] = where
+    return None
 
 
 def card_at(index: int) -> Card:

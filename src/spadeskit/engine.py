@@ -33,7 +33,7 @@ import attrs
 
 from . import _fast
 from .actions import PLAYS, Action, Bid, Discard, Exchange, Nil, Play, plays_of
-from .cards import ALL_CARDS, CardLike, card_at, cards_of, iter_mask, parse_cards
+from .cards import ALL_CARDS, CardLike, card_at, cards_of, iter_mask, misplaced, parse_cards
 from .compiler import answered_by
 from .errors import (
     shown,
@@ -453,16 +453,11 @@ class Engine:
         if plan.blind and not extra[0] and not plan.pile:
             dealt = {c for h in hands for c in h}
             extra[0] = tuple(sorted(deck - dealt))
-        seen: dict[int, str] = {}
-        for where, cards in [(self.seat_name(s), h) for s, h in enumerate(hands)] + [
-            ("the blind", extra[0]), ("the pile", extra[1])
-        ]:
-            for c in cards:
-                if c not in deck:
-                    raise DealError(f"{card_at(c)} in {where} is not in the deck of {self.rules.name!r}")
-                if c in seen:
-                    raise DealError(f"{card_at(c)} is dealt twice: to {seen[c]} and to {where}")
-                seen[c] = where
+        groups = [(self.seat_name(s), h) for s, h in enumerate(hands)] + [("the blind", extra[0]),
+                                                                           ("the pile", extra[1])]
+        problem = misplaced(groups, deck, "dealt", "to")
+        if problem:
+            raise DealError(f"{problem} of {self.rules.name!r}" if problem.endswith("deck") else problem)
         misdeal = self.calls.misdeal_allowed
         if misdeal is None or not misdeal():
             for seat, h in enumerate(hands):

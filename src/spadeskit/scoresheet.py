@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .actions import Action, Bid, BlindNil, Nil, Pass, PickUp, SeeCards, action_from_json
-from .cards import CardLike, card_at, parse_cards
+from .cards import CardLike, card_at, misplaced, parse_cards
 from .errors import GameOver, IllegalAction, RecordError, SpadesError, shown
-from .results import BookTransfer, HandResult, HandSummary, MatchEnd
-from .state import MatchState, Phase, evolve
+from .results import BookTransfer, HandResult, HandSummary
+from .state import MatchState, MatchTotals, Phase, evolve
 from .table import FrozenMap
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class SheetHand:
 
 
 @attrs.frozen
-class ScoreSheet:
+class ScoreSheet(MatchTotals):
     """The score sheet of a match kept on paper (see the module docs).
 
     ``hands`` holds what was entered, ``results`` the scored hands (with their score
@@ -112,31 +112,6 @@ class ScoreSheet:
     def results(self) -> tuple[HandResult, ...]:
         """Return the scored hands, oldest first."""
         return self.match.results
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Return each side's score."""
-        return self.match.scores
-
-    @property
-    def bags(self) -> tuple[int, ...]:
-        """Return each side's bag counter."""
-        return self.match.bags
-
-    @property
-    def is_over(self) -> bool:
-        """Return whether the match has ended."""
-        return self.match.end is not None
-
-    @property
-    def end(self) -> MatchEnd | None:
-        """Return how the match ended, or ``None``."""
-        return self.match.end
-
-    @property
-    def winner(self) -> int | None:
-        """Return the winning side, or ``None``."""
-        return self.match.end.winner if self.match.end is not None else None
 
     @property
     def reason(self) -> str | None:
@@ -328,21 +303,15 @@ def _checked_won(rules: Rules, won: Sequence[Iterable[CardLike] | str] | None) -
     if isinstance(won, (str, bytes)) or not isinstance(won, Sequence) or len(won) != n:
         raise SpadesError(f"give the cards each of the {n} seats won")
     deck = {c.index for c in rules.table.deck}
-    taken: dict[int, int] = {}
-    found = []
-    for seat, cards in enumerate(won):
-        indices = tuple(c.index for c in parse_cards(cards))
-        for index in indices:
-            if index not in deck:
-                raise SpadesError(f"{card_at(index)} won by {rules._engine.seat_name(seat)} is not in the deck")
-            if index in taken:
-                raise SpadesError(f"{card_at(index)} is won twice: by seats {taken[index]} and {seat}")
-            taken[index] = seat
-        found.append(indices)
-    if set(taken) != deck:
-        missing = sorted(deck - set(taken))
+    found = tuple(tuple(c.index for c in parse_cards(cards)) for cards in won)
+    problem = misplaced([(rules._engine.seat_name(s), cards) for s, cards in enumerate(found)], deck, "won", "by")
+    if problem:
+        raise SpadesError(problem)
+    taken = {c for cards in found for c in cards}
+    if taken != deck:
+        missing = sorted(deck - taken)
         raise SpadesError(f"every card is won by someone; missing: {' '.join(card_at(c).code for c in missing)}")
-    return tuple(found)
+    return found
 
 
 def _auction(rules: Rules, wanted: Sequence[Action | None], match: MatchState, dealer: int) -> Any:

@@ -97,6 +97,39 @@ class MatchState:
     deals: tuple[Dealt, ...] = ()
 
 
+class MatchTotals:
+    """Readings of a ``match`` (:class:`MatchState`) shared by games and score sheets."""
+
+    __slots__ = ()
+    match: MatchState
+
+    @property
+    def is_over(self) -> bool:
+        """Return whether the match has ended."""
+        return self.match.end is not None
+
+    @property
+    def end(self) -> MatchEnd | None:
+        """Return how the match ended (winner and reason), or ``None``."""
+        return self.match.end
+
+    @property
+    def winner(self) -> int | None:
+        """Return the winning side's index (see ``rules.table.side_names``), or ``None``."""
+        end = self.match.end
+        return end.winner if end is not None else None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Return each side's score."""
+        return self.match.scores
+
+    @property
+    def bags(self) -> tuple[int, ...]:
+        """Return each side's bag counter."""
+        return self.match.bags
+
+
 @attrs.frozen(eq=False)
 class Dealing:
     """Where a game's deals come from: never shown in a view or a record.
@@ -114,7 +147,7 @@ class Dealing:
 
 
 @attrs.frozen(weakref_slot=False, eq=False)
-class GameState:
+class GameState(MatchTotals):
     """A whole game: the rules, the match so far and the hand in progress.
 
     Build one with :meth:`Rules.new_game`.  Every method that changes something returns
@@ -222,27 +255,6 @@ class GameState:
     def led_card(self) -> Card | None:
         """Return the card led to the current trick, if any."""
         return card_at(self.trick[0][1]) if self.trick else None
-
-    @property
-    def is_over(self) -> bool:
-        """Return whether the match has ended."""
-        return self.match.end is not None
-
-    @property
-    def winner(self) -> int | None:
-        """Return the winning side's index (see ``rules.table.side_names``), or ``None``."""
-        end = self.match.end
-        return end.winner if end is not None else None
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Return each side's score."""
-        return self.match.scores
-
-    @property
-    def bags(self) -> tuple[int, ...]:
-        """Return each side's bag counter."""
-        return self.match.bags
 
     @property
     def hand_results(self) -> tuple[HandResult, ...]:
