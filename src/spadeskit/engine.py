@@ -27,13 +27,14 @@ import secrets
 import textwrap
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from . import _fast
 from .actions import PLAYS, Action, Bid, Discard, Exchange, Nil, Play, plays_of
-from .cards import ALL_CARDS, CardLike, card_at, cards_of, iter_mask, misplaced, parse_cards
+from .cards import ALL_CARDS, Card, CardLike, card_at, cards_of, iter_mask, misplaced, parse_cards
 from .compiler import answered_by
 from .errors import (
     shown,
@@ -168,6 +169,11 @@ def _combo(kind: type[Discard] | type[Exchange], indices: tuple[int, ...]) -> Ac
         if len(_combos) < 100_000:
             _combos[key] = action
     return action
+
+
+def _cards_won(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+    """Return the cards in each mask (a hand summary's ``won``, listed when read)."""
+    return tuple([cards_of(m) for m in masks])
 
 
 def _listed(action: Action, legal: Sequence[Action]) -> bool:
@@ -1094,7 +1100,7 @@ class Engine:
         """Return the hand's :class:`HandSummary` for the scoring hooks."""
         contract = game.contract
         summary: HandSummary = _make_summary(
-            game.bids, game.books, tuple([cards_of(m) for m in game.won]), game.transfers,
+            game.bids, game.books, partial(_cards_won, game.won), game.transfers,
             contract.trump if contract else "spades", contract.declarer if contract else None,
         )
         return summary

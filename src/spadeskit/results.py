@@ -8,6 +8,7 @@ play itself, so a scorekeeping app with pen-and-paper results uses the same rule
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -27,7 +28,11 @@ class BookTransfer:
     reason: str
 
 
-@attrs.frozen(weakref_slot=False)
+def _won_of(value: Any) -> Any:
+    return value() if callable(value) else value
+
+
+@attrs.frozen(weakref_slot=False, repr=False)
 class HandSummary:
     """Everything a hand's score depends on.
 
@@ -35,14 +40,31 @@ class HandSummary:
     ``books`` the tricks each seat took, ``won`` the cards each seat took (tricks, and
     discards or blind where a variant counts them) when a variant scores card points,
     ``transfers`` the penalty book transfers, and ``trump`` the hand's trump mode.
+
+    ``won`` may be given as a function returning the cards: they are then listed the
+    first time a scoring hook reads them (most variants never do).
     """
 
     bids: tuple[Action | None, ...]
     books: tuple[int, ...]
-    won: tuple[tuple[Card, ...], ...] | None = None
+    _won: tuple[tuple[Card, ...], ...] | Callable[[], tuple[tuple[Card, ...], ...]] | None = attrs.field(
+        default=None, alias="won", eq=_won_of)
     transfers: tuple[BookTransfer, ...] = ()
     trump: str = "spades"
     declarer: int | None = None
+
+    @property
+    def won(self) -> tuple[tuple[Card, ...], ...] | None:
+        """Return the cards each seat took, or ``None`` where the variant does not count them."""
+        value = self._won
+        if callable(value):
+            value = value()
+            object.__setattr__(self, "_won", value)
+        return value
+
+    def __repr__(self) -> str:
+        return (f"HandSummary(bids={self.bids!r}, books={self.books!r}, won={self.won!r}, "
+                f"transfers={self.transfers!r}, trump={self.trump!r}, declarer={self.declarer!r})")
 
 
 def _text_of(value: str | Callable[[], str]) -> str:
