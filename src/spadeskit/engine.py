@@ -228,7 +228,7 @@ hand.pile = _k_pile
 # The play filters' sources replace #FILTERS#; #AFTER_TRICK# is _AFTER_TRICK where the
 # rules have a spadeskit_after_trick hook.
 _RANDOM_PLAY = f"""\
-def play(hand, randbelow, rows):
+def play(hand, draw, rows):
 {textwrap.indent(_LOAD, "    ")}\
     while True:
         _k_held = _k_hands[seat]
@@ -236,7 +236,7 @@ def play(hand, randbelow, rows):
         #FILTERS#
         if type(allowed) is not int or allowed & ~_k_held or not allowed:
             raise _bad(seat, _k_held, allowed)
-        for _ in range(randbelow(allowed.bit_count())):
+        #PICK#
             allowed &= allowed - 1
         _k_bit = allowed & -allowed
         _k_index = _k_bit.bit_length() - 1
@@ -336,12 +336,14 @@ class Engine:
         self.draw = rules.table.deal.draw
         self.deck = tuple(c.index for c in rules.table.deck)
         self.deal_map = self._deal_map()
-        self.compiled_play = self._compile_random_play()
+        loops = self._compile_random_play()
+        self.compiled_play: Callable[..., Any] | None = loops[0] if loops is not None else None
+        self.compiled_play_fast: Callable[..., Any] | None = loops[1] if loops is not None else None
         self._checked_auction: tuple[Action, ...] = ()
 
-    def _compile_random_play(self) -> Callable[..., Any] | None:
-        """Return a generated random-play loop on plain locals, or ``None`` if the rules
-        need the scratch-state loop.
+    def _compile_random_play(self) -> tuple[Callable[..., Any], Callable[..., Any]] | None:
+        """Return generated random-play loops on plain locals (drawing exact indices, and
+        drawing floats), or ``None`` if the rules need the scratch-state loop.
 
         Possible when every enforced play filter gives its ``source`` (inlined here,
         reading the trick in progress from locals) and no filter is advisory: then
@@ -369,13 +371,19 @@ class Engine:
         code = _RANDOM_PLAY.replace("        #FILTERS#\n", "\n".join(body) + "\n")
         after = "" if self.calls.after_trick is None else _AFTER_TRICK
         code = code.replace("        #AFTER_TRICK#\n", after)
+        # Two loops: ``draw(n)`` gives an index below n (rollouts, as random.choice does);
+        # the simulate loop's ``draw()`` gives a float in [0, 1).
+        exact = code.replace("#PICK#", "for _ in range(draw(allowed.bit_count())):")
+        fast = code.replace("#PICK#", "for _ in range(int(draw() * allowed.bit_count())):")
         namespace.update(_N=self.n, _DRAW=self.draw, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
                          _suit_of=self.suit_of, _make_trick=_make_trick, _bad=self._bad_filters,
                          _after=self.calls.after_trick, _bad_after=self._bad_after_trick,
                          _copy=copy_to_builder, _GameState=GameState)
-        exec(compile(code, f"<spadeskit random play: {self.rules.name}>", "exec"), namespace)
-        loop: Callable[..., Any] = namespace["play"]
-        return loop
+        loops = []
+        for source in (exact, fast):
+            exec(compile(source, f"<spadeskit random play: {self.rules.name}>", "exec"), namespace)
+            loops.append(namespace["play"])
+        return loops[0], loops[1]
 
     def _deal_map(self) -> tuple[tuple[int, ...], ...]:
         """Return the shuffled-deck positions dealt to each seat left of the dealer in
@@ -932,22 +940,27 @@ class Engine:
             check_seed(seed)
         if policy is not None and not callable(policy):
             raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
-        return self._rollout(game, random.Random(seed), policy)
+        rng = random.Random(seed)
+        return self._rollout(game, rng.choice, _index_drawer(rng), policy)
 
-    def _rollout(self, game: GameState, rng: random.Random, policy: Policy | None) -> GameState:
-        choice = rng.choice
+    def _rollout(self, game: GameState, choice: Callable[[Sequence[Action]], Action],
+                 draw: Callable[[int], int], policy: Policy | None,
+                 fraction: Callable[[], float] | None = None) -> GameState:
+        """Play to the end of the hand, choosing with ``choice`` (of a sequence) or
+        ``draw`` (an index below ``n``), which must agree with each other, and with
+        ``fraction`` (``draw(n) == int(fraction() * n)``) where it is given."""
         match = game.match
         while game.match is match and match.end is None:
             if policy is None:
                 phase = game.phase
                 if phase is _PLAY and self.play_offer is None:
-                    game = self._random_play(game, _index_drawer(rng))
+                    game = self._random_play(game, draw, fraction)
                     continue
                 if phase is _AUCTION:
                     game = self._random_auction(game, choice)
                     continue
                 if phase is _EXCHANGE and self.player_offers[_EXCHANGE] is None:
-                    game = self._random_step(game, _index_drawer(rng))
+                    game = self._random_step(game, draw)
                     continue
             legal = game.legal_actions()
             game = game.apply(choice(legal) if policy is None else policy(game, legal))
@@ -999,11 +1012,18 @@ class Engine:
         action = nth_combo(kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count)))
         return self._exchange(game, seat, action)
 
-    def _random_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+    def _random_play(self, game: GameState, randbelow: Callable[[int], int],
+                     fraction: Callable[[], float] | None = None) -> GameState:
+        """Play random cards to the end of the hand's play: each the ``randbelow(k)``-th
+        legal card, or, given ``fraction`` (floats in [0, 1)), the ``int(fraction() * k)``-th."""
         if self.compiled_play is not None and (not game.pile or self.draw or self.calls.after_trick is not None):
             s = copy_to_builder(game)
             s._legal = None
-            s = self.compiled_play(s, randbelow, self.rules.strength_table(s.contract.trump))
+            rows = self.rules.strength_table(s.contract.trump)
+            if fraction is not None and self.compiled_play_fast is not None:
+                s = self.compiled_play_fast(s, fraction, rows)
+            else:
+                s = self.compiled_play(s, randbelow, rows)
             return self._end_play(freeze(s))
         return self._scratch_play(game, randbelow)
 
@@ -1086,11 +1106,21 @@ class Engine:
         sides = len(self.table.sides)
         match = MatchState((0,) * sides, (0,) * sides, (), (), None, _EMPTY)
         for number in range(start, start + hands):
-            # One generator per hand deals it and makes its random choices.
+            # One generator per hand deals it and makes its random choices.  Choices are
+            # drawn from 53-bit floats (uniform to within n / 2**53): random.Random's own
+            # integer draw is Python code, a third of the cost of a simulated card.
             rng = random.Random(f"spadeskit simulate {seed} {number}")
             game = self._hand(Dealing(mix(seed, number), None), match, 0, (n - 1 + number) % n)
             self.deal_now(game, rng=rng)
-            yield self._rollout(game, rng, policy).match.results[-1]
+            fraction = rng.random
+
+            def draw(count: int, fraction: Callable[[], float] = fraction) -> int:
+                return int(fraction() * count)
+
+            def choice(options: Sequence[Action], fraction: Callable[[], float] = fraction) -> Action:
+                return options[int(fraction() * len(options))]
+
+            yield self._rollout(game, choice, draw, policy, fraction).match.results[-1]
 
     # ----------------------------------------------------------------------------------
     # Scoring and the next hand
