@@ -72,11 +72,12 @@ def undecided(game: GameState, seat: int, table: TableSpec, options: Options) ->
     return may_go_blind(game, seat, table, options)
 
 
-@hookimpl(wrapper=True)
+@hookimpl(tryfirst=True)
 def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec,
-                              options: Options) -> Generator[None, Sequence[Action], Sequence[Action]]:
-    actions = yield
-    return _BLIND if undecided(game, seat, table, options) else actions
+                              options: Options) -> Sequence[Action] | None:
+    """An undecided seat may only bid blind nil (or look, out of turn); otherwise the
+    variant's bids stand (``None`` leaves them to it)."""
+    return _BLIND if undecided(game, seat, table, options) else None
 
 
 @hookimpl
