@@ -162,6 +162,57 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
     return call
 
 
+_ONE_WRAPPER = """\
+def {name}({params}):
+    try:
+        gen = _w({wargs})
+        next(gen)
+    except _pass:
+        raise
+    except StopIteration:
+        raise _failure(_hook, _wp, _rules, RuntimeError("the wrapper did not yield")) from None
+    except Exception as exc:
+        raise _failure(_hook, _wp, _rules, exc) from exc
+    try:
+        result = {inner}
+    except BaseException as exc:  # handed to the wrapper, as pluggy does
+        try:
+            gen.throw(exc)
+        except StopIteration as stop:
+            return stop.value
+        except BaseException as raised:
+            if isinstance(raised, _pass) or not isinstance(raised, Exception):
+                raise
+            raise _failure(_hook, _failed[0] if raised is exc else _wp, _rules, raised) from raised
+        raise _failure(_hook, _wp, _rules, RuntimeError("the wrapper yields twice")) from None
+    try:
+        gen.send(result)
+    except StopIteration as stop:
+        return stop.value
+    except _pass:
+        raise
+    except Exception as exc:
+        raise _failure(_hook, _wp, _rules, exc) from exc
+    raise _failure(_hook, _wp, _rules, RuntimeError("the wrapper yields twice"))
+"""
+
+
+def _one_wrapper(name: str, wrapper: pluggy.HookImpl, inner: Compiled | None, params: Sequence[str],
+                 bound: Mapping[str, Any], firstresult: bool, rules: str, failed: list[str]) -> Compiled:
+    """Return a generated call for the common case of one wrapper (as :func:`_wrapped`)."""
+    namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
+    namespace.update(_w=wrapper.function, _wp=wrapper.plugin_name, _inner=inner, _empty=None if firstresult else [],
+                     _pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules, _failed=failed)
+    source = _ONE_WRAPPER.format(name=name, params=", ".join(params), wargs=_arguments(wrapper, params, bound),
+                                 inner=f"_inner({', '.join(params)})" if inner is not None else "list(_empty)"
+                                 if not firstresult else "None")
+    exec(compile(source, f"<spadeskit hook {name}>", "exec"), namespace)
+    call: Compiled = namespace[name]
+    call.answered = inner.answered if inner is not None else [None]  # type: ignore[attr-defined]
+    call.wrappers = [wrapper.plugin_name]  # type: ignore[attr-defined]
+    return call
+
+
 def answered_by(call: Compiled | None, index: int | None = None) -> str:
     """Return which plugin gave the last answer of a compiled hook, for error messages.
 
@@ -217,4 +268,6 @@ def compile_hook(pm: pluggy.PluginManager, name: str, bound: Mapping[str, Any], 
         return _straight(name, plain, params, bound, firstresult, rules) if plain else None
     failed = [""]
     inner = _straight(name, plain, params, bound, firstresult, rules, failed) if plain else None
+    if len(wrappers) == 1:
+        return _one_wrapper(name, wrappers[0], inner, params, bound, firstresult, rules, failed)
     return _wrapped(name, wrappers, inner, params, bound, firstresult, rules, failed)
