@@ -813,18 +813,18 @@ class Engine:
     def _exchange(self, game: GameState, seat: int, action: Action) -> GameState:
         step: Step = game.steps[0]
         kind = Discard if step.kind == "discard" else Exchange
-        who = self.seat_name(seat)
         if type(action) is not kind:
+            who = self.seat_name(seat)
             raise WrongPhase(f"{action} by {who} refused: {who} must {step.kind} {step.count} cards first")
         assert isinstance(action, (Discard, Exchange))
         cards = action.cards
         mask = 0
         for card in cards:
             if not (game.hands[seat] >> card.index) & 1:
-                raise IllegalAction(f"{action} by {who} refused: {card} is not in their hand")
+                raise IllegalAction(f"{action} by {self.seat_name(seat)} refused: {card} is not in their hand")
             mask |= card.bit
         if len(cards) != step.count:
-            raise IllegalAction(f"{action} by {who} refused: give exactly {step.count} cards")
+            raise IllegalAction(f"{action} by {self.seat_name(seat)} refused: give exactly {step.count} cards")
         hands = game.hands[:seat] + (game.hands[seat] & ~mask,) + game.hands[seat + 1:]
         won = game.won
         if step.kind == "discard":

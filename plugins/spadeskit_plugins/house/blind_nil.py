@@ -51,6 +51,7 @@ SEEN = "blind_nil_seen"
 
 _BLIND: tuple[Action, ...] = (BlindNil(),)
 _SEE: tuple[Action, ...] = (SeeCards(),)
+_AUCTION = Phase.AUCTION
 
 
 def may_go_blind(game: GameState, seat: int, table: TableSpec, options: Options) -> bool:
@@ -66,10 +67,10 @@ def may_go_blind(game: GameState, seat: int, table: TableSpec, options: Options)
 
 def undecided(game: GameState, seat: int, table: TableSpec, options: Options) -> bool:
     """Return whether ``seat`` has not yet chosen between blind nil and seeing its cards."""
-    hand = game.hand
-    if hand.phase is not Phase.AUCTION or hand.bids[seat] is not None or seat in hand.extra.get(SEEN, ()):
+    # ``game`` holds the hand's fields itself (``game.hand is game``): read them directly.
+    if game.phase is not _AUCTION or game.bids[seat] is not None or seat in game.extra.get(SEEN, ()):
         return False
-    return may_go_blind(game, seat, table, options)
+    return not options["blind_nil_trailing"] or may_go_blind(game, seat, table, options)
 
 
 @hookimpl(tryfirst=True)
