@@ -339,7 +339,8 @@ class Engine:
         loops = self._compile_random_play()
         self.compiled_play: Callable[..., Any] | None = loops[0] if loops is not None else None
         self.compiled_play_fast: Callable[..., Any] | None = loops[1] if loops is not None else None
-        self._checked_auction: tuple[Action, ...] = ()
+        # Auction tuples already checked, by id (each kept alive here, so ids stay unique).
+        self._checked_auction: dict[int, tuple[Action, ...]] = {}
 
     def _compile_random_play(self) -> tuple[Callable[..., Any], Callable[..., Any]] | None:
         """Return generated random-play loops on plain locals (drawing exact indices, and
@@ -650,13 +651,16 @@ class Engine:
             raise PluginError(f"no plugin of {self.rules.name!r} lists the auction actions "
                               f"(spadeskit_auction_actions answered None)")
         actions = tuple(found)
-        if actions is not self._checked_auction:
+        if self._checked_auction.get(id(actions)) is not actions:
             for action in actions:
                 if not isinstance(action, Action):
                     raise self._bad("spadeskit_auction_actions", self.calls.auction_actions, action,
                                     "not an action")
-            # Plugins mostly return the same constant tuple: check it once.
-            self._checked_auction = actions
+            # Plugins mostly return a few constant tuples (blind-nil alternates two): check
+            # each once.  A plugin building a new tuple each time has it checked each time.
+            if len(self._checked_auction) >= 16:
+                self._checked_auction.clear()
+            self._checked_auction[id(actions)] = actions
         object.__setattr__(game, "_legal", actions)
         return actions
 
