@@ -12,11 +12,12 @@ played "for least" with no trump.  First to seven game points wins.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from spadeskit import MatchEnd, Pass, PickUp, ScoreLine, SpadesError
 from spadeskit.actions import Action
-from spadeskit.cards import STANDARD_DECK, Card, Suit
+from spadeskit.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
 from spadeskit.plugin import (
     Option,
     PlayFilter,
@@ -57,6 +58,14 @@ def card_points(card: Card) -> int:
     if card.rank == 14:
         return 40 if card.suit is Suit.SPADES else 20
     return 10 if card.rank >= 11 else 5
+
+
+# Every card, not only the deck's: a summary given to score_hand may hold others.
+_POINTS: dict[Card, int] = {card: card_points(card) for card in ALL_CARDS}
+
+
+def _line_text(name: str, why: str, points: int, earned: int) -> str:
+    return f"{name} ({why}) took {points} points: {earned} game point{'s' if earned != 1 else ''}"
 
 
 def game_points(points: int) -> int:
@@ -117,7 +126,8 @@ def spadeskit_auction_actions() -> Sequence[Action]:
 def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -> Sequence[ScoreLine]:
     if summary.won is None:
         raise SpadesError("three-suit-trump scores card points: give the cards each seat won (HandSummary.won)")
-    points = [sum(card_points(c) for c in cards) for cards in summary.won]
+    value = _POINTS.__getitem__
+    points = [sum(map(value, cards)) for cards in summary.won]
     names = table.seat_names
     seats = range(table.players)
     bidder = summary.declarer
@@ -141,9 +151,8 @@ def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -
         for seat in tied:
             earned[seat] = 1
         why = {seat: "for least" for seat in seats}
-    return [ScoreLine(seat, earned[seat],
-                      f"{names[seat]} ({why[seat]}) took {points[seat]} points: "
-                      f"{earned[seat]} game point{'s' if earned[seat] != 1 else ''}")
+    # The line's text is built only when someone reads it.
+    return [ScoreLine(seat, earned[seat], partial(_line_text, names[seat], why[seat], points[seat], earned[seat]))
             for seat in seats]
 
 
