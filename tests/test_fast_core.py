@@ -357,6 +357,22 @@ def test_compiled_wrappers_see_and_replace_the_result_and_the_exception() -> Non
     assert both(pm, "first", "g") == ("rescued", "rescued")
 
 
+def test_compiled_wrappers_without_plain_implementations_get_a_new_list_each_call() -> None:
+    def grower() -> Callable[..., Any]:
+        def grow(game: Any) -> Generator[None, Any, Any]:
+            result = yield
+            result.append(game)
+            return result
+        return grow
+
+    for wrappers in (1, 2):  # the generated single-wrapper call and the general one
+        pm = manager(*[plugin(collect=impl(wrapper=True)(grower())) for _ in range(wrappers)])
+        compiled = compile_hook(pm, "collect", {"table": "T", "options": {"o": 1}}, "test")
+        assert compiled is not None
+        assert compiled("a", 0) == ["a"] * wrappers
+        assert compiled("b", 0) == ["b"] * wrappers
+
+
 def test_old_style_hookwrappers_still_work_through_pluggy() -> None:
     def old(game: Any) -> Generator[None, Any, None]:
         outcome = yield

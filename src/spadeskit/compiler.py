@@ -111,7 +111,6 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
     ``failed[0]``; an exception still escaping the wrappers becomes a PluginError.
     """
     outermost_first = list(reversed(wrappers))
-    empty: Any = None if firstresult else []
     # Each wrapper's arguments, as positions in (call arguments + bound values).
     names = list(params) + list(bound)
     values = tuple(bound.values())
@@ -120,7 +119,9 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
     def call(*args: Any) -> Any:
         given = args + values
         running: list[tuple[pluggy.HookImpl, Generator[None, Any, Any]]] = []
-        result, error = empty, None
+        # A new list each call: a wrapper may change the one it is given.
+        result: Any = None if firstresult else []
+        error: BaseException | None = None
         who = ""
         try:
             for impl, where in zip(outermost_first, positions):
@@ -201,11 +202,12 @@ def _one_wrapper(name: str, wrapper: pluggy.HookImpl, inner: Compiled | None, pa
                  bound: Mapping[str, Any], firstresult: bool, rules: str, failed: list[str]) -> Compiled:
     """Return a generated call for the common case of one wrapper (as :func:`_wrapped`)."""
     namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
-    namespace.update(_w=wrapper.function, _wp=wrapper.plugin_name, _inner=inner, _empty=None if firstresult else [],
+    namespace.update(_w=wrapper.function, _wp=wrapper.plugin_name, _inner=inner,
                      _pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules, _failed=failed)
+    # Without plain implementations the wrapper sees what pluggy would give: None or a new [].
+    result = f"_inner({', '.join(params)})" if inner is not None else "None" if firstresult else "[]"
     source = _ONE_WRAPPER.format(name=name, params=", ".join(params), wargs=_arguments(wrapper, params, bound),
-                                 inner=f"_inner({', '.join(params)})" if inner is not None else "list(_empty)"
-                                 if not firstresult else "None")
+                                 inner=result)
     exec(compile(source, f"<spadeskit hook {name}>", "exec"), namespace)
     call: Compiled = namespace[name]
     call.answered = inner.answered if inner is not None else [None]  # type: ignore[attr-defined]
