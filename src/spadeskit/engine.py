@@ -765,15 +765,19 @@ class Engine:
             raise IllegalAction(
                 f"{action} by {who} refused{hint}; allowed: {', '.join(map(str, legal))}"
             )
-        entry = (seat, action)
         new = copy_to_builder(game)
-        new.auction = game.auction + (entry,)
-        new.bids = game.bids[:seat] + (action,) + game.bids[seat + 1:]
-        new._log = (game._log, entry)
-        new._legal = None
-        for name, value in self._auction_step(new).items():
-            setattr(new, name, value)
+        self._record_bid(new, seat, action)
         return freeze(new)
+
+    def _record_bid(self, s: Any, seat: int, action: Action) -> None:
+        """Write ``seat``'s bid on the scratch state ``s`` and move the auction on."""
+        entry = (seat, action)
+        s.auction = s.auction + (entry,)
+        s.bids = s.bids[:seat] + (action,) + s.bids[seat + 1:]
+        s._log = (s._log, entry)
+        s._legal = None
+        for name, value in self._auction_step(s).items():
+            setattr(s, name, value)
 
     def _auction_step(self, game: GameState) -> dict[str, Any]:
         """Return the fields that change when the auction moves on (a seat, or play begins)."""
@@ -996,13 +1000,7 @@ class Engine:
                     s = copy_to_builder(new)
                     s._legal = None
                     continue
-            entry = (seat, action)
-            s.auction = s.auction + (entry,)
-            s.bids = s.bids[:seat] + (action,) + s.bids[seat + 1:]
-            s._log = (s._log, entry)
-            s._legal = None
-            for name, value in self._auction_step(s).items():
-                setattr(s, name, value)
+            self._record_bid(s, seat, action)
         return freeze(s)
 
     def _random_step(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
