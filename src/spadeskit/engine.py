@@ -176,6 +176,23 @@ def _cards_won(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
     return tuple([cards_of(m) for m in masks])
 
 
+def _trick_won(row: Sequence[int], trick: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+    """Return the seat that wins ``trick`` (the highest card in ``row``, the strength of
+    each card given the suit led) and the mask of its cards.  The compiled random-play
+    loop inlines the same lines."""
+    winner, best, taken = -1, -1, 0
+    for who, card in trick:
+        taken |= 1 << card
+        if row[card] > best:
+            winner, best = who, row[card]
+    return winner, taken
+
+
+def _check_policy(policy: object) -> None:
+    if policy is not None and not callable(policy):
+        raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
+
+
 def _listed(action: Action, legal: Sequence[Action]) -> bool:
     """Return whether ``action`` is one of ``legal``: same exact type, equal fields.
 
@@ -879,12 +896,7 @@ class Engine:
             return _next_card(game, self.next_seat[seat], hands, trick, played, log, breaches)
         contract = game.contract
         assert contract is not None
-        row = self.rules.strength_table(contract.trump)[self.suit_of[trick[0][1]]]
-        winner, best, taken = -1, -1, 0
-        for who, card in trick:
-            taken |= 1 << card
-            if row[card] > best:
-                winner, best = who, row[card]
+        winner, taken = _trick_won(self.rules.strength_table(contract.trump)[self.suit_of[trick[0][1]]], trick)
         done = _make_trick(game.leader, trick, winner)
         counts, taken_by = list(game.books), list(game.won)
         counts[winner] += 1
@@ -946,8 +958,7 @@ class Engine:
     def rollout(self, game: GameState, seed: int | None, policy: Policy | None) -> GameState:
         if seed is not None:
             check_seed(seed)
-        if policy is not None and not callable(policy):
-            raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
+        _check_policy(policy)
         rng = random.Random(seed)
         return self._rollout(game, rng.choice, _index_drawer(rng), policy)
 
@@ -1066,12 +1077,7 @@ class Engine:
             if len(trick) < n:
                 s.to_act = next_seat[seat]
                 continue
-            row = rows[suit_of[trick[0][1]]]
-            winner, best, taken = -1, -1, 0
-            for who, card in trick:
-                taken |= 1 << card
-                if row[card] > best:
-                    winner, best = who, row[card]
+            winner, taken = _trick_won(rows[suit_of[trick[0][1]]], trick)
             done = _make_trick(s.leader, trick, winner)
             books, won = s.books, s.won
             s.books = books[:winner] + (books[winner] + 1,) + books[winner + 1:]
@@ -1099,8 +1105,7 @@ class Engine:
             if type(value) is not int or value < 0:
                 raise SpadesError(f"{what} is a whole number, 0 or more, not {shown(value, 40)}")
         check_seed(seed)
-        if policy is not None and not callable(policy):
-            raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
+        _check_policy(policy)
         return self._simulate(hands, seed, policy, start)
 
     def _simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
