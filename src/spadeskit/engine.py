@@ -464,8 +464,7 @@ class Engine:
 
     def start(self, dealing: Dealing, dealer: int) -> GameState:
         """Return a new match dealt as ``dealing`` says, ``dealer`` dealing the first hand."""
-        sides = len(self.table.sides)
-        match = MatchState((0,) * sides, (0,) * sides, (), (), None, _EMPTY)
+        match = MatchState.fresh(len(self.table.sides))
         game = self._hand(dealing, match, 0, dealer)
         self.deal_now(game)
         return game
@@ -1110,8 +1109,7 @@ class Engine:
 
     def _simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
         n = self.n
-        sides = len(self.table.sides)
-        match = MatchState((0,) * sides, (0,) * sides, (), (), None, _EMPTY)
+        match = MatchState.fresh(len(self.table.sides))
         for number in range(start, start + hands):
             # One generator per hand deals it and makes its random choices.  Choices are
             # drawn from 53-bit floats (uniform to within n / 2**53): random.Random's own

@@ -32,7 +32,6 @@ from .cards import CardLike, card_at, misplaced, parse_cards
 from .errors import GameOver, IllegalAction, RecordError, SpadesError, shown
 from .results import BookTransfer, HandResult, HandSummary
 from .state import MatchState, MatchTotals, Phase, evolve
-from .table import FrozenMap
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -100,9 +99,7 @@ class ScoreSheet(MatchTotals):
     def start(cls, rules: Rules, dealer: int | None = None) -> ScoreSheet:
         """Return an empty sheet; ``dealer`` deals the first hand (default: the last seat)."""
         first = rules.table.players - 1 if dealer is None else rules._engine.check_seat(dealer, "dealer")
-        sides = len(rules.table.sides)
-        match = MatchState((0,) * sides, (0,) * sides, (), (), None, FrozenMap())
-        return cls(rules, first, (), match, first)
+        return cls(rules, first, (), MatchState.fresh(len(rules.table.sides)), first)
 
     # ------------------------------------------------------------------------------------
     # Reading it

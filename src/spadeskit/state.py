@@ -96,6 +96,14 @@ class MatchState:
     extra: FrozenMap
     deals: tuple[Dealt, ...] = ()
 
+    @classmethod
+    def fresh(cls, sides: int) -> MatchState:
+        """Return a match before its first hand: ``sides`` zero scores and bag counts."""
+        return cls((0,) * sides, (0,) * sides, (), (), None, _NO_EXTRA)
+
+
+_NO_EXTRA = FrozenMap()
+
 
 class MatchTotals:
     """Readings of a ``match`` (:class:`MatchState`) shared by games and score sheets."""
