@@ -142,18 +142,14 @@ class ScoreSheet(MatchTotals):
         if self.match.end is not None:
             raise GameOver(f"no more hands: the match is over ({self.match.end.reason})")
         rules = self.rules
-        n = rules.table.players
-        engine = rules._engine
-        if isinstance(bids, (str, bytes)) or not isinstance(bids, Sequence) or len(bids) != n:
-            raise SpadesError(f"{rules.name!r} has {n} seats: give {n} bids, one per seat")
-        wanted = [_as_action(b, engine.seat_name(s)) for s, b in enumerate(bids)]
+        wanted = _checked_bids(rules, bids)
         counted = _checked_books(rules, books)
         cards = _checked_won(rules, won)
         moved = tuple(transfers)
         for transfer in moved:
             if not isinstance(transfer, BookTransfer):
                 raise SpadesError(f"a transfer is a spadeskit.results.BookTransfer, not {shown(transfer, 40)}")
-        entry = SheetHand(tuple(wanted), counted, cards, moved)
+        entry = SheetHand(wanted, counted, cards, moved)
         return self._scored(entry)
 
     def undo(self) -> ScoreSheet:
@@ -261,11 +257,18 @@ def checked_summary(rules: Rules, bids: Sequence[BidLike], books: Sequence[int],
     """Return the :class:`HandSummary` of a hand written as bids and books, checked as a
     score sheet checks them (the bids through the variant's own auction under ``match``
     with ``dealer`` dealing, the books adding up to the hand's tricks)."""
+    return _summary(rules, SheetHand(_checked_bids(rules, bids), _checked_books(rules, books)), match, dealer)
+
+
+def _one_per_seat(value: object, n: int) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == n
+
+
+def _checked_bids(rules: Rules, bids: Sequence[BidLike]) -> tuple[Action | None, ...]:
     n = rules.table.players
-    if isinstance(bids, (str, bytes)) or not isinstance(bids, Sequence) or len(bids) != n:
+    if not _one_per_seat(bids, n):
         raise SpadesError(f"{rules.name!r} has {n} seats: give {n} bids, one per seat")
-    wanted = tuple(_as_action(b, rules._engine.seat_name(s)) for s, b in enumerate(bids))
-    return _summary(rules, SheetHand(wanted, _checked_books(rules, books)), match, dealer)
+    return tuple(_as_action(b, rules._engine.seat_name(s)) for s, b in enumerate(bids))
 
 
 def _summary(rules: Rules, entry: SheetHand, match: MatchState, dealer: int) -> HandSummary:
@@ -280,7 +283,7 @@ def _checked_books(rules: Rules, books: Sequence[int]) -> tuple[int, ...]:
     table = rules.table
     engine = rules._engine
     n = table.players
-    if isinstance(books, (str, bytes)) or not isinstance(books, Sequence) or len(books) != n:
+    if not _one_per_seat(books, n):
         raise SpadesError(f"{rules.name!r} has {n} seats: give {n} book counts, one per seat")
     for seat, took in enumerate(books):
         if type(took) is not int or took < 0:
@@ -297,7 +300,7 @@ def _checked_won(rules: Rules, won: Sequence[Iterable[CardLike] | str] | None) -
     if won is None:
         return None
     n = rules.table.players
-    if isinstance(won, (str, bytes)) or not isinstance(won, Sequence) or len(won) != n:
+    if not _one_per_seat(won, n):
         raise SpadesError(f"give the cards each of the {n} seats won")
     deck = {c.index for c in rules.table.deck}
     found = tuple(tuple(c.index for c in parse_cards(cards)) for cards in won)
