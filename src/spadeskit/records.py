@@ -39,8 +39,15 @@ def digest(game: GameState, version: int = RECORD_VERSION) -> str:
     A hand dealt from a secret that nobody has looked at yet is not dealt for it.
     ``version`` 1 gives the layout of version-1 records.
     """
-    logs = game.match.logs + (game.log,)
-    actions = [[seat, action.to_json()] for log in logs for seat, action in log]
+    return _digest(game, _actions(game), version)
+
+
+def _actions(game: GameState) -> list[list[Any]]:
+    """Return every action of the game so far as ``[seat, action JSON]``, in order."""
+    return [[seat, action.to_json()] for log in game.match.logs + (game.log,) for seat, action in log]
+
+
+def _digest(game: GameState, actions: list[list[Any]], version: int) -> str:
     if version == 1:
         facts = [list(game.match.scores), list(game.match.bags), game.number, game.phase.value,
                  list(game.hands), game.winner, actions]
@@ -102,7 +109,7 @@ def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:
     """Return a JSON-serialisable record from which :func:`spadeskit.replay` rebuilds
     ``game``; signed with ``key`` if one is given (see :func:`sign`)."""
     rules = game.rules
-    logs = game.match.logs + (game.log,)
+    actions = _actions(game)
     first_dealer = game.match.results[0].dealer if game.match.results else game.dealer
     deal = deals = None
     if game.seed is not None and game.first_deal is not None:
@@ -120,7 +127,7 @@ def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:
         "dealer": first_dealer,
         "deal": deal,
         "deals": deals,
-        "actions": [[seat, action.to_json()] for log in logs for seat, action in log],
-        "digest": digest(game),
+        "actions": actions,
+        "digest": _digest(game, actions, RECORD_VERSION),
     }
     return record if key is None else sign(record, key)
