@@ -43,10 +43,8 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
         verify(record, key)
     if record.get("version") not in (1, RECORD_VERSION):
         raise RecordError(f"record version {shown(record.get('version'), 20)} is not supported (this is {RECORD_VERSION})")
-    for field, kind in (("variant", str), ("house_rules", list), ("options", dict), ("dealer", int),
-                        ("actions", list), ("digest", str)):
-        if not isinstance(record.get(field), kind):
-            raise RecordError(f"record field {field!r} is missing or not a {kind.__name__}")
+    _require(record, "record", ("variant", str), ("house_rules", list), ("options", dict), ("dealer", int),
+             ("actions", list), ("digest", str))
     seed = record.get("seed")
     if seed is not None and (type(seed) is not int or seed.bit_length() > SEED_BITS):
         raise RecordError(f"record field 'seed' must be a whole number of at most {SEED_BITS} bits, or null "
@@ -64,11 +62,10 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
                 raise RecordError("a record of a game dealt from a secret must list its 'deals'")
             explicit = tuple(_deal(engine, d, number) for number, d in enumerate(deals, start=1))
             dealing = Dealing(None, secrets.token_bytes(32), explicit)
-            game = engine.start(dealing, engine.check_seat(record["dealer"], "dealer"))
         else:
             deal = record.get("deal")
-            explicit = () if deal is None else (_deal(engine, deal, 1),)
-            game = engine.start(Dealing(seed, None, explicit), engine.check_seat(record["dealer"], "dealer"))
+            dealing = Dealing(seed, None, () if deal is None else (_deal(engine, deal, 1),))
+        game = engine.start(dealing, engine.check_seat(record["dealer"], "dealer"))
     except RecordError:
         raise
     except SpadesError as exc:
@@ -86,6 +83,13 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
     if digest(game, record["version"]) != record["digest"]:
         raise RecordError("the record was altered: replaying it does not reach the state it describes")
     return game
+
+
+def _require(data: Mapping[str, Any], what: str, *fields: tuple[str, type]) -> None:
+    """Raise a :class:`RecordError` unless each field is present with its type."""
+    for field, kind in fields:
+        if not isinstance(data.get(field), kind):
+            raise RecordError(f"{what} field {field!r} is missing or not a {kind.__name__}")
 
 
 def _deal(engine: Any, deal: Any, number: int) -> Deal:
@@ -109,9 +113,7 @@ def load_score_sheet(data: Mapping[str, Any], rules: Rules | None = None) -> Sco
     """
     if not isinstance(data, Mapping) or data.get("format") != SCORE_SHEET_FORMAT:
         raise RecordError(f"not a spadeskit score sheet (its 'format' is not {SCORE_SHEET_FORMAT!r})")
-    for key, kind in (("variant", str), ("house_rules", list), ("options", dict)):
-        if not isinstance(data.get(key), kind):
-            raise RecordError(f"score sheet field {key!r} is missing or not a {kind.__name__}")
+    _require(data, "score sheet", ("variant", str), ("house_rules", list), ("options", dict))
     if rules is None:
         try:
             rules = load_rules(data["variant"], data["house_rules"], data["options"])
