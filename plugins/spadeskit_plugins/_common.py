@@ -154,7 +154,7 @@ def _nil(label: str, took: int, points: int, bags: int, made: bool) -> str:
     if bags and made:
         text += f", {bags_text(bags)}"
     elif bags:
-        text += f", {bags} bag{'s' if bags != 1 else ''} (contract set: +0)"
+        text += f", {count(bags, 'bag')} (contract set: +0)"
     return text
 
 
@@ -164,7 +164,12 @@ def _bag_penalty(name: str, bags: int, points: int) -> str:
 
 def bags_text(n: int) -> str:
     """Return ``"1 bag (+1)"`` / ``"3 bags (+3)"``."""
-    return f"{n} bag{'s' if n != 1 else ''} ({n:+d})"
+    return f"{count(n, 'bag')} ({n:+d})"
+
+
+def count(n: int, word: str) -> str:
+    """Return ``"1 book"`` / ``"3 books"``: ``n`` and ``word``, plural unless ``n`` is 1."""
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def signed(points: int) -> str:

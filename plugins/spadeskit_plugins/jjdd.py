@@ -54,6 +54,7 @@ from spadeskit.table import CardRank, Contract, TableSpec
 
 from ._common import (
     bags_text,
+    count,
     each_bids_once,
     partnership_table,
     printed_rank,
@@ -298,14 +299,14 @@ def side_books(summary: HandSummary, table: TableSpec) -> tuple[list[int], list[
     for transfer in summary.transfers:
         owed[transfer.from_side] += transfer.books
         texts.append((transfer.from_side,
-                      f"{transfer.reason}: {transfer.books} book{'s' if transfer.books != 1 else ''} "
+                      f"{transfer.reason}: {count(transfer.books, 'book')} "
                       f"owed to {table.side_names[transfer.to_side]}"))
     payer = 0 if owed[0] > owed[1] else 1
     net = abs(owed[0] - owed[1])
     moved = min(net, books[payer])
     books[payer] -= moved
     books[1 - payer] += moved
-    texts.append((payer, f"net: {table.side_names[payer]} give {moved} book{'s' if moved != 1 else ''} "
+    texts.append((payer, f"net: {table.side_names[payer]} give {count(moved, 'book')} "
                          f"to {table.side_names[1 - payer]}" + (f" (all they hold of {net} owed)" if moved < net else "")))
     return books, texts
 def team_bid(bids: Sequence[Action | None], seats: Sequence[int]) -> int:
@@ -343,20 +344,20 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
             bonus = took_nil if made and not doubled_over and options["sandbags"] else 0
             text = f"{table.seat_names[seat]} nil, took {took_nil}: {signed(value)}"
             if took_nil:
-                text += f", {bags_text(took_nil)}" if bonus else f", {took_nil} sandbag{'s' if took_nil != 1 else ''}"
+                text += f", {bags_text(took_nil)}" if bonus else f", {count(took_nil, 'sandbag')}"
             lines.append(ScoreLine(side, value + bonus, text, bags=took_nil))
         label = f"{name} bid {bid}, took {took}"
         if not made:
             lines.append(ScoreLine(side, -10 * bid * factor, f"{label}: set, {signed(-10 * bid * factor)}"))
         elif doubled_over:
             lines.append(ScoreLine(side, -10 * bid, f"{label}: double over, {signed(-10 * bid)}, "
-                                                    f"{over} sandbag{'s' if over != 1 else ''}", bags=over))
+                                                    f"{count(over, 'sandbag')}", bags=over))
         else:
             points = 10 * bid * factor
             text = f"{label}: {signed(points)}"
             bonus = over if options["sandbags"] else 0
             if over:
-                text += f", {bags_text(over)}" if bonus else f", {over} sandbag{'s' if over != 1 else ''}"
+                text += f", {bags_text(over)}" if bonus else f", {count(over, 'sandbag')}"
             lines.append(ScoreLine(side, points + bonus, text, bags=over))
         counted = match.bags[side] + over + nil_books
         if options["sandbag_penalty"] and counted >= SANDBAG_LIMIT:

@@ -32,7 +32,7 @@ from spadeskit.results import HandSummary
 from spadeskit.state import GameState, MatchState
 from spadeskit.table import CardRank, Contract, DealPlan, Step, TableSpec
 
-from ._common import match_end, printed_rank
+from ._common import count, match_end, printed_rank
 
 PLUGIN = PluginInfo(
     name="three-suit-trump",
@@ -65,7 +65,7 @@ _POINTS: dict[Card, int] = {card: card_points(card) for card in ALL_CARDS}
 
 
 def _line_text(name: str, why: str, points: int, earned: int) -> str:
-    return f"{name} ({why}) took {points} points: {earned} game point{'s' if earned != 1 else ''}"
+    return f"{name} ({why}) took {points} points: {count(earned, 'game point')}"
 
 
 def game_points(points: int) -> int:
