@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["builder_class", "constructor", "copier", "evolver", "keyword_evolver"]
+import attrs
+
+__all__ = ["builder_class", "constructor", "copier", "evolver", "keyword_evolver", "maker"]
 
 def builder_class(cls: type) -> type:
     """Return a mutable subclass of the frozen ``cls``: the same slots, plain stores.
@@ -47,6 +49,11 @@ def constructor(cls: type, builder: type, fields: Sequence[str]) -> Callable[...
     source = (f"def make({', '.join(fields)}):\n    o = _new(_B)\n{body}"
               "    o.__class__ = _C\n    return o\n")
     return _compile(source, "make", {"_new": object.__new__, "_B": builder, "_C": cls})  # type: ignore[no-any-return]
+
+
+def maker(cls: type) -> Callable[..., Any]:
+    """Return ``make(*values)`` for the attrs class ``cls``: every field, in order."""
+    return constructor(cls, builder_class(cls), [f.name for f in attrs.fields(cls)])
 
 
 def evolver(cls: type, builder: type, fields: Sequence[str], changed: Sequence[str],

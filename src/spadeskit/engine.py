@@ -30,8 +30,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from . import _fast
 from .actions import PLAYS, Action, Bid, Discard, Exchange, Nil, Play, plays_of
 from .cards import ALL_CARDS, Card, CardLike, card_at, cards_of, iter_mask, misplaced, parse_cards
@@ -85,17 +83,11 @@ _next_card = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
 _next_trick = evolver("to_act", "leader", "hands", "trick", "tricks", "books", "won", "played",
                       "_log", "breaches", "pile")
 _logged = evolver("_log")
-_make_trick = _fast.constructor(Trick, _fast.builder_class(Trick), ("leader", "plays", "winner"))
-
-
-def _maker(cls: type) -> Callable[..., Any]:
-    return _fast.constructor(cls, _fast.builder_class(cls), [f.name for f in attrs.fields(cls)])
-
-
-_make_summary = _maker(HandSummary)
-_make_result = _maker(HandResult)
-_make_match = _maker(MatchState)
-_make_score = _maker(HandScore)
+_make_trick = _fast.maker(Trick)  # (leader, plays, winner)
+_make_summary = _fast.maker(HandSummary)
+_make_result = _fast.maker(HandResult)
+_make_match = _fast.maker(MatchState)
+_make_score = _fast.maker(HandScore)
 
 _combos: dict[tuple[type, tuple[int, ...]], Action] = {}
 

@@ -110,7 +110,7 @@ def _result_json(result: HandResult) -> dict[str, Any]:
     }
 
 
-_make = _fast.constructor(View, _fast.builder_class(View), [f.name for f in attrs.fields(View)])
+_make = _fast.maker(View)
 
 
 def make_view(game: GameState, seat: int | None) -> View:
