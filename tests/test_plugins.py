@@ -20,6 +20,7 @@ from spadeskit import (
 from spadeskit.plugin import PlayFilter, int_range
 from spadeskit.results import HandSummary, ScoreLine
 from spadeskit.state import HandState
+from spadeskit.table import Step
 from spadeskit.testing import InvariantError, play_random_match
 
 
@@ -203,6 +204,41 @@ def test_a_first_leader_that_is_not_a_seat_is_a_plugin_error() -> None:
     with pytest.raises(PluginError, match="spadeskit_first_leader.*not a seat"):
         for _ in range(4):
             game = game.apply(game.legal_actions()[0])
+
+
+def test_contract_steps_are_appended_once_when_the_auction_ends() -> None:
+    """spadeskit_contract_steps: asked once per hand when the auction ends; its steps are
+    owed before the first lead, after the contract's own."""
+    rule = house_rule("dealer-discards")
+    asked: list[int] = []
+
+    @hookimpl
+    def spadeskit_contract_steps(game: spadeskit.GameState) -> list[Step]:
+        asked.append(len(game.auction))
+        return [Step(game.dealer, "discard", 1)]
+
+    rule.spadeskit_contract_steps = spadeskit_contract_steps  # type: ignore[attr-defined]
+    game = spadeskit.load_rules("standard", [rule]).new_game(seed=3)
+    for _ in range(4):
+        game = game.apply(spadeskit.Bid(3))
+    assert asked == [4]
+    assert game.phase is spadeskit.Phase.EXCHANGE and game.to_act == game.dealer
+    assert all(isinstance(a, spadeskit.Discard) and len(a.cards) == 1 for a in game.legal_actions())
+    card = game.cards(game.dealer)[0]
+    game = game.apply(spadeskit.Discard([card]))
+    assert game.phase is spadeskit.Phase.PLAY and len(game.cards(game.dealer)) == 12
+    assert game.won[game.dealer] == card.bit
+
+
+def test_a_contract_step_that_is_not_a_step_is_a_plugin_error() -> None:
+    rule = house_rule("bad-steps")
+    rule.spadeskit_contract_steps = hookimpl(lambda game: ["discard one"])  # type: ignore[attr-defined]
+    game = spadeskit.load_rules("standard", [rule]).new_game(seed=1)
+    for _ in range(3):
+        game = game.apply(spadeskit.Bid(3))
+    with pytest.raises(PluginError, match="spadeskit_contract_steps answered 'discard one', not a Step"):
+        game.apply(spadeskit.Bid(3))
+    assert len(game.auction) == 3
 
 
 def test_a_misspelt_hook_is_refused_at_load_with_a_suggestion() -> None:

@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from . import _fast
 from .actions import PLAYS, Action, Bid, Discard, Exchange, Nil, Play, plays_of
 from .cards import ALL_CARDS, Card, CardLike, card_at, cards_of, iter_mask, misplaced, parse_cards
@@ -804,6 +806,8 @@ class Engine:
             if contract.blind_to == "declarer":
                 hands = hands[:declarer] + (hands[declarer] | blind,) + hands[declarer + 1:]
                 blind = 0
+        if self.calls.contract_steps is not None:
+            contract = self._more_steps(game, contract)
         for step in contract.steps:
             self._plugin_seat(step.seat, f"{hook} (a step's seat)", call)
         changes = {"contract": contract, "hands": hands, "blind": blind, "steps": contract.steps,
@@ -816,6 +820,21 @@ class Engine:
             changes["leader"] = self._first_leader(evolve(game, **changes))
         changes["to_act"] = changes["leader"]
         return changes
+
+    def _more_steps(self, game: GameState, contract: Contract) -> Contract:
+        """Return ``contract`` with the steps of ``spadeskit_contract_steps`` appended."""
+        call = self.calls.contract_steps
+        assert call is not None
+        found = call(game, contract)
+        steps = list(contract.steps)
+        for index, group in enumerate(found):
+            for step in group or ():
+                if not isinstance(step, Step):
+                    raise self._bad("spadeskit_contract_steps", call, step, "not a Step", index)
+                steps.append(step)
+        if len(steps) == len(contract.steps):
+            return contract
+        return attrs.evolve(contract, steps=tuple(steps))
 
     def _first_leader(self, game: GameState) -> int:
         """Return who leads the first trick of ``game``, whose play is about to begin

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .plugin import PlayFilter, Ranking
     from .results import HandResult, HandSummary, MatchEnd, ScoreLine, Trick
     from .state import GameState, HandState, MatchState
-    from .table import CardRank, Contract, TableSpec
+    from .table import CardRank, Contract, Step, TableSpec
     from .views import View
 
 hookspec = pluggy.HookspecMarker("spadeskit")
@@ -123,6 +123,20 @@ def spadeskit_auction_next(game: GameState, table: TableSpec, options: Options) 
     auction action.  The first non-``None`` result wins.  The contract names the trump
     mode, the first leader, a declarer who takes the blind, and any discards or card
     exchanges owed before play.
+    """
+
+
+@hookspec
+def spadeskit_contract_steps(game: GameState, contract: Contract, table: TableSpec,
+                             options: Options) -> Sequence[Step] | None:
+    """Return discards or card exchanges to owe before play, on top of the contract's.
+
+    Called once per hand, when :func:`spadeskit_auction_next` returns the
+    :class:`Contract` that ends the auction (``game`` holds the final bids).  Collected
+    from every plugin: the steps are appended to ``contract.steps`` in the order the
+    implementations are called (pluggy's: later registrations first).  The blind-nil
+    house rule adds its exchanges here.  Cheaper than wrapping
+    :func:`spadeskit_auction_next`, which runs after every bid.
     """
 
 

@@ -59,6 +59,7 @@ class CompiledHooks:
     """
 
     __slots__ = ("after_trick", "apply_penalty", "auction_actions", "auction_next", "before_scoring",
+                 "contract_steps",
                  "first_leader", "match_end", "misdeal_allowed", "next_dealer", "offers", "score_hand", "view")
 
     def __init__(self, pm: pluggy.PluginManager, table: TableSpec, options: FrozenMap, name: str) -> None:
@@ -77,6 +78,7 @@ class CompiledHooks:
         self.next_dealer: Compiled = hook("spadeskit_next_dealer")
         self.after_trick: Compiled | None = hook("spadeskit_after_trick")
         self.first_leader: Compiled | None = hook("spadeskit_first_leader")
+        self.contract_steps: Compiled | None = hook("spadeskit_contract_steps")
         self.before_scoring: Compiled | None = hook("spadeskit_before_scoring")
         self.apply_penalty: Compiled | None = hook("spadeskit_apply_penalty")
         self.misdeal_allowed: Compiled | None = hook("spadeskit_misdeal_allowed")

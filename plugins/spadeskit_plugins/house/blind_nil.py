@@ -34,7 +34,7 @@ from spadeskit.plugin import (
     with_hand,
 )
 from spadeskit.state import GameState, Phase
-from spadeskit.table import Contract, Step, TableSpec
+from spadeskit.table import Step, TableSpec
 from spadeskit.views import View
 
 PLUGIN = PluginInfo(
@@ -98,22 +98,21 @@ def spadeskit_apply_penalty(game: GameState, seat: int | None, action: Action) -
     return with_hand(game, evolve_hand(hand, extra=hand.extra.set(**{SEEN: hand.extra.get(SEEN, ()) + (seat,)})))
 
 
-@hookimpl(wrapper=True)
-def spadeskit_auction_next(game: GameState, table: TableSpec,
-                           options: Options) -> Generator[None, int | Contract, int | Contract]:
-    result = yield
+@hookimpl
+def spadeskit_contract_steps(game: GameState, table: TableSpec, options: Options) -> list[Step]:
+    """Each blind nil bidder's partner passes cards to them, and they pass as many back."""
     count = options["blind_nil_pass"]
-    if not isinstance(result, Contract) or not count:
-        return result
-    steps = list(result.steps)
-    bids = game.hand.bids
-    for bidder, bid in game.hand.auction:  # in bidding order, so no seat number is favoured
+    steps: list[Step] = []
+    if not count:
+        return steps
+    bids = game.bids
+    for bidder, bid in game.auction:  # in bidding order, so no seat number is favoured
         if isinstance(bid, BlindNil):
             partner = next(s for s in table.sides[table.side_of[bidder]] if s != bidder)
             if isinstance(bids[partner], BlindNil):
                 continue  # both partners bid blind nil: no cards are exchanged
             steps += [Step(partner, "exchange", count, to=bidder), Step(bidder, "exchange", count, to=partner)]
-    return attrs.evolve(result, steps=tuple(steps))
+    return steps
 
 
 @hookimpl(wrapper=True)
