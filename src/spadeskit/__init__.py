@@ -27,6 +27,7 @@ from .actions import (
 from .cards import Card, Suit, parse_card, parse_cards
 from .engine import REFEREE
 from .errors import (
+    ActionParseError,
     CardParseError,
     DealError,
     GameOver,
@@ -42,12 +43,14 @@ from .errors import (
 )
 from .loader import PluginSummary, available, load_rules
 from .plugin import Option, PlayFilter, PluginInfo, acts_in, hookimpl
-from .replay import load_score_sheet, replay
+from .events import Event
+from .replay import ReplayStep, iter_replay, load_score_sheet, replay
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine
 from .rules import HandScore, Rules
 from .scoresheet import ScoreSheet
 from .state import GameState, Phase
-from .views import View
+from .text_input import parse_action
+from .views import ShownTrick, View
 
 __version__ = "0.1.0"
 
@@ -55,6 +58,7 @@ __all__ = [
     "REFEREE",
     "Accept",
     "Action",
+    "ActionParseError",
     "Bid",
     "BlindNil",
     "CallRenege",
@@ -62,6 +66,7 @@ __all__ = [
     "CardParseError",
     "DealError",
     "DeclareMisdeal",
+    "Event",
     "Discard",
     "Exchange",
     "GameOver",
@@ -84,11 +89,13 @@ __all__ = [
     "PluginInfo",
     "PluginSummary",
     "RecordError",
+    "ReplayStep",
     "RuleConflict",
     "Rules",
     "ScoreLine",
     "ScoreSheet",
     "SeeCards",
+    "ShownTrick",
     "SpadesError",
     "Suit",
     "TableTalk",
@@ -99,9 +106,11 @@ __all__ = [
     "action_from_json",
     "available",
     "hookimpl",
+    "iter_replay",
     "load_rules",
     "load_score_sheet",
     "parse_card",
+    "parse_action",
     "parse_cards",
     "replay",
 ]

@@ -51,6 +51,7 @@ from .results import HandResult, HandSummary, MatchEnd, ScoreLine, Trick
 from .rules import HandScore
 from .state import (
     DEALT_LATER,
+    REFEREE,
     Dealing,
     Dealt,
     Breach,
@@ -76,8 +77,6 @@ __all__ = ["PLAYS", "REFEREE", "Engine"]
 # path asks for them on every action, so they are bound once here.
 _PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
 _NO_ACTIONS: tuple[Action, ...] = ()
-REFEREE = -1
-"""The seat number of the referee, for rulings such as table talk: ``apply(a, REFEREE)``."""
 
 
 _EMPTY = FrozenMap()
@@ -470,8 +469,15 @@ class Engine:
         pile: Iterable[CardLike] | str,
     ) -> tuple[tuple[int, ...], ...]:
         plan = self.table.deal
+        if isinstance(deal, Sequence) and not isinstance(deal, (str, bytes)) and len(deal) == self.n + 2:
+            # A record's deal: the hands, then the blind and the pile.
+            if (blind and list(parse_cards(blind)) != list(parse_cards(deal[-2]))) or \
+                    (pile and list(parse_cards(pile)) != list(parse_cards(deal[-1]))):
+                raise DealError("the deal already lists the blind and the pile: do not give them again")
+            deal, blind, pile = deal[:self.n], deal[-2], deal[-1]
         if isinstance(deal, (str, bytes)) or not isinstance(deal, Sequence) or len(deal) != self.n:
-            raise DealError(f"a deal for {self.rules.name!r} is {self.n} hands, one per seat, not {shown(deal, 40)}")
+            raise DealError(f"a deal for {self.rules.name!r} is {self.n} hands, one per seat (optionally "
+                            f"followed by the blind and the pile, as a record holds it), not {shown(deal, 40)}")
         hands = [tuple(c.index for c in parse_cards(h)) for h in deal]
         extra = [tuple(c.index for c in parse_cards(blind)), tuple(c.index for c in parse_cards(pile))]
         deck = {c.index for c in self.table.deck}

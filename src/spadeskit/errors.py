@@ -10,6 +10,7 @@ from __future__ import annotations
 
 __all__ = [
     "shown",
+    "ActionParseError",
     "CardParseError",
     "DealError",
     "GameOver",
@@ -31,6 +32,10 @@ class SpadesError(ValueError):
 
 class CardParseError(SpadesError):
     """A card (or list of cards) could not be read, e.g. ``"1S"`` or ``"XX"``."""
+
+
+class ActionParseError(SpadesError):
+    """Text a player typed names no action (see :func:`spadeskit.parse_action`)."""
 
 
 class IllegalAction(SpadesError):

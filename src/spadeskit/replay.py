@@ -6,11 +6,13 @@ Records are made by :meth:`GameState.to_record <spadeskit.state.GameState.to_rec
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import secrets
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .actions import action_from_json
+import attrs
+
+from .actions import Action, action_from_json
 from .engine import SEED_BITS
 from .errors import RecordError, SpadesError, shown
 from .loader import load_rules
@@ -19,24 +21,70 @@ from .rules import Rules
 from .scoresheet import SCORE_SHEET_FORMAT, ScoreSheet
 from .state import Deal, Dealing, GameState
 
-__all__ = ["load_score_sheet", "replay"]
+__all__ = ["ReplayStep", "iter_replay", "load_score_sheet", "replay"]
 
 
-def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes | str | None = None) -> GameState:
+@attrs.frozen
+class ReplayStep:
+    """One step of a record: ``number`` actions taken so far (0 is the start), the one
+    just taken (``seat`` and ``action``; ``None`` at the start) and the state after it."""
+
+    number: int
+    seat: int | None
+    action: Action | None
+    state: GameState
+
+
+def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes | str | None = None,
+           upto: int | None = None) -> GameState:
     """Rebuild the game a record describes; raise :class:`RecordError` if it is bad.
 
     The record names its plugins, which are loaded by name; give ``rules`` to replay
     under rules built from plugin modules that are not installed (they must have the
     record's variant, house rules and options).  With ``key``, the record must carry a
     signature made with that key (``game.to_record(key=...)``), checked before anything
-    else; every action is re-checked in any case.
+    else; every action is re-checked in any case.  With ``upto=n``, return the state
+    after the record's first ``n`` actions (0: the start); the whole record is still
+    replayed and checked first, so a tampered tail is refused too.
 
     >>> import spadeskit
     >>> game = spadeskit.load_rules("standard").new_game(seed=1)
     >>> game = game.apply(game.legal_actions()[0])
     >>> spadeskit.replay(game.to_record()) == game
     True
+    >>> spadeskit.replay(game.to_record(), upto=0) == spadeskit.load_rules("standard").new_game(seed=1)
+    True
     """
+    if upto is not None:
+        actions = record.get("actions") if isinstance(record, Mapping) else None
+        total = len(actions) if isinstance(actions, list) else 0
+        if type(upto) is not int or not 0 <= upto <= total:
+            raise RecordError(f"upto is a number of actions from 0 to {total} (the record's length), "
+                              f"not {shown(upto, 20)}")
+    steps = _steps(record, rules, key)
+    if upto is None:
+        return steps[-1].state
+    return steps[upto].state
+
+
+def iter_replay(record: Mapping[str, Any], rules: Rules | None = None, *,
+                key: bytes | str | None = None) -> Iterator[ReplayStep]:
+    """Return an iterator over the steps of a record: the start, then the state after
+    each action, as :class:`ReplayStep` values (for an app that steps through a game).
+
+    The record is replayed and checked as by :func:`replay` before the first step is
+    given, so a bad record raises :class:`RecordError` here, not half-way through.
+
+    >>> import spadeskit
+    >>> game = spadeskit.load_rules("standard").new_game(seed=1)
+    >>> game = game.apply(spadeskit.Bid(3))
+    >>> [(step.number, step.seat, str(step.action)) for step in spadeskit.iter_replay(game.to_record())]
+    [(0, None, 'None'), (1, 0, 'bid 3')]
+    """
+    return iter(_steps(record, rules, key))
+
+
+def _steps(record: Mapping[str, Any], rules: Rules | None, key: bytes | str | None) -> list[ReplayStep]:
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         raise RecordError("not a spadeskit record (its 'format' is not 'spadeskit-record')")
     if key is not None:
@@ -70,19 +118,22 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
         raise
     except SpadesError as exc:
         raise RecordError(f"record cannot start its game: {exc}") from exc
-    for step, entry in enumerate(record["actions"], start=1):
+    steps = [ReplayStep(0, None, None, game)]
+    for number, entry in enumerate(record["actions"], start=1):
         if not isinstance(entry, list) or len(entry) != 2:
-            raise RecordError(f"record action {step} is not a [seat, action] pair: {shown(entry)}")
+            raise RecordError(f"record action {number} is not a [seat, action] pair: {shown(entry)}")
         seat, data = entry
         try:
-            game = game.apply(action_from_json(data), seat)
+            action = action_from_json(data)
+            game = game.apply(action, seat)
         except RecordError:
             raise
         except SpadesError as exc:
-            raise RecordError(f"record action {step} does not apply: {exc}") from exc
+            raise RecordError(f"record action {number} does not apply: {exc}") from exc
+        steps.append(ReplayStep(number, seat, action, game))
     if digest(game, record["version"]) != record["digest"]:
         raise RecordError("the record was altered: replaying it does not reach the state it describes")
-    return game
+    return steps
 
 
 def _require(data: Mapping[str, Any], what: str, *fields: tuple[str, type]) -> None:

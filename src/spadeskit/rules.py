@@ -227,7 +227,9 @@ class Rules:
         it.  Without one, the game shuffles from a secret drawn from the OS that no view
         or record shows (``game.seed`` is then ``None``).  ``deal`` gives the first hand's cards explicitly, one list per seat in
         seat order (``["AS", "10D", ...]`` or a string ``"AS 10D ..."``); a variant with
-        a blind takes it as ``blind=``, a draw pile as ``pile=`` (top card first).
+        a blind takes it as ``blind=``, a draw pile as ``pile=`` (top card first).  A
+        deal as a record holds it (``record["deal"]``: the hands, then the blind, then
+        the pile) is accepted as it is.
         Later hands are shuffled from the seed.  ``dealer`` is the first dealer (default:
         the last seat, so seat 0 speaks first).
         """

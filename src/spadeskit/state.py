@@ -36,8 +36,11 @@ if TYPE_CHECKING:
     from .rules import Rules
     from .views import View
 
-__all__ = ["Breach", "Deal", "Dealing", "Dealt", "GameState", "HandState", "LogEntry", "MatchState", "Phase",
+__all__ = ["REFEREE", "Breach", "Deal", "Dealing", "Dealt", "GameState", "HandState", "LogEntry", "MatchState", "Phase",
            "Policy"]
+
+REFEREE = -1
+"""The seat number of the referee, for rulings such as table talk: ``apply(a, REFEREE)``."""
 
 LogEntry = tuple["int | None", Action]
 """One logged action: ``(seat, action)``; the referee's seat is ``spadeskit.REFEREE``."""

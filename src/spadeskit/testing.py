@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .actions import Accept, Action, Bid, Nil, Pass, PickUp, Play
+from .actions import Accept, Action, Bid, Discard, Exchange, Nil, Pass, PickUp, Play
 from .cards import card_at, iter_mask, mask_of
 from .errors import SpadesError
 from .plugin import PluginInfo
@@ -193,11 +193,23 @@ def check_state(game: GameState) -> None:
                 raise _fail(game, "scores", f"hand {result.number + 1}: points are not the sum of the score lines")
 
 
+def _passed_with(game: GameState, viewer: int | None) -> int:
+    """Return the mask of cards ``viewer`` passed or was passed in an exchange this hand."""
+    steps = game.contract.steps if game.contract is not None else ()
+    exchanges = [entry for entry in game.log if isinstance(entry[1], (Discard, Exchange))]
+    known = 0
+    for step, (who, action) in zip(steps, exchanges):
+        if isinstance(action, Exchange) and viewer is not None and viewer in (who, step.to):
+            known |= mask_of(action.cards)
+    return known
+
+
 def check_views(game: GameState) -> None:
     """Assert that no view (or its JSON) shows a card its seat may not know.
 
     A seat sees at most its own cards (a plugin may hide some of those too) and never
-    another seat's, the blind's or the draw pile's unplayed cards.
+    another seat's, the blind's or the draw pile's unplayed cards, except the cards it
+    passed to another seat or was passed in an exchange.
     """
     hand = game.hand
     n = game.rules.table.players
@@ -212,7 +224,7 @@ def check_views(game: GameState) -> None:
         for seat in range(n):
             if seat != viewer:
                 secret |= hand.hands[seat]
-        secret &= ~own
+        secret &= ~own & ~_passed_with(game, viewer)
         for index in range(54):
             if secret >> index & 1 and json.dumps(card_at(index).code) in text:
                 raise _fail(game, "views", f"the view of seat {viewer} leaks {card_at(index).code}")

@@ -15,19 +15,67 @@ import attrs
 
 from . import _fast
 from .actions import Action
-from .cards import ALL_CARDS, Card, card_at, cards_of
+from .cards import ALL_CARDS, Card, cards_of
 from .compiler import answered_by
 from .errors import PluginError, shown
+from .events import Event, hand_events, sealed
 from .results import HandResult, Trick
 from .state import GameState, Phase
 
-__all__ = ["View", "make_view"]
+__all__ = ["ShownTrick", "View", "make_view"]
+
+
+@attrs.frozen(weakref_slot=False)
+class ShownTrick:
+    """A finished trick as a view shows it: who led, the plays as ``(seat, Card)``
+    (the same pairs as :attr:`View.trick`), who won it.
+
+    States keep card indices (``Trick.plays`` holds ``(seat, index)``); views hold
+    :class:`~spadeskit.cards.Card` values everywhere.
+    """
+
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Return the cards in the order they were played."""
+        return tuple(card for _, card in self.plays)
+
+
+_make_shown = _fast.maker(ShownTrick)
+# Finished tricks are shared by every later state of the hand, so each is converted
+# once: by id, the trick kept alive beside its shown form (so an id is never reused
+# while it is a key).  Cleared when it grows large.
+_SHOWN: dict[int, tuple[Trick, ShownTrick]] = {}
+
+
+def _shown_tricks(tricks: tuple[Trick, ...]) -> tuple[ShownTrick, ...]:
+    shown = []
+    for t in tricks:
+        hit = _SHOWN.get(id(t))
+        if hit is None:
+            if len(_SHOWN) >= 50_000:
+                _SHOWN.clear()
+            hit = _SHOWN[id(t)] = (t, _make_shown(t.leader, tuple([(s, ALL_CARDS[c]) for s, c in t.plays]),
+                                                  t.winner))
+        shown.append(hit[1])
+    return tuple(shown)
 
 
 
 @attrs.frozen(weakref_slot=False)
 class View:
     """The game as one seat sees it (``seat=None``: a spectator, who holds no cards).
+
+    Seats are numbered from 0 clockwise (``seat_names`` gives their letters); ``side``
+    is the viewing seat's side (an index into ``side_names``), ``partner`` its partner
+    where it has one.  ``hand_number`` counts from 0: show people ``hand_number + 1``.
+    Cards are :class:`~spadeskit.cards.Card` values throughout: the trick in progress
+    as ``(seat, Card)`` pairs and the finished tricks of the hand as
+    :class:`ShownTrick`.  ``events`` lists what happened in the hand so far, as this
+    seat may know it (see :mod:`spadeskit.events`).
 
     ``hand_results`` holds every finished hand (shared with the state, not copied).
     :meth:`to_json` sends the last finished hand in full (``last_hand``) and, for the
@@ -49,7 +97,7 @@ class View:
     trump: str | None
     leader: int
     trick: tuple[tuple[int, Card], ...]
-    tricks: tuple[Trick, ...]
+    tricks: tuple[ShownTrick, ...]
     books: tuple[int, ...]
     blind_size: int
     pile_size: int
@@ -59,6 +107,9 @@ class View:
     legal_actions: tuple[Action, ...]
     is_over: bool
     winner: int | None
+    side: int | None
+    partner: int | None
+    events: tuple[Event, ...]
 
     def to_json(self) -> dict[str, Any]:
         """Return the view as JSON-serialisable data (for sending to a client)."""
@@ -78,7 +129,7 @@ class View:
             "leader": self.leader,
             "trick": [[s, c.code] for s, c in self.trick],
             "tricks": [
-                {"leader": t.leader, "winner": t.winner, "plays": [[s, card_at(c).code] for s, c in t.plays]}
+                {"leader": t.leader, "winner": t.winner, "plays": [[s, c.code] for s, c in t.plays]}
                 for t in self.tricks
             ],
             "books": list(self.books),
@@ -93,6 +144,9 @@ class View:
             "legal_actions": [a.to_json() for a in self.legal_actions],
             "is_over": self.is_over,
             "winner": self.winner,
+            "side": self.side,
+            "partner": self.partner,
+            "events": [e.to_json() for e in self.events],
         }
 
 
@@ -120,14 +174,19 @@ def make_view(game: GameState, seat: int | None) -> View:
     contract = game.contract
     match = game.match
     hands = game.hands
+    side = partner = None
+    if seat is not None:
+        side = table.side_of[seat]
+        mates = [s for s in table.sides[side] if s != seat]
+        partner = mates[0] if len(mates) == 1 else None
     view: View = _make(
         seat, rules.name, table.seat_names, table.side_names, game.number, game.dealer, game.phase,
         game.to_act, cards_of(hands[seat]) if seat is not None else (),
         tuple([m.bit_count() for m in hands]), game.bids, contract.trump if contract else None,
-        game.leader, tuple([(s, ALL_CARDS[c]) for s, c in game.trick]), game.tricks, game.books,
+        game.leader, tuple([(s, ALL_CARDS[c]) for s, c in game.trick]), _shown_tricks(game.tricks), game.books,
         game.blind.bit_count(), len(game.pile), match.scores, match.bags, match.results,
         game.legal_actions(seat) if seat is not None else (), match.end is not None,
-        match.end.winner if match.end is not None else None,
+        match.end.winner if match.end is not None else None, side, partner, hand_events(game, seat),
     )
     hook = rules.calls.view
     if hook is None:
@@ -138,4 +197,8 @@ def make_view(game: GameState, seat: int | None) -> View:
     if not isinstance(redacted, View):
         raise PluginError(f"spadeskit_view answered {shown(redacted, 60)}, not a View "
                           f"({answered_by(hook, None)}, in {rules.name!r})")
+    # A bid the hook hid is hidden in the events too.
+    hidden = frozenset(s for s, bid in enumerate(game.bids) if bid is not None and redacted.bids[s] is None)
+    if hidden and redacted.events is view.events:
+        redacted = attrs.evolve(redacted, events=sealed(view.events, hidden, table.seat_names))
     return redacted

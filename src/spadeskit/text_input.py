@@ -1,0 +1,183 @@
+"""Turn what a person types into an action: ``parse_action("10♥", view)``.
+
+One function for every front end (a terminal, a chat bot, a web form): it reads the
+words people use at a card table, checks the result against what the seat may do in
+the :class:`~spadeskit.views.View` it is given, and when it cannot, raises an error whose
+message lists those choices, ready to show the player.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .actions import (
+    Accept,
+    Action,
+    Bid,
+    BlindNil,
+    CallRenege,
+    DeclareMisdeal,
+    Discard,
+    Exchange,
+    Nil,
+    Pass,
+    PickUp,
+    Play,
+    SeeCards,
+    TableTalk,
+)
+from .cards import parse_cards
+from .errors import ActionParseError, CardParseError, IllegalAction, shown
+from .views import View
+
+__all__ = ["describe_choices", "parse_action"]
+
+_WORDS: dict[str, Action] = {
+    "nil": Nil(), "bid nil": Nil(),
+    "blind nil": BlindNil(), "blind-nil": BlindNil(), "blindnil": BlindNil(), "bid blind nil": BlindNil(),
+    "see": SeeCards(), "see cards": SeeCards(), "see my cards": SeeCards(), "look": SeeCards(),
+    "pick up": PickUp(), "pickup": PickUp(), "pick-up": PickUp(), "pick up the blind": PickUp(),
+    "pass": Pass(),
+    "accept": Accept(), "ok": Accept(),
+    "misdeal": DeclareMisdeal(), "declare misdeal": DeclareMisdeal(), "declare a misdeal": DeclareMisdeal(),
+}
+_NUMBER = re.compile(r"(?:bid\s+)?(\d{1,3})")
+_RENEGE = re.compile(r"(?:call\s+)?(?:a\s+)?renege(?:\s+in)?(?:\s+trick)?\s+(\d{1,3})")
+_TABLE_TALK = re.compile(r"table[\s-]talk(?:\s+by)?\s+(.+)")
+_CARDS_VERB = re.compile(r"(play|discard|exchange|give|pass)\s+(.+)")
+
+
+def parse_action(text: str, view: View) -> Action:
+    """Return the action ``text`` names for the seat of ``view``, checked against
+    ``view.legal_actions``.
+
+    Understood (case and spacing do not matter): a number (``"4"``, ``"bid 4"``),
+    ``"nil"``, ``"blind nil"``, ``"see cards"``, a card in any notation the card
+    parser takes (``"QH"``, ``"q♥"``, ``"10♥"``, ``"T♥"``, ``"play QH"``, ``"BJ"``),
+    ``"pick up"``, ``"pass"``, ``"discard 7C 9S"``, ``"pass AS KS"`` (or bare cards
+    when an exchange or a discard is due), ``"call renege 3"``, ``"misdeal"``,
+    ``"accept"``, and for the referee ``"table talk N/S"`` (a side's name or number).
+    ``"0"`` is a bid of 0 where the rules list one, otherwise nil.
+
+    Raises :class:`~spadeskit.errors.ActionParseError` when the text names no action,
+    and :class:`~spadeskit.errors.IllegalAction` when it names one the seat may not
+    take now; both messages list what the seat may do.
+
+    >>> import spadeskit
+    >>> game = spadeskit.load_rules("standard").new_game(seed=1)
+    >>> spadeskit.parse_action("nil", game.view(game.to_act))
+    Nil()
+    """
+    legal = view.legal_actions
+    if not isinstance(text, str):
+        raise ActionParseError(f"type an action as text, not {shown(text, 30)}")
+    if not legal:
+        who = "a spectator" if view.seat is None else f"{view.seat_names[view.seat]}"
+        raise IllegalAction(f"{who} has nothing to do now" + (
+            f": it is {view.seat_names[view.to_act]}'s turn" if view.to_act is not None else ""))
+    words = " ".join(text.strip().lower().split())
+    action = _read(words, legal, view)
+    if action is None:
+        raise ActionParseError(f"cannot read {shown(text.strip(), 30)} as an action; {describe_choices(legal)}")
+    if action not in legal:
+        if isinstance(action, Play) and view.seat is not None and action.card not in view.cards:
+            raise IllegalAction(f"{view.seat_names[view.seat]} does not hold {action.card.symbol}; "
+                                f"{describe_choices(legal)}")
+        raise IllegalAction(f"{action} is not allowed now; {describe_choices(legal)}")
+    return action
+
+
+def _read(words: str, legal: Sequence[Action], view: View) -> Action | None:
+    if not words:
+        return None
+    if words in _WORDS:
+        word = _WORDS[words]
+        if isinstance(word, Pass) and word not in legal:
+            return None  # "pass" alone where an exchange is due: say which cards
+        return word
+    number = _NUMBER.fullmatch(words)
+    if number:
+        value = int(number.group(1))
+        if value == 0 and Bid(0) not in legal and Nil() in legal:
+            return Nil()
+        return Bid(value)
+    renege = _RENEGE.fullmatch(words)
+    if renege:
+        return CallRenege(int(renege.group(1)))
+    talk = _TABLE_TALK.fullmatch(words)
+    if talk:
+        return _table_talk(talk.group(1), view)
+    verb, rest = None, words
+    match = _CARDS_VERB.fullmatch(words)
+    if match:
+        verb, rest = match.group(1), match.group(2)
+    try:
+        cards = parse_cards(rest.upper())
+    except CardParseError:
+        return None
+    if not cards:
+        return None
+    if verb == "discard":
+        return Discard(cards)
+    if verb in ("exchange", "give", "pass"):
+        return Exchange(cards)
+    if verb == "play" or (len(cards) == 1 and any(type(a) is Play for a in legal)):
+        return Play(cards[0]) if len(cards) == 1 else None
+    for kind in (Discard, Exchange):
+        if any(type(a) is kind for a in legal):
+            return kind(cards)
+    return Play(cards[0]) if len(cards) == 1 else None
+
+
+def _table_talk(name: str, view: View) -> Action | None:
+    for index, side in enumerate(view.side_names):
+        if name in (side.lower(), str(index)):
+            return TableTalk(index)
+    return None
+
+
+def describe_choices(legal: Sequence[Action]) -> str:
+    """Return ``legal`` in a few words for a player: ``"you may: bid 1-13, nil, blind nil"``.
+
+    >>> import spadeskit
+    >>> describe_choices([spadeskit.Nil(), *(spadeskit.Bid(n) for n in range(1, 14))])
+    'you may: nil, bid 1-13'
+    """
+    parts: list[str] = []
+    bids = sorted(a.tricks for a in legal if type(a) is Bid)
+    plays = [a.card for a in legal if type(a) is Play]
+    renege = sorted(a.trick for a in legal if type(a) is CallRenege)
+    steps = [a for a in legal if type(a) in (Discard, Exchange)]
+    done_bids = done_plays = done_renege = done_steps = False
+    for action in legal:
+        kind = type(action)
+        if kind is Bid and not done_bids:
+            parts.append("bid " + _ranges(bids))
+            done_bids = True
+        elif kind is Play and not done_plays:
+            parts.append("play " + " ".join(c.symbol for c in sorted(plays)))
+            done_plays = True
+        elif kind is CallRenege and not done_renege:
+            parts.append("call a renege in trick " + _ranges(renege))
+            done_renege = True
+        elif kind in (Discard, Exchange) and not done_steps:
+            count = len(steps[0].cards)  # type: ignore[attr-defined]
+            verb = "discard" if kind is Discard else "pass"
+            parts.append(f"{verb} {count} card{'s' if count != 1 else ''} (e.g. '{verb} "
+                         f"{' '.join(c.code for c in steps[0].cards)}')")  # type: ignore[attr-defined]
+            done_steps = True
+        elif kind not in (Bid, Play, CallRenege, Discard, Exchange):
+            parts.append(str(action))
+    return "you may: " + ", ".join(parts)
+
+
+def _ranges(numbers: Sequence[int]) -> str:
+    """Return ``[1, 2, 3, 5]`` as ``"1-3, 5"``."""
+    spans: list[list[int]] = []
+    for value in numbers:
+        if spans and value == spans[-1][1] + 1:
+            spans[-1][1] = value
+        else:
+            spans.append([value, value])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
