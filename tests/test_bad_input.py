@@ -119,7 +119,7 @@ def test_unknown_variant_house_rule_and_option() -> None:
         spadeskit.load_rules("bridge")
     with pytest.raises(UnknownPlugin, match="'no-such-rule'"):
         spadeskit.load_rules("standard", ["no-such-rule"])
-    with pytest.raises(OptionError, match="unknown option 'targte' for standard; options: .*target"):
+    with pytest.raises(OptionError, match="unknown option 'targte' for standard \\(did you mean 'target'\\?\\); options: .*target"):
         spadeskit.load_rules("standard", options={"targte": 300})
     with pytest.raises(OptionError, match="option 'target' of 'standard' must be a whole number, not '300'"):
         spadeskit.load_rules("standard", options={"target": "300"})

@@ -138,7 +138,7 @@ def test_a_player_at_or_below_the_floor_loses_and_the_best_of_the_rest_wins(cutt
     losers drop out and the best of the rest wins; an exact tie at the top plays on."""
     assert cutthroat.options["floor"] == -200
     end = _end(cutthroat, (150, -220, 120), [3, 3, 3], [5, 6, 6])
-    assert end is not None and end.winner == 0 and "fell to -200" in end.reason
+    assert end is not None and end.winner == 0 and "E fell to -220 (at or below -200)" in end.reason and end.reason.startswith("won by N with 150")
     assert _end(cutthroat, (150, -220, 150), [3, 3, 3], [5, 6, 6]) is None
     assert _end(spadeskit.load_rules("cutthroat", options={"floor": None}), (150, -220, 120), [3, 3, 3],
                 [5, 6, 6]) is None

@@ -135,7 +135,7 @@ def test_the_text_table_shows_each_hand_the_totals_and_the_winner() -> None:
     sheet = sheet.add_hand(bids=[3, 2, 4, "nil"], books=[4, 3, 5, 1]).add_hand(bids=[4, 3, 3, 3], books=[4, 3, 3, 3])
     text = str(sheet)
     assert "N/S" in text and "E/W" in text and "nil" in text and "bags" in text
-    assert text.splitlines()[-1].startswith("Winner: N/S reached 100")
+    assert text.splitlines()[-1] == "Match over: won by N/S with 142: reached 100"
 
 
 def test_score_hand_checks_its_input_the_way_the_score_sheet_does() -> None:

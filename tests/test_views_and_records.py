@@ -81,7 +81,7 @@ def test_demo_plays_a_whole_match_and_prints_the_score_sheet(capsys: object, tmp
     path = pathlib.Path(str(tmp_path)) / "match.json"
     assert main(["demo", "--seed", "3", "--record", str(path)]) == 0
     out = capsys.readouterr().out  # type: ignore[attr-defined]
-    assert "Hand 1 (dealer W)" in out and "Score sheet" in out and "Winner:" in out
+    assert "Hand 1 (dealer W)" in out and "Score sheet" in out and "Match over: won by" in out
     assert main(["replay", str(path)]) == 0
     assert main(["demo", "--variant", "bridge"]) == 2
 

@@ -199,14 +199,14 @@ def match_end(scores: Sequence[int], names: Sequence[str], target: int, floor: i
     if floor is not None:
         for side in sides:
             if side not in losers and scores[side] <= floor:
-                losers[side] = (OTHER_LOSS, f"{names[side]} fell to {floor} or below")
+                losers[side] = (OTHER_LOSS, f"{names[side]} fell to {scores[side]} (at or below {floor})")
     if losers:
         rest = [s for s in sides if s not in losers]
         if not rest:
             first = min(priority for priority, _ in losers.values())
             rest = [s for s in sides if losers[s][0] != first] or list(sides)
         why = "; ".join(losers[s][1] for s in sorted(losers))
-        return _best(rest, scores, names, f"win as {why}")
+        return _best(rest, scores, names, why)
     reached = [s for s in sides if scores[s] >= target]
     if reached:
         return _best(reached, scores, names, f"reached {target}")
@@ -219,4 +219,4 @@ def _best(candidates: Sequence[int], scores: Sequence[int], names: Sequence[str]
     leaders = [s for s in candidates if scores[s] == top]
     if len(leaders) > 1:
         return None
-    return MatchEnd(leaders[0], f"{names[leaders[0]]} {why} (score {top})")
+    return MatchEnd(leaders[0], f"won by {names[leaders[0]]} with {top}: {why}")

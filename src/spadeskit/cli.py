@@ -9,30 +9,48 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from . import available, load_rules, replay
 from .bots import Bot, RandomBot, SimpleBot
+from .actions import Action, Bid
 from .errors import SpadesError
 from .rules import Rules
 from .state import GameState
 
 
+_NONE = {"none", "null"}
+
+
 def _option(text: str) -> tuple[str, Any]:
+    """Read ``NAME=VALUE``: a JSON value (``4``, ``true``, ``"x"``), ``none``/``None``/
+    ``null`` for an option that can be switched off, else the text as a string."""
     if "=" not in text:
-        raise argparse.ArgumentTypeError(f"options are NAME=VALUE, not {text!r}")
+        raise argparse.ArgumentTypeError(f"options are NAME=VALUE, like target=300 or floor=none, not {text!r}")
     name, value = text.split("=", 1)
+    if value.strip().lower() in _NONE:
+        return name, None
     try:
         return name, json.loads(value)
     except json.JSONDecodeError:
         return name, value
 
 
-def _bid_text(game: GameState, result_bids: Sequence[Any]) -> str:
-    names = game.rules.table.seat_names
-    return ", ".join(f"{names[s]} {b}" for s, b in enumerate(result_bids))
+def _bid_word(bid: Action | None) -> str:
+    """Return a bid as a score sheet shows it: ``4``, ``nil``, ``pick up``; ``-`` for none."""
+    if bid is None:
+        return "-"
+    if isinstance(bid, Bid):
+        return str(bid.tricks)
+    return str(bid)
+
+
+def _counts_bags(game: GameState) -> bool:
+    """Return whether the match has bags to show: a score line carried some."""
+    return any(any(r.bags) or any(line.bags for line in r.lines) for r in game.hand_results)
 
 
 def print_match(game: GameState, out: Any = None) -> None:
@@ -40,13 +58,14 @@ def print_match(game: GameState, out: Any = None) -> None:
     out = out or sys.stdout
     table = game.rules.table
     names = table.seat_names
+    bags = _counts_bags(game)
     for result in game.hand_results:
         print(f"Hand {result.number + 1} (dealer {names[result.dealer]})", file=out)
-        print(f"  bids:  {_bid_text(game, [str(b).replace('bid ', '') for b in result.bids])}", file=out)
+        print("  bids:  " + ", ".join(f"{names[s]} {_bid_word(b)}" for s, b in enumerate(result.bids)), file=out)
         print(f"  books: {', '.join(f'{names[s]} {b}' for s, b in enumerate(result.books))}", file=out)
         for line in result.lines:
             print(f"  {line.text}", file=out)
-        totals = "   ".join(f"{table.side_names[s]} {result.scores[s]} (bags {result.bags[s]})"
+        totals = "   ".join(f"{table.side_names[s]} {result.scores[s]}" + (f" (bags {result.bags[s]})" if bags else "")
                            for s in range(len(table.sides)))
         print(f"  score: {totals}", file=out)
     print("\nScore sheet", file=out)
@@ -56,7 +75,7 @@ def print_match(game: GameState, out: Any = None) -> None:
     for result in game.hand_results:
         print(f"  {result.number + 1:>4} | " + " | ".join(f"{s:>7}" for s in result.scores), file=out)
     if game.match.end is not None:
-        print(f"\nWinner: {game.match.end.reason}", file=out)
+        print(f"\nMatch over: {game.match.end.reason}", file=out)
 
 
 def play_match(rules: Rules, bots: Sequence[Bot], seed: int | None) -> GameState:
@@ -71,18 +90,28 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | None) -> GameState
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    parser = argparse.ArgumentParser(prog="spadeskit", description="The rules of Spades.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser("demo", help="bots play a whole match, printed hand by hand")
-    demo.add_argument("--seed", type=int, default=7)
-    demo.add_argument("--variant", default="standard")
-    demo.add_argument("--house-rule", action="append", default=[], dest="house_rules")
-    demo.add_argument("--option", action="append", default=[], type=_option, dest="options")
-    demo.add_argument("--bots", choices=["simple", "random"], default="simple")
-    demo.add_argument("--record", help="write the match record (JSON) to this file")
-    sub.add_parser("list", help="list installed variants and house rules")
-    rep = sub.add_parser("replay", help="replay a record file and print the match")
-    rep.add_argument("record")
+    parser = argparse.ArgumentParser(
+        prog="spadeskit", description="The rules of Spades: watch bots play a match, list the installed "
+        "variants and house rules, or replay a saved record.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    demo = sub.add_parser("demo", help="bots play a whole match, printed hand by hand",
+                          description="Bots play a whole match, printed hand by hand, then the score sheet.")
+    demo.add_argument("--seed", type=int, default=7,
+                      help="seed for the deals and the bots; the same seed plays the same match (default 7)")
+    demo.add_argument("--variant", default="standard", metavar="NAME",
+                      help="the variant to play (default standard; 'spadeskit list' shows them all)")
+    demo.add_argument("--house-rule", action="append", default=[], dest="house_rules", metavar="NAME",
+                      help="add a house rule; repeat for several (e.g. --house-rule blind-nil)")
+    demo.add_argument("--option", action="append", default=[], type=_option, dest="options", metavar="NAME=VALUE",
+                      help="set an option, e.g. target=300 or floor=none; repeat for several")
+    demo.add_argument("--bots", choices=["simple", "random"], default="simple",
+                      help="which bot plays every seat (default simple)")
+    demo.add_argument("--record", metavar="FILE", help="write the match record (JSON) to this file")
+    sub.add_parser("list", help="list installed variants and house rules with their options",
+                   description="List installed variants and house rules with their options.")
+    rep = sub.add_parser("replay", help="replay a record file and print the match",
+                         description="Replay a record file, checking every action, and print the match.")
+    rep.add_argument("record", metavar="FILE", help="a record written by 'demo --record' or GameState.to_record()")
     args = parser.parse_args(argv)
     try:
         if args.command == "list":
@@ -112,6 +141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.record:
             with open(args.record, "w", encoding="utf-8") as handle:
                 json.dump(game.to_record(), handle)
+        return 0
+    except BrokenPipeError:
+        # Output piped into a program that stopped reading (``| head``): not an error.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (stdout is closed by exit)
         return 0
     except (SpadesError, OSError, ValueError, RecursionError) as exc:
         # Bad input (a file that is not JSON, not text, or nested too deep included) is

@@ -54,6 +54,16 @@ def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
     return _ENTRY_POINTS
 
 
+def _did_you_mean(name: str, known: Iterable[str]) -> str:
+    """Return ``" (did you mean 'x'?)"`` for the closest of ``known``, or ``""``."""
+    guess = difflib.get_close_matches(name.lower().replace("_", "-"), [k.replace("_", "-") for k in known],
+                                      n=1, cutoff=0.6)
+    if not guess:
+        return ""
+    original = next(k for k in known if k.replace("_", "-") == guess[0])
+    return f" (did you mean {original!r}?)"
+
+
 def _info_of(plugin: object, where: str) -> PluginInfo:
     info = getattr(plugin, "PLUGIN", None)
     if not isinstance(info, PluginInfo):
@@ -67,7 +77,8 @@ def resolve(ref: object) -> tuple[object, PluginInfo]:
         eps = _entry_points()
         if ref not in eps:
             raise UnknownPlugin(
-                f"no spadeskit plugin named {shown(ref)} is installed; installed: {', '.join(sorted(eps))}"
+                f"no spadeskit plugin named {shown(ref)} is installed{_did_you_mean(ref, eps)}; "
+                f"installed: {', '.join(sorted(eps))}"
             )
         try:
             plugin = eps[ref].load()
@@ -253,7 +264,8 @@ def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> F
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none"
             names = " + ".join(i.name for i in infos)
-            raise OptionError(f"unknown option {name!r} for {names}; options: {known}")
+            raise OptionError(f"unknown option {shown(name)} for {names}{_did_you_mean(name, declared)}; "
+                              f"options: {known}")
         info, option = declared[name]
         problem = option.problem(value)
         if problem:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib.resources
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -26,11 +27,23 @@ from .errors import RecordError
 if TYPE_CHECKING:
     from .state import GameState
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "digest", "make_record", "sign", "verify"]
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "digest", "make_record", "record_schema", "sign", "verify"]
 
 RECORD_FORMAT = "spadeskit-record"
 RECORD_VERSION = 2
 """Version 2 allows ``"seed": null`` with ``"deals"`` (a game dealt from a secret)."""
+
+
+def record_schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of records, versions 1 and 2.
+
+    The file ships in the package as ``spadeskit/schemas/record.schema.json``, for
+    validating records in other languages or before they reach :func:`spadeskit.replay`
+    (which checks far more: every action against the rules, and the digest).
+    """
+    text = importlib.resources.files("spadeskit").joinpath("schemas/record.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def digest(game: GameState, version: int = RECORD_VERSION) -> str:

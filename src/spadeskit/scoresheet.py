@@ -112,7 +112,7 @@ class ScoreSheet(MatchTotals):
 
     @property
     def reason(self) -> str | None:
-        """Return why the match ended (``"N/S reached 500 (score 512)"``), or ``None``."""
+        """Return why the match ended (``"won by N/S with 512: reached 500"``), or ``None``."""
         return self.match.end.reason if self.match.end is not None else None
 
     # ------------------------------------------------------------------------------------
@@ -245,7 +245,7 @@ class ScoreSheet(MatchTotals):
                      "".join(f"  {score:>13}" for score in self.scores))
         lines.append(f"{'':>4}  {'':6}  {'':{cols}}  {'':{cols}}{bags}")
         if self.match.end is not None:
-            lines.append(f"Winner: {self.match.end.reason}")
+            lines.append(f"Match over: {self.match.end.reason}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
