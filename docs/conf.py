@@ -17,5 +17,5 @@ extensions = ["sphinx.ext.autodoc", "sphinx.ext.doctest", "sphinx.ext.viewcode"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "undoc-members": False}
-html_theme = "alabaster"
+html_theme = "furo"
 exclude_patterns = ["_build"]

@@ -36,3 +36,49 @@ def test_every_shipped_plugin_has_a_page_or_a_section() -> None:
     pages = "\n".join(p.read_text(encoding="utf-8") for p in [*DOCS.glob("rules/*.rst"), DOCS / "house_rules.rst"])
     for name in shipped("variant") + shipped("house-rule"):
         assert f"(``{name}``)" in pages or f"``{name}``\n---" in pages, f"{name} has no docs"
+
+
+def test_the_hook_table_says_which_hooks_offer_table() -> None:
+    """hooks.rst names exactly the hooks that do not offer ``table``."""
+    import inspect
+
+    from spadeskit import hookspecs
+
+    text = (DOCS / "hooks.rst").read_text(encoding="utf-8")
+    without = sorted(name for name, fn in vars(hookspecs).items()
+                     if name.startswith("spadeskit_") and callable(fn)
+                     and "table" not in inspect.signature(fn).parameters)
+    assert without == ["spadeskit_table", "spadeskit_trick_strength", "spadeskit_view"]
+    assert "``table`` to every\nhook but ``spadeskit_table``, ``spadeskit_trick_strength`` and ``spadeskit_view``" in text
+
+
+def test_the_plugins_page_names_the_file_after_its_rule() -> None:
+    text = (DOCS / "plugins.rst").read_text(encoding="utf-8")
+    assert "# my_rules/bonus_for_ten.py" in text and 'name="bonus-for-ten"' in text
+    assert 'bonus-for-ten = "my_rules.bonus_for_ten"' in text
+
+
+def test_load_rules_reports_a_bad_hook_argument_in_the_lints_words() -> None:
+    """The tutorial says both load_rules and the lint report it: in the same words."""
+    import types
+
+    import pytest
+
+    import spadeskit
+    from spadeskit.testing import lint
+
+    rule = types.ModuleType("bad_argument")
+    rule.PLUGIN = spadeskit.PluginInfo(name="bad-argument", kind="house-rule", summary="x")  # type: ignore[attr-defined]
+    rule.spadeskit_score_hand = spadeskit.hookimpl(lambda summary, bogus: [])  # type: ignore[attr-defined]
+    said = lint(rule)[0].message
+    assert said.startswith("asks for bogus, which the hook does not offer")
+    with pytest.raises(spadeskit.PluginError) as refused:
+        spadeskit.load_rules("standard", [rule])
+    assert str(refused.value) == f"plugin 'bad-argument': spadeskit_score_hand {said}"
+
+
+def test_the_testing_page_strategies_example_is_a_file_the_tests_run() -> None:
+    text = (DOCS / "testing.rst").read_text(encoding="utf-8")
+    assert ".. literalinclude:: examples/test_strategies.py" in text
+    source = (DOCS / "examples" / "test_strategies.py").read_text(encoding="utf-8")
+    assert "import spadeskit" in source and "suicide" not in source

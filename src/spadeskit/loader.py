@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import difflib
 import importlib.metadata
+import inspect
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -246,6 +247,35 @@ def _check_hook_names(plugin: object, info: PluginInfo) -> None:
         hint = f"; did you mean {guess[0]}?" if guess else ""
         raise PluginError(f"plugin {info.name!r} implements {name}, which is not a spadeskit hook, "
                           f"so it would never be called{hint}")
+    for attr in dir(plugin):
+        function = getattr(plugin, attr, None)
+        marked = getattr(function, "spadeskit_impl", None)
+        if not isinstance(marked, dict) or not callable(function):
+            continue
+        name = marked.get("specname") or attr
+        problem = hook_argument_problem(function, name) if name in HOOK_NAMES else None
+        if problem:
+            raise PluginError(f"plugin {info.name!r}: {name} {problem}")
+
+
+def hook_argument_problem(function: Callable[..., Any], hook: str) -> str | None:
+    """Return what is wrong with the arguments an implementation of ``hook`` asks for
+    (``"asks for x, which the hook does not offer (it offers ...)"``), or ``None``.
+
+    Shared by :func:`load_rules` and :func:`spadeskit.testing.lint`, so both say it alike.
+    """
+    offered = set(inspect.signature(getattr(hookspecs, hook)).parameters)
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return None
+    asked = [p for p, param in parameters.items()
+             if param.default is inspect.Parameter.empty
+             and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)]
+    unknown = [p for p in asked if p not in offered]
+    if not unknown:
+        return None
+    return f"asks for {', '.join(unknown)}, which the hook does not offer (it offers {', '.join(sorted(offered))})"
 
 
 def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> FrozenMap:

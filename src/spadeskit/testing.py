@@ -44,7 +44,7 @@ from .actions import Accept, Action, Bid, Discard, Exchange, Nil, Pass, PickUp, 
 from .cards import card_at, iter_mask, mask_of
 from .errors import SpadesError
 from .plugin import PluginInfo
-from .loader import available, load_rules, resolve
+from .loader import available, hook_argument_problem, load_rules, resolve
 from .replay import replay
 from .rules import Rules
 from .state import GameState, evolve
@@ -549,13 +549,9 @@ def _lint_plugin(plugin: object, info: PluginInfo) -> list[LintProblem]:
         if marked is None:
             problems.append(LintProblem(name, hook, "not marked @hookimpl, so pluggy ignores it"))
             continue
-        offered = set(specs[hook].parameters)
-        asked = [p for p, param in inspect.signature(fn).parameters.items()
-                 if param.default is inspect.Parameter.empty and param.kind is not param.VAR_KEYWORD]
-        unknown = [p for p in asked if p not in offered]
-        if unknown:
-            problems.append(LintProblem(name, hook, f"asks for {', '.join(unknown)}, which the hook does not "
-                                                    f"offer (it offers {', '.join(sorted(offered))})"))
+        problem = hook_argument_problem(fn, hook)
+        if problem:
+            problems.append(LintProblem(name, hook, problem))
     seen: set[str] = set()
     for option in info.options:
         if option.name in seen:
@@ -717,6 +713,14 @@ def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
     Run it with ``run_state_machine_as_test(machine)`` or expose ``machine.TestCase`` to
     pytest.  Hypothesis shrinks a failure to a short sequence of steps; the
     :class:`InvariantError` it reports carries that sequence's record.
+
+    The machine keeps its state in one attribute, ``self.game``: the
+    :class:`~spadeskit.state.GameState` reached so far (set by its ``deal`` step, a new
+    match from a drawn seed and dealer).  Its rules take a legal action
+    (``take_a_legal_action``) and try an illegal one, which must be refused with the state
+    unchanged (``refuse_an_illegal_action``); its invariant checks ``self.game`` after
+    every step.  Subclass it to add rules of your own that read and replace
+    ``self.game``.
     """
     from hypothesis import strategies as st
     from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
