@@ -1,6 +1,7 @@
 """The ``spadeskit`` command: a thin client of the public API.
 
     spadeskit demo [--seed N] [--variant standard] [--house-rule NAME] [--option K=V]
+    spadeskit play [--variant V] [--seat S] [--record FILE] [--resume FILE]
     spadeskit list
     spadeskit replay RECORD.json
 """
@@ -88,11 +89,37 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | None) -> GameState
     return game
 
 
+def _seat(text: str | None, names: Sequence[str]) -> int:
+    if text is None:
+        return names.index("S") if "S" in names else len(names) - 1
+    for seat, name in enumerate(names):
+        if text.strip().upper() == name.upper() or text.strip() == str(seat):
+            return seat
+    raise SpadesError(f"there is no seat {text!r} at this table; seats: {', '.join(names)} (or 0-{len(names) - 1})")
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .prompt import PromptTable, resume
+
+    if args.resume:
+        game = resume(args.resume)
+    else:
+        game = load_rules(args.variant, args.house_rules, dict(args.options)).new_game(seed=args.seed)
+    rules = game.rules
+    seat = _seat(args.seat, rules.table.seat_names)
+    bots: list[Bot | None] = [
+        None if s == seat else (SimpleBot(rules) if args.bots == "simple" else RandomBot(s))
+        for s in range(rules.table.players)
+    ]
+    PromptTable(game, seat, bots, sys.stdin, sys.stdout, record=args.record or args.resume).run()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = argparse.ArgumentParser(
-        prog="spadeskit", description="The rules of Spades: watch bots play a match, list the installed "
-        "variants and house rules, or replay a saved record.")
+        prog="spadeskit", description="The rules of Spades: watch bots play a match, play one yourself, "
+        "list the installed variants and house rules, or replay a saved record.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     demo = sub.add_parser("demo", help="bots play a whole match, printed hand by hand",
                           description="Bots play a whole match, printed hand by hand, then the score sheet.")
@@ -112,8 +139,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     rep = sub.add_parser("replay", help="replay a record file and print the match",
                          description="Replay a record file, checking every action, and print the match.")
     rep.add_argument("record", metavar="FILE", help="a record written by 'demo --record' or GameState.to_record()")
+    play = sub.add_parser("play", help="play one seat yourself against bots, at a text prompt",
+                          description="Play one seat against bots: type bids and cards at the prompt "
+                                      "('help' lists what you can type).")
+    play.add_argument("--variant", default="standard", metavar="NAME", help="the variant to play (default standard)")
+    play.add_argument("--house-rule", action="append", default=[], dest="house_rules", metavar="NAME",
+                      help="add a house rule; repeat for several")
+    play.add_argument("--option", action="append", default=[], type=_option, dest="options", metavar="NAME=VALUE",
+                      help="set an option, e.g. target=300 or floor=none; repeat for several")
+    play.add_argument("--seat", default=None, metavar="SEAT",
+                      help="your seat, by name (N, E, S, W) or number (default S, or the last seat)")
+    play.add_argument("--bots", choices=["simple", "random"], default="simple",
+                      help="which bot plays the other seats (default simple)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="seed for the deals, to play the same cards again (default: a secret shuffle)")
+    play.add_argument("--record", metavar="FILE", help="save the game record to FILE after the match or on quit")
+    play.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE instead of a new one")
     args = parser.parse_args(argv)
     try:
+        if args.command == "play":
+            return _play(args)
         if args.command == "list":
             for plugin in available():
                 print(f"{plugin.name:24} {plugin.kind:11} {plugin.summary}")
