@@ -18,7 +18,11 @@ __all__ = ["Bot", "RandomBot", "SimpleBot"]
 
 
 class Bot(Protocol):
-    """Anything that picks an action from what its seat sees."""
+    """Anything that picks an action from what its seat sees.
+
+    A bot may also have ``reset(seat, rules, rng)``: :mod:`spadeskit.arena` calls it
+    before each match with the seat, the rules and a :class:`random.Random` of its own.
+    """
 
     def choose(self, view: View) -> Action:
         """Return one of ``view.legal_actions``."""
@@ -30,6 +34,10 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
+    def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        """Draw from ``rng`` from now on."""
+        self._rng = rng
+
     def choose(self, view: View) -> Action:
         """Return a random legal action."""
         return self._rng.choice(view.legal_actions)
@@ -38,7 +46,12 @@ class RandomBot:
 class SimpleBot:
     """Bid its high cards and long trumps; win tricks cheaply, duck when it cannot win."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules | None = None) -> None:
+        if rules is not None:
+            self.reset(0, rules, random.Random(0))
+
+    def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        """Play under ``rules`` (the seat and the generator are not needed)."""
         self.rules = rules
         self.ranking = rules.ranking
 

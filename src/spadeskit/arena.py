@@ -1,0 +1,482 @@
+"""Play bots against each other and measure which is stronger, fairly, at any scale.
+
+* A **bot** is anything with ``choose(view) -> Action`` (:class:`~spadeskit.bots.Bot`),
+  and optionally ``reset(seat, rules, rng)``, called before each match with the seat it
+  plays, the rules and a :class:`random.Random` of its own.  Bots are named by a short
+  name (``"random"``, ``"simple"``, ``"heuristic"``), by ``"module:Class"``, or given
+  as a class.
+* :func:`play_match` plays one match and returns its final state.
+* :func:`evaluate` plays ``deals`` match seeds, each in **every seating** (the challenger
+  on each side of a partnership game; all orders of the seats in games of players on
+  their own), so both bots play the same cards: duplicate deals, as in bridge, which
+  cut the luck of the deal out of the comparison.  Each seat's bot gets its own RNG
+  seeded from the match seed, the seating and the seat.  Results are paired by deal and
+  never depend on how the deals are split into batches or which executor runs them.
+
+Work goes to any :class:`concurrent.futures.Executor` (a ``ProcessPoolExecutor`` for
+several cores), or to a Ray cluster through :class:`RayExecutor` (the ``ray`` extra).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import importlib
+import itertools
+import json
+import math
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+import attrs
+
+from .actions import Action, Bid, BlindNil, Nil
+from .bots import Bot, RandomBot, SimpleBot
+from .errors import SpadesError, shown
+from .rules import Rules
+from .state import GameState
+
+__all__ = ["BOTS", "Evaluation", "MatchOutcome", "RayExecutor", "clopper_pearson", "evaluate", "make_bot",
+           "play_match", "seatings", "sign_test"]
+
+BotSpec = Any
+"""A bot: a short name from :data:`BOTS`, ``"module:Class"``, or a class."""
+
+
+def _heuristic() -> type:
+    from .heuristic import HeuristicBot
+
+    return HeuristicBot
+
+
+BOTS: dict[str, Callable[[], type]] = {
+    "random": lambda: RandomBot,
+    "simple": lambda: SimpleBot,
+    "heuristic": _heuristic,
+}
+"""The short names of the shipped bots."""
+
+
+def bot_class(spec: BotSpec) -> type:
+    """Return the class a bot spec names; raise :class:`SpadesError` if it names none."""
+    if isinstance(spec, type):
+        return spec
+    if not isinstance(spec, str):
+        raise SpadesError(f"a bot is a name ({', '.join(BOTS)}), 'module:Class' or a class, not {shown(spec)}")
+    if spec in BOTS:
+        return BOTS[spec]()
+    if ":" not in spec:
+        raise SpadesError(f"no bot named {spec!r}: use {', '.join(BOTS)} or 'module:Class'")
+    module_name, _, class_name = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise SpadesError(f"bot {spec!r}: cannot import {module_name!r} ({exc})") from exc
+    cls = getattr(module, class_name, None)
+    if not isinstance(cls, type):
+        raise SpadesError(f"bot {spec!r}: {module_name!r} has no class {class_name!r}")
+    return cls
+
+
+def make_bot(spec: BotSpec, seat: int, rules: Rules, rng: random.Random) -> Bot:
+    """Return a new bot of ``spec`` for ``seat``, reset for a match under ``rules``."""
+    bot = bot_class(spec)()
+    if not callable(getattr(bot, "choose", None)):
+        raise SpadesError(f"bot {shown(spec)} has no choose(view) method")
+    reset = getattr(bot, "reset", None)
+    if callable(reset):
+        reset(seat, rules, rng)
+    return bot  # type: ignore[no-any-return]
+
+
+def play_match(rules: Rules, bots: Sequence[Bot], seed: int | None, *, max_actions: int = 1_000_000) -> GameState:
+    """Play a whole match between ``bots`` (one per seat, in seat order) and return the
+    final state.  A bot that answers an action the rules refuse stops the match with a
+    :class:`SpadesError` naming the bot and the seat."""
+    if len(bots) != rules.table.players:
+        raise SpadesError(f"{rules.name!r} needs {rules.table.players} bots, one per seat, not {len(bots)}")
+    game = rules.new_game(seed=seed)
+    for _ in range(max_actions):
+        if game.is_over:
+            return game
+        seat = game.to_act
+        assert seat is not None
+        action = bots[seat].choose(game.view(seat))
+        try:
+            game = game.apply(action, seat)
+        except SpadesError as exc:
+            raise SpadesError(f"the bot at seat {seat} ({type(bots[seat]).__name__}) chose {action}: {exc}") from exc
+    raise SpadesError(f"the match did not end within {max_actions} actions")
+
+
+def seatings(rules: Rules) -> list[tuple[int, ...]]:
+    """Return every seating for a duplicate comparison: for each, which seats the
+    challenger takes (the others are the baseline's).
+
+    Partnerships: the challenger on each side in turn.  Players on their own: every
+    order of the seats, with the challenger in one seat and copies of the baseline in the
+    others (six for three players, two for two) -- given as the challenger's seat, so
+    orders that differ only among the baseline's copies are kept apart by their RNGs.
+    """
+    sides = rules.table.sides
+    if all(len(side) == 1 for side in sides):
+        seats = range(rules.table.players)
+        return [(order[0],) for order in itertools.permutations(seats)]
+    return [tuple(side) for side in sides]
+
+
+@attrs.frozen
+class MatchOutcome:
+    """One match of an evaluation: the deal (match seed index), the seating, and what
+    the challenger's side did."""
+
+    deal: int
+    seating: int
+    challenger_seats: tuple[int, ...]
+    side: int
+    won: bool
+    winner: int | None
+    scores: tuple[int, ...]
+    margin: int
+    hands: int
+    contracts: int
+    contracts_made: int
+    nils: int
+    nils_made: int
+    bags: int
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+def _outcome(deal: int, seating: int, seats: tuple[int, ...], game: GameState) -> MatchOutcome:
+    rules = game.rules
+    side = rules.side_of[seats[0]]
+    scores = game.scores
+    others = [s for i, s in enumerate(scores) if i != side]
+    contracts = made = nils = nils_made = bags = 0
+    for result in game.hand_results:
+        if result.void:
+            continue
+        mine = [s for s in rules.table.sides[side]]
+        bidders = [s for s in mine if isinstance(result.bids[s], Bid) and not _is_nil(result.bids[s])]
+        if bidders:
+            contracts += 1
+            need = sum(result.bids[s].tricks for s in bidders)  # type: ignore[union-attr]
+            made += sum(result.books[s] for s in bidders) >= need
+        for s in mine:
+            if _is_nil(result.bids[s]):
+                nils += 1
+                nils_made += result.books[s] == 0
+        bags += sum(line.bags for line in result.lines_for(side) if line.bags > 0)
+    return MatchOutcome(deal, seating, seats, side, game.winner == side, game.winner, tuple(scores),
+                        scores[side] - max(others) if others else 0, len(game.hand_results), contracts, made,
+                        nils, nils_made, bags)
+
+
+def _is_nil(bid: Action | None) -> bool:
+    return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
+
+
+def _play_deals(rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int,
+                deals: Sequence[int]) -> list[MatchOutcome]:
+    """Play each deal in every seating (the unit of work sent to an executor)."""
+    outcomes = []
+    n = rules.table.players
+    for deal in deals:
+        match_seed = _mix(seed, deal)
+        for number, seats in enumerate(seatings(rules)):
+            bots = [make_bot(challenger if s in seats else baseline, s, rules,
+                             random.Random(f"spadeskit arena {seed} {deal} {number} {s}")) for s in range(n)]
+            outcomes.append(_outcome(deal, number, seats, play_match(rules, bots, match_seed)))
+    return outcomes
+
+
+def _mix(seed: int, deal: int) -> int:
+    return int.from_bytes(random.Random(f"spadeskit deal {seed} {deal}").randbytes(8), "big")
+
+
+def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
+    """Return the exact (Clopper-Pearson) ``level`` interval of a binomial proportion.
+
+    >>> low, high = clopper_pearson(55, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.447, 0.65)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    alpha = 1 - level
+
+    def tail_at_least(p: float) -> float:
+        return 1 - _binomial_cdf(successes - 1, trials, p) if successes > 0 else 1.0
+
+    def tail_at_most(p: float) -> float:
+        return _binomial_cdf(successes, trials, p)
+
+    low = 0.0 if successes == 0 else _bisect(lambda p: tail_at_least(p) - alpha / 2, increasing=True)
+    high = 1.0 if successes == trials else _bisect(lambda p: tail_at_most(p) - alpha / 2, increasing=False)
+    return low, high
+
+
+def _binomial_cdf(k: int, n: int, p: float) -> float:
+    """Return P(X <= k) for X ~ Binomial(n, p)."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    if p <= 0:
+        return 1.0
+    if p >= 1:
+        return 0.0
+    logp, logq = math.log(p), math.log1p(-p)
+    total = 0.0
+    for i in range(k + 1):
+        total += math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * logp + (n - i) * logq)
+    return min(1.0, total)
+
+
+def _bisect(f: Callable[[float], float], increasing: bool) -> float:
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        value = f(mid)
+        if (value < 0) == increasing:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def sign_test(plus: int, minus: int) -> float:
+    """Return the two-sided p-value of a sign test (ties already dropped).
+
+    >>> round(sign_test(60, 40), 4)
+    0.0569
+    """
+    n = plus + minus
+    if n == 0:
+        return 1.0
+    return min(1.0, 2 * _binomial_cdf(min(plus, minus), n, 0.5))
+
+
+@attrs.frozen
+class Evaluation:
+    """The result of :func:`evaluate`: every match, and the statistics over them.
+
+    ``win_rate`` is the share of matches the challenger's side won, with its 95%
+    Clopper-Pearson interval (``win_low``, ``win_high``); ``fair_share`` is what an
+    equal bot would win (1/2 with two sides, 1/3 with three).  The sign test pairs the
+    seatings of each deal: a deal counts for the challenger if it won more than its fair
+    share of that deal's matches, against it if fewer.
+    """
+
+    rules: str
+    challenger: str
+    baseline: str
+    deals: int
+    seed: int
+    outcomes: tuple[MatchOutcome, ...] = attrs.field(repr=False)
+
+    @property
+    def matches(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def wins(self) -> int:
+        return sum(o.won for o in self.outcomes)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    @property
+    def fair_share(self) -> float:
+        """Return the share of matches an equal bot would win: one over the sides."""
+        return 1 / len(self.outcomes[0].scores) if self.outcomes else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return clopper_pearson(self.wins, self.matches)
+
+    def _by_deal(self) -> dict[int, list[MatchOutcome]]:
+        deals: dict[int, list[MatchOutcome]] = {}
+        for o in self.outcomes:
+            deals.setdefault(o.deal, []).append(o)
+        return deals
+
+    @property
+    def sign(self) -> tuple[int, int, int]:
+        """Return (deals for the challenger, deals against, ties)."""
+        plus = minus = ties = 0
+        for matches in self._by_deal().values():
+            share = sum(o.won for o in matches) / len(matches)
+            if math.isclose(share, self.fair_share):
+                ties += 1
+            elif share > self.fair_share:
+                plus += 1
+            else:
+                minus += 1
+        return plus, minus, ties
+
+    @property
+    def sign_p(self) -> float:
+        plus, minus, _ = self.sign
+        return sign_test(plus, minus)
+
+    @property
+    def mean_margin(self) -> float:
+        """Return the challenger side's mean final score margin over the best other side."""
+        return sum(o.margin for o in self.outcomes) / self.matches if self.matches else 0.0
+
+    @property
+    def margin_per_hand(self) -> float:
+        hands = sum(o.hands for o in self.outcomes)
+        return sum(o.margin for o in self.outcomes) / hands if hands else 0.0
+
+    def _rate(self, part: str, whole: str) -> float | None:
+        total = sum(getattr(o, whole) for o in self.outcomes)
+        return sum(getattr(o, part) for o in self.outcomes) / total if total else None
+
+    @property
+    def contracts_made(self) -> float | None:
+        return self._rate("contracts_made", "contracts")
+
+    @property
+    def nils_made(self) -> float | None:
+        return self._rate("nils_made", "nils")
+
+    @property
+    def nils_bid_per_hand(self) -> float:
+        hands = sum(o.hands for o in self.outcomes)
+        return sum(o.nils for o in self.outcomes) / hands if hands else 0.0
+
+    @property
+    def bags_per_hand(self) -> float:
+        hands = sum(o.hands for o in self.outcomes)
+        return sum(o.bags for o in self.outcomes) / hands if hands else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """Return the statistics as JSON data (no per-match rows)."""
+        low, high = self.interval
+        plus, minus, ties = self.sign
+        return {
+            "rules": self.rules, "challenger": self.challenger, "baseline": self.baseline,
+            "deals": self.deals, "seed": self.seed, "matches": self.matches, "wins": self.wins,
+            "win_rate": self.win_rate, "win_interval_95": [low, high], "fair_share": self.fair_share,
+            "sign_test": {"deals_for": plus, "deals_against": minus, "ties": ties, "p_value": self.sign_p},
+            "mean_margin": self.mean_margin, "margin_per_hand": self.margin_per_hand,
+            "contracts_made": self.contracts_made, "nils_bid_per_hand": self.nils_bid_per_hand,
+            "nils_made": self.nils_made, "bags_per_hand": self.bags_per_hand,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the statistics and every match as JSON data."""
+        return {**self.summary(), "outcomes": [o.to_json() for o in self.outcomes]}
+
+    def table(self) -> str:
+        """Return the statistics as a short text table."""
+        low, high = self.interval
+        plus, minus, ties = self.sign
+
+        def pct(value: float | None) -> str:
+            return "-" if value is None else f"{100 * value:.1f}%"
+
+        rows = [
+            ("rules", self.rules), ("challenger v baseline", f"{self.challenger} v {self.baseline}"),
+            ("deals x seatings", f"{self.deals} x {self.matches // max(1, self.deals)} = {self.matches} matches"),
+            ("challenger won", f"{self.wins} ({pct(self.win_rate)}, 95% CI {pct(low)}-{pct(high)}; "
+                               f"an equal bot wins {pct(self.fair_share)})"),
+            ("paired sign test", f"{plus} deals for, {minus} against, {ties} even: p = {self.sign_p:.3g}"),
+            ("mean score margin", f"{self.mean_margin:+.1f} a match, {self.margin_per_hand:+.2f} a hand"),
+            ("contracts made", pct(self.contracts_made)),
+            ("nils bid / made", f"{self.nils_bid_per_hand:.3f} a hand / {pct(self.nils_made)}"),
+            ("bags a hand", f"{self.bags_per_hand:.2f}"),
+        ]
+        width = max(len(k) for k, _ in rows)
+        return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+def _name(spec: BotSpec) -> str:
+    return spec if isinstance(spec, str) else f"{spec.__module__}:{spec.__qualname__}"
+
+
+def evaluate(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 100, seed: int = 0, *,
+             executor: concurrent.futures.Executor | None = None, batch: int = 5,
+             progress: bool | IO[str] = False) -> Evaluation:
+    """Play ``deals`` duplicate deals of ``challenger`` against ``baseline`` and return
+    the :class:`Evaluation`.
+
+    Deals are sent in batches of ``batch`` to ``executor`` (any
+    :class:`concurrent.futures.Executor`, e.g. a ``ProcessPoolExecutor`` or a
+    :class:`RayExecutor`); without one they are played here.  ``progress=True`` draws a
+    progress bar on stderr (or give a stream).  The result is the same whatever the
+    executor and the batch size.
+    """
+    if type(deals) is not int or deals < 1:
+        raise SpadesError(f"deals is a whole number, 1 or more, not {shown(deals)}")
+    if type(batch) is not int or batch < 1:
+        raise SpadesError(f"batch is a whole number, 1 or more, not {shown(batch)}")
+    for spec in (challenger, baseline):
+        bot_class(spec)  # fail here, not in a worker
+    chunks = [list(range(start, min(deals, start + batch))) for start in range(0, deals, batch)]
+    stream = sys.stderr if progress is True else (progress or None)
+    done = 0
+    outcomes: list[MatchOutcome] = []
+
+    def advance(count: int) -> None:
+        nonlocal done
+        done += count
+        if stream is not None:
+            filled = int(30 * done / deals)
+            print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{deals} deals", end="", file=stream, flush=True)
+
+    if executor is None:
+        for chunk in chunks:
+            outcomes += _play_deals(rules, challenger, baseline, seed, chunk)
+            advance(len(chunk))
+    else:
+        futures = {executor.submit(_play_deals, rules, challenger, baseline, seed, chunk): len(chunk)
+                   for chunk in chunks}
+        for future in concurrent.futures.as_completed(futures):
+            outcomes += future.result()
+            advance(futures[future])
+    if stream is not None:
+        print(file=stream)
+    outcomes.sort(key=lambda o: (o.deal, o.seating))
+    return Evaluation(rules.name, _name(challenger), _name(baseline), deals, seed, tuple(outcomes))
+
+
+class RayExecutor(concurrent.futures.Executor):
+    """Run :func:`evaluate`'s batches on Ray: ``ray.init()`` on this machine, or
+    ``RayExecutor(address="ray://host:10001")`` for a cluster (the ``ray`` extra).
+
+    Ray has no :class:`~concurrent.futures.Executor` of its own; this adapter submits
+    each call as a Ray task and hands back a standard future.
+    """
+
+    def __init__(self, address: str | None = None, **init: Any) -> None:
+        try:
+            import ray
+        except ImportError as exc:  # pragma: no cover - depends on the extra
+            raise SpadesError("RayExecutor needs Ray: pip install 'spadeskit[ray]'") from exc
+        self._ray = ray
+        if not ray.is_initialized():
+            ray.init(address=address, **init)
+        self._remote: dict[Callable[..., Any], Any] = {}
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        remote = self._remote.get(fn)
+        if remote is None:
+            remote = self._remote[fn] = self._ray.remote(fn)
+        future: concurrent.futures.Future[Any] = remote.remote(*args, **kwargs).future()
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._remote.clear()
+
+
+def write_json(evaluation: Evaluation, path: str) -> None:
+    """Write ``evaluation.to_json()`` to ``path``."""
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(evaluation.to_json(), handle, indent=1)
