@@ -226,8 +226,8 @@ class HeuristicBot:
                 continue
             held = sorted((cards.index(c.index) for c in view.cards if self.suit_of[c.index] == suit))
             low = sum(1 for r in held if r >= len(cards) - 6)
-            if any(r <= 2 for r in held) and low < 3:
-                return False  # a high card without low cards to duck under
+            if 0 in held or (1 in held and low < 3) or (2 in held and low < 2):
+                return False  # an ace, or a high card without low cards to duck under
         return True
 
     def _blind(self, view: View, legal: Sequence[Action]) -> Action:
