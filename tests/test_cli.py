@@ -69,3 +69,27 @@ def test_the_end_line_names_the_winner_with_its_own_score(capsys: pytest.Capture
 def test_standard_demo_shows_bags(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "demo", "--seed", "7")
     assert status == 0 and "(bags " in out and "None" not in out
+
+
+def test_arena_prints_the_result_table_and_writes_json(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    import json
+    import pathlib
+
+    path = pathlib.Path(str(tmp_path)) / "result.json"
+    status, out, err = run(capsys, "arena", "--deals", "3", "--option", "target=150", "--json", str(path),
+                           "--challenger", "heuristic", "--baseline", "random", "--jobs", "2")
+    assert status == 0
+    assert "challenger won" in out and "3 x 2 = 6 matches" in out
+    assert "3/3 deals" in err  # the progress bar
+    data = json.loads(path.read_text())
+    assert data["matches"] == 6 and len(data["outcomes"]) == 6
+    status, out, err = run(capsys, "arena", "--deals", "1", "--challenger", "wizard")
+    assert status == 2 and "no bot named 'wizard'" in err
+
+
+def test_demo_takes_a_bot_for_each_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "demo", "--bot", "N=random", "--bot", "S=spadeskit.bots:RandomBot",
+                           "--option", "target=200")
+    assert status == 0 and "Match over" in out
+    status, out, err = run(capsys, "demo", "--bot", "Q=random")
+    assert status == 2 and "there is no seat 'Q'" in err

@@ -12,7 +12,7 @@ import pytest
 import spadeskit
 from spadeskit import Bid, IllegalAction, Nil, Phase, Play
 from spadeskit.bots import SimpleBot
-from spadeskit.cli import play_match
+from spadeskit.arena import play_match
 from tests.conftest import bid_all, play_cards, play_out, suit_hands
 
 # N holds a spade and twelve hearts, E the AH and clubs, S the AC and diamonds,

@@ -9,7 +9,7 @@ import pytest
 import spadeskit
 from spadeskit import Bid, Nil, Play
 from spadeskit.bots import SimpleBot
-from spadeskit.cli import play_match
+from spadeskit.arena import play_match
 from tests.conftest import bid_all, suit_hands
 
 # N holds the clubs, S the diamonds; the pile is hearts then spades, top card first.

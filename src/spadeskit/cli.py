@@ -2,6 +2,7 @@
 
     spadeskit demo [--seed N] [--variant standard] [--house-rule NAME] [--option K=V]
     spadeskit play [--variant V] [--seat S] [--record FILE] [--resume FILE]
+    spadeskit arena [--variant V] [--challenger BOT] [--baseline BOT] [--deals N] [--jobs N] [--ray [ADDRESS]]
     spadeskit list
     spadeskit replay RECORD.json
 """
@@ -11,12 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from . import available, load_rules, replay
-from .bots import Bot, RandomBot, SimpleBot
+from .arena import make_bot, play_match
+from .bots import Bot
 from .actions import Action, Bid
 from .errors import SpadesError
 from .rules import Rules
@@ -79,14 +82,19 @@ def print_match(game: GameState, out: Any = None) -> None:
         print(f"\nMatch over: {game.match.end.reason}", file=out)
 
 
-def play_match(rules: Rules, bots: Sequence[Bot], seed: int | None) -> GameState:
-    """Play a whole match between ``bots`` (one per seat) and return the final state."""
-    game = rules.new_game(seed=seed)
-    while not game.is_over:
-        seat = game.to_act
-        assert seat is not None
-        game = game.apply(bots[seat].choose(game.view(seat)), seat)
-    return game
+def _bot_setting(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"give a bot as SEAT=BOT, like S=heuristic, not {text!r}")
+    seat, spec = text.split("=", 1)
+    return seat, spec
+
+
+def _bots(rules: Rules, default: str, settings: Sequence[tuple[str, str]], seed: int | None) -> list[Bot]:
+    """Return one bot per seat: ``default`` everywhere but where ``settings`` says."""
+    specs = [default] * rules.table.players
+    for seat, spec in settings:
+        specs[_seat(seat, rules.table.seat_names)] = spec
+    return [make_bot(spec, s, rules, random.Random(f"spadeskit demo {seed} {s}")) for s, spec in enumerate(specs)]
 
 
 def _seat(text: str | None, names: Sequence[str]) -> int:
@@ -107,11 +115,32 @@ def _play(args: argparse.Namespace) -> int:
         game = load_rules(args.variant, args.house_rules, dict(args.options)).new_game(seed=args.seed)
     rules = game.rules
     seat = _seat(args.seat, rules.table.seat_names)
-    bots: list[Bot | None] = [
-        None if s == seat else (SimpleBot(rules) if args.bots == "simple" else RandomBot(s))
-        for s in range(rules.table.players)
-    ]
+    chosen = _bots(rules, args.bots, [], args.seed)
+    bots: list[Bot | None] = [None if s == seat else bot for s, bot in enumerate(chosen)]
     PromptTable(game, seat, bots, sys.stdin, sys.stdout, record=args.record or args.resume).run()
+    return 0
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from concurrent.futures import Executor, ProcessPoolExecutor
+
+    from .arena import RayExecutor, evaluate, write_json
+
+    rules = load_rules(args.variant, args.house_rules, dict(args.options))
+    executor: Executor | None = None
+    if args.ray:
+        executor = RayExecutor(None if args.ray == "local" else args.ray)
+    elif args.jobs > 1:
+        executor = ProcessPoolExecutor(args.jobs)
+    try:
+        result = evaluate(rules, args.challenger, args.baseline, deals=args.deals, seed=args.seed,
+                          executor=executor, progress=not args.quiet)
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    print(result.table())
+    if args.json:
+        write_json(result, args.json)
     return 0
 
 
@@ -131,8 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="add a house rule; repeat for several (e.g. --house-rule blind-nil)")
     demo.add_argument("--option", action="append", default=[], type=_option, dest="options", metavar="NAME=VALUE",
                       help="set an option, e.g. target=300 or floor=none; repeat for several")
-    demo.add_argument("--bots", choices=["simple", "random"], default="simple",
-                      help="which bot plays every seat (default simple)")
+    demo.add_argument("--bots", default="heuristic", metavar="BOT",
+                      help="the bot for every seat: heuristic (default), simple, random, or module:Class")
+    demo.add_argument("--bot", action="append", default=[], type=_bot_setting, dest="seat_bots",
+                      metavar="SEAT=BOT", help="the bot for one seat, e.g. --bot N=simple; repeat for several")
     demo.add_argument("--record", metavar="FILE", help="write the match record (JSON) to this file")
     sub.add_parser("list", help="list installed variants and house rules with their options",
                    description="List installed variants and house rules with their options.")
@@ -149,16 +180,37 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="set an option, e.g. target=300 or floor=none; repeat for several")
     play.add_argument("--seat", default=None, metavar="SEAT",
                       help="your seat, by name (N, E, S, W) or number (default S, or the last seat)")
-    play.add_argument("--bots", choices=["simple", "random"], default="simple",
-                      help="which bot plays the other seats (default simple)")
+    play.add_argument("--bots", default="heuristic", metavar="BOT",
+                      help="the bot for the other seats: heuristic (default), simple, random, or module:Class")
     play.add_argument("--seed", type=int, default=None,
                       help="seed for the deals, to play the same cards again (default: a secret shuffle)")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE after the match or on quit")
     play.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE instead of a new one")
+    arena = sub.add_parser("arena", help="measure one bot against another on duplicate deals",
+                           description="Play DEALS match seeds, each in every seating, challenger against "
+                                       "baseline, and print the win rate with its 95%% interval, a paired "
+                                       "sign test, score margins, contracts and nils made and bags.")
+    arena.add_argument("--variant", default="standard", metavar="NAME", help="the variant (default standard)")
+    arena.add_argument("--house-rule", action="append", default=[], dest="house_rules", metavar="NAME",
+                       help="add a house rule; repeat for several")
+    arena.add_argument("--option", action="append", default=[], type=_option, dest="options", metavar="NAME=VALUE",
+                       help="set an option, e.g. target=300; repeat for several")
+    arena.add_argument("--challenger", default="heuristic", metavar="BOT",
+                       help="the bot measured: heuristic (default), simple, random or module:Class")
+    arena.add_argument("--baseline", default="simple", metavar="BOT", help="the bot it plays against (default simple)")
+    arena.add_argument("--deals", type=int, default=100, help="match seeds to play, each in every seating (default 100)")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the match seeds and the bots' RNGs (default 0)")
+    arena.add_argument("--jobs", type=int, default=1, help="processes to play in (default 1)")
+    arena.add_argument("--ray", metavar="ADDRESS", nargs="?", const="local",
+                       help="play on Ray: 'local' (or no value) starts it here, else a cluster address")
+    arena.add_argument("--json", metavar="FILE", help="write every match and the statistics to FILE")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     try:
         if args.command == "play":
             return _play(args)
+        if args.command == "arena":
+            return _arena(args)
         if args.command == "list":
             for plugin in available():
                 print(f"{plugin.name:24} {plugin.kind:11} {plugin.summary}")
@@ -177,9 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print_match(game)
             return 0
         rules = load_rules(args.variant, args.house_rules, dict(args.options))
-        seats = range(rules.table.players)
-        bots: list[Bot] = ([SimpleBot(rules) for _ in seats] if args.bots == "simple"
-                           else [RandomBot(args.seed * 10 + s) for s in seats])
+        bots = _bots(rules, args.bots, args.seat_bots, args.seed)
         print(f"{rules.name}: {' v '.join(rules.table.side_names)}, seed {args.seed}\n")
         game = play_match(rules, bots, args.seed)
         print_match(game)
