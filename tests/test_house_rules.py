@@ -345,7 +345,7 @@ def test_blind_nil_hand_played_to_the_end_scores_the_blind_nil() -> None:
 # Composition
 # ---------------------------------------------------------------------------------------
 
-CONFLICTS = {frozenset(("spades-anytime", "no-trump-first-trick"))}
+CONFLICTS = {frozenset(("spades-anytime", "no-trump-first-trick")), frozenset(("mirror", "whiz"))}
 
 
 @pytest.mark.parametrize("pair", list(itertools.combinations(HOUSE_RULES, 2)), ids="+".join)
@@ -427,3 +427,66 @@ def test_score_adjustments_are_independent_of_installation_order() -> None:
     names = [p.name for p in r.plugins]
     assert names == ["standard", "boston", "no-bags", "partnership-nil"]
     assert [name for name, _ in r.plugin_manager.list_name_plugin()] == names
+
+
+# --------------------------------------------------------------------------------------
+# mirror and whiz
+# --------------------------------------------------------------------------------------
+
+MIRROR_DEAL = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", "2S 3S 4S 2D 3D 4D 5D 6D 7D 8D 9D 10D JD",
+               "5S 6S 7S 8S 9S QD KD AD 2H 3H 4H 5H 6H", "10S JS QS KS AS 7H 8H 9H 10H JH QH KH AH"]
+
+
+def test_mirror_each_player_must_bid_exactly_the_spades_they_hold_none_bids_nil() -> None:
+    from spadeskit import Nil
+
+    game = spadeskit.load_rules("standard", ["mirror"]).new_game(deal=MIRROR_DEAL)
+    assert game.legal_actions() == (Nil(),)  # N holds no spade
+    game = game.apply(Nil())
+    assert game.legal_actions() == (Bid(3),)
+    with pytest.raises(IllegalAction):
+        game.apply(Bid(4))
+    game = game.apply(Bid(3))
+    assert game.legal_actions() == (Bid(5),)
+    assert game.apply(Bid(5)).legal_actions() == (Bid(5),)
+
+
+def test_whiz_each_player_bids_their_spades_or_nil_nothing_else() -> None:
+    from spadeskit import Nil
+
+    game = spadeskit.load_rules("standard", ["whiz"]).new_game(deal=MIRROR_DEAL)
+    assert game.legal_actions() == (Nil(),)
+    game = game.apply(Nil())
+    assert set(game.legal_actions()) == {Nil(), Bid(3)}
+    with pytest.raises(IllegalAction):
+        game.apply(Bid(2))
+
+
+def test_whiz_with_blind_nil_still_offers_blind_nil_before_the_cards_are_seen() -> None:
+    from spadeskit import BlindNil, Nil, SeeCards
+
+    game = spadeskit.load_rules("standard", ["whiz", "blind-nil"]).new_game(deal=MIRROR_DEAL)
+    assert game.legal_actions() == (BlindNil(), SeeCards())
+    game = game.apply(SeeCards())
+    assert game.legal_actions() == (Nil(),)
+    game = game.apply(Nil()).apply(SeeCards())
+    assert set(game.legal_actions()) == {Nil(), Bid(3)}
+
+
+def test_mirror_counts_the_jokers_as_spades() -> None:
+    rules = spadeskit.load_rules("standard", ["mirror", "jokers"])
+    game = rules.new_game(seed=4)
+    seat = game.to_act
+    assert seat is not None
+    spades = sum(1 for c in game.cards(seat) if rules.ranking.suit_of[c.index] == 3)
+    assert game.legal_actions() == ((Bid(spades),) if spades else (spadeskit.Nil(),))
+    assert any(c.is_joker for s in range(4) for c in rules.new_game(seed=4).cards(s))
+
+
+def test_mirror_and_whiz_conflict_and_fit_only_standard() -> None:
+    from spadeskit import RuleConflict
+
+    with pytest.raises(RuleConflict, match="conflicts with"):
+        spadeskit.load_rules("standard", ["mirror", "whiz"])
+    with pytest.raises(RuleConflict):
+        spadeskit.load_rules("jjdd", ["mirror"])

@@ -36,6 +36,9 @@ CONFIGURATIONS: list[tuple[str, tuple[str, ...], dict[str, object]]] = (
         ("standard", ("jokers", "no-bags", "boston"), {}),
         ("standard", ("blind-nil", "partnership-nil", "hidden-bids"), {"blind_nil_pass": 1}),
         ("standard", ("blind-nil",), {"blind_nil_trailing": 50}),
+        ("standard", ("mirror", "blind-nil", "jokers"), {}),
+        ("standard", ("whiz", "blind-nil", "hidden-bids"), {}),
+        ("call-break", (), {"must_head": False, "max_call": 13, "rounds": 2}),
         ("standard", ("spades-anytime", "jokers", "blind-nil", "no-bags", "boston", "hidden-bids",
                       "partnership-nil"), {"jokers_remove": "2D 2H"}),
     ]

@@ -114,15 +114,17 @@ def seatings(rules: Rules) -> list[tuple[int, ...]]:
     """Return every seating for a duplicate comparison: for each, which seats the
     challenger takes (the others are the baseline's).
 
-    Partnerships: the challenger on each side in turn.  Players on their own: every
+    Partnerships: the challenger on each side in turn.  Three players on their own: every
     order of the seats, with the challenger in one seat and copies of the baseline in the
-    others (six for three players, two for two) -- given as the challenger's seat, so
-    orders that differ only among the baseline's copies are kept apart by their RNGs.
+    others (six, each seat twice, the copies of the baseline swapped through their RNGs);
+    two or four or more players on their own: the challenger in each seat.
     """
     sides = rules.table.sides
+    n = rules.table.players
     if all(len(side) == 1 for side in sides):
-        seats = range(rules.table.players)
-        return [(order[0],) for order in itertools.permutations(seats)]
+        if n == 3:
+            return [(order[0],) for order in itertools.permutations(range(n))]
+        return [(seat,) for seat in range(n)]
     return [tuple(side) for side in sides]
 
 

@@ -69,7 +69,8 @@ def print_match(game: GameState, out: Any = None) -> None:
         print(f"  books: {', '.join(f'{names[s]} {b}' for s, b in enumerate(result.books))}", file=out)
         for line in result.lines:
             print(f"  {line.text}", file=out)
-        totals = "   ".join(f"{table.side_names[s]} {result.scores[s]}" + (f" (bags {result.bags[s]})" if bags else "")
+        totals = "   ".join(f"{table.side_names[s]} {table.show_score(result.scores[s])}"
+                           + (f" (bags {result.bags[s]})" if bags else "")
                            for s in range(len(table.sides)))
         print(f"  score: {totals}", file=out)
     print("\nScore sheet", file=out)
@@ -77,7 +78,8 @@ def print_match(game: GameState, out: Any = None) -> None:
     print(header, file=out)
     print("  " + "-" * (len(header) - 2), file=out)
     for result in game.hand_results:
-        print(f"  {result.number + 1:>4} | " + " | ".join(f"{s:>7}" for s in result.scores), file=out)
+        print(f"  {result.number + 1:>4} | " + " | ".join(f"{table.show_score(s):>7}" for s in result.scores),
+              file=out)
     if game.match.end is not None:
         print(f"\nMatch over: {game.match.end.reason}", file=out)
 

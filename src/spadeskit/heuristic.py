@@ -59,6 +59,8 @@ class HeuristicBot:
         self.sides = rules.table.sides
         self.points_game = rules.variant == "three-suit-trump"
         self.options = rules.options
+        # Overtricks cost something only where bags are counted against a side.
+        self.bags_hurt = isinstance(rules.options.get("bag_limit"), int) and "no-bags" not in rules.house_rules
         # Per effective suit, the deck's cards from strongest to weakest.
         self.suit_cards: dict[int, list[int]] = {}
         for index in self.deck:
@@ -353,7 +355,7 @@ class HeuristicBot:
         nil_opponents = [s for s in opponents if self._is_nil(bids[s]) and books[s] == 0]
         if nil_opponents and need < left - 1:
             return "bust"
-        if need > 0:
+        if need > 0 or not self.bags_hurt:
             return "win"
         # Contract made: set the opponents if that looks possible, else duck bags.
         for other in {self.side_of[s] for s in opponents}:

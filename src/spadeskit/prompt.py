@@ -124,7 +124,7 @@ class PromptTable:
         self.say(f"Hand {number + 1} is over.")
         for line in result.lines:
             self.say(f"  {line.text}")
-        self.say("  score: " + ", ".join(f"{table.side_names[s]} {result.scores[s]}"
+        self.say("  score: " + ", ".join(f"{table.side_names[s]} {table.show_score(result.scores[s])}"
                                          for s in range(len(table.sides))))
 
     def _show(self, view: View) -> None:

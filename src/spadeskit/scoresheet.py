@@ -230,6 +230,7 @@ class ScoreSheet(MatchTotals):
         """Return the sheet as a text table: each hand's bids, books and points, and totals."""
         table = self.rules.table
         seats, sides = table.seat_names, table.side_names
+        show = table.show_score
         cols = 4 * len(seats)
         head = f"{'hand':>4}  {'dealer':6}  {'bids':>{cols}}  {'books':>{cols}}"
         lines = [head + "".join(f"  {name:>13}" for name in sides)]
@@ -237,13 +238,15 @@ class ScoreSheet(MatchTotals):
         for result in self.results:
             bids = "".join(f"{_bid_text(b):>4}" for b in result.bids)
             books = "".join(f"{b:>4}" for b in result.books)
-            cells = "".join(f"  {points:>+6} {total:>6}" for points, total in zip(result.points, result.scores))
+            cells = "".join(f"  {_plus(show(points)):>6} {show(total):>6}"
+                            for points, total in zip(result.points, result.scores))
             lines.append(f"{result.number + 1:>4}  {seats[result.dealer]:6}  {bids}  {books}{cells}")
         lines.append("-" * len(lines[0]))
         bags = "".join(f"  {f'bags {b}':>13}" for b in self.bags)
         lines.append(f"{'total':>4}  {'':6}  {'':{cols}}  {'':{cols}}" +
-                     "".join(f"  {score:>13}" for score in self.scores))
-        lines.append(f"{'':>4}  {'':6}  {'':{cols}}  {'':{cols}}{bags}")
+                     "".join(f"  {show(score):>13}" for score in self.scores))
+        if any(self.bags) or any(line.bags for result in self.results for line in result.lines):
+            lines.append(f"{'':>4}  {'':6}  {'':{cols}}  {'':{cols}}{bags}")
         if self.match.end is not None:
             lines.append(f"Match over: {self.match.end.reason}")
         return "\n".join(lines)
@@ -351,3 +354,8 @@ def _bid_text(bid: Action | None) -> str:
     if type(bid) is Bid:
         return str(bid.tricks)
     return {"nil": "nil", "blind-nil": "bnil", "pick-up": "up", "pass": "pass"}.get(bid.kind, bid.kind)
+
+
+def _plus(text: str) -> str:
+    """Return a shown score with its sign: ``"+4.1"``, ``"-5"``."""
+    return text if text.startswith("-") else "+" + text

@@ -13,7 +13,7 @@ import attrs
 
 from .cards import Card, Suit
 
-__all__ = ["CardRank", "Contract", "DealPlan", "FrozenMap", "Step", "TableSpec"]
+__all__ = ["CardRank", "Contract", "DealPlan", "FrozenMap", "Step", "TableSpec", "show_points"]
 
 
 @attrs.frozen
@@ -38,12 +38,25 @@ class DealPlan:
         return self.packets if self.packets else (1,) * self.hand_size
 
 
+def show_points(points: int, unit: int = 1) -> str:
+    """Return stored ``points`` in shown units: ``show_points(41, 10) == "4.1"``."""
+    if unit == 1:
+        return str(points)
+    digits = len(str(unit)) - 1
+    whole, part = divmod(abs(points), unit)
+    return f"{'-' if points < 0 else ''}{whole}.{part:0{digits}d}"
+
+
 @attrs.frozen
 class TableSpec:
     """Seats, sides and deck of a variant.
 
     ``sides`` lists the seats of each scoring side: ``((0, 2), (1, 3))`` for partnerships,
     ``((0,), (1,), (2,))`` for three players on their own.
+
+    ``score_unit`` is how many stored points make one shown point: scores, score lines
+    and totals are whole numbers, so a game scored in tenths (call-break: 4.1) stores
+    tenths and declares ``score_unit=10``; :meth:`show_score` writes a score for people.
     """
 
     players: int
@@ -52,6 +65,7 @@ class TableSpec:
     side_names: tuple[str, ...]
     deck: tuple[Card, ...]
     deal: DealPlan
+    score_unit: int = 1
 
     side_of: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
     """For each seat, the index of its side (derived from ``sides``)."""
@@ -64,9 +78,20 @@ class TableSpec:
                     owner[seat] = side
         object.__setattr__(self, "side_of", tuple(owner))
 
+    def show_score(self, points: int) -> str:
+        """Return stored ``points`` as people read them: ``41`` is ``"4.1"`` when scores
+        are kept in tenths, ``"41"`` otherwise.
+
+        >>> TableSpec(1, ("N",), ((0,),), ("N",), (), DealPlan(0), score_unit=10).show_score(-50)
+        '-5.0'
+        """
+        return show_points(points, self.score_unit)
+
     def problems(self) -> list[str]:
         """Return what is inconsistent in this table (empty when it is sound)."""
         found = []
+        if self.score_unit not in (1, 10, 100, 1000):
+            found.append(f"score_unit {self.score_unit!r} is not 1, 10, 100 or 1000")
         if len(self.seat_names) != self.players:
             found.append(f"{len(self.seat_names)} seat names for {self.players} players")
         seats = sorted(s for side in self.sides for s in side)

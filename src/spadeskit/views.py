@@ -21,6 +21,7 @@ from .errors import PluginError, shown
 from .events import Event, hand_events, sealed
 from .results import HandResult, Trick
 from .state import GameState, Phase
+from .table import show_points
 
 __all__ = ["ShownTrick", "View", "make_view"]
 
@@ -110,6 +111,12 @@ class View:
     side: int | None
     partner: int | None
     events: tuple[Event, ...]
+    score_unit: int = 1
+
+    def show_score(self, points: int) -> str:
+        """Return stored points as people read them (``41`` is ``"4.1"`` in a game scored
+        in tenths, where ``score_unit`` is 10)."""
+        return show_points(points, self.score_unit)
 
     def to_json(self) -> dict[str, Any]:
         """Return the view as JSON-serialisable data (for sending to a client)."""
@@ -147,6 +154,8 @@ class View:
             "side": self.side,
             "partner": self.partner,
             "events": [e.to_json() for e in self.events],
+            "score_unit": self.score_unit,
+            "scores_shown": [self.show_score(p) for p in self.scores],
         }
 
 
@@ -187,6 +196,7 @@ def make_view(game: GameState, seat: int | None) -> View:
         game.blind.bit_count(), len(game.pile), match.scores, match.bags, match.results,
         game.legal_actions(seat) if seat is not None else (), match.end is not None,
         match.end.winner if match.end is not None else None, side, partner, hand_events(game, seat),
+        table.score_unit,
     )
     hook = rules.calls.view
     if hook is None:

@@ -1,0 +1,161 @@
+"""Call Break: four players alone, spades trump, and you must head the trick.
+
+The game played across Nepal and India.  52 cards, ace high, 13 each, every player on
+their own.  Each calls (bids) 1 to ``max_call`` tricks (8; no nil), the player left of
+the dealer first, who also leads; the deal passes left.  Follow suit if you can, and
+when following, beat every card of the led suit already in the trick if you can, unless
+the trick has been trumped (option ``must_head``); void in the led suit, play a spade if
+you can, one that beats every spade already in the trick if you can; otherwise any card.
+Spades may be led at any time.  A call made scores the call plus 0.1 for each extra
+trick; a call failed scores minus the call.  Scores are kept in tenths (``score_unit``
+10) and shown with one decimal.  After ``rounds`` hands (5) the highest total wins; a tie
+at the top plays one more hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from spadeskit import Bid, MatchEnd, ScoreLine
+from spadeskit.actions import Action
+from spadeskit.cards import STANDARD_DECK, Suit
+from spadeskit.plugin import Option, PlayFilter, PluginInfo, Ranking, choice, hookimpl, int_range
+from spadeskit.results import HandSummary
+from spadeskit.state import HandState, MatchState
+from spadeskit.table import DealPlan, TableSpec, show_points
+
+from ._common import count
+from ._spades import (  # noqa: F401  (shared hook implementations, registered with this module)
+    spadeskit_auction_next,
+    spadeskit_card_rank,
+    spadeskit_next_dealer,
+    spadeskit_trick_strength,
+)
+
+PLUGIN = PluginInfo(
+    name="call-break",
+    kind="variant",
+    summary="Four players alone call 1-8 tricks; you must head the trick; scores in tenths over 5 rounds.",
+    options=(
+        Option("max_call", 8, "The highest call (bid) allowed, from 1 to 13.", int_range(1, 13)),
+        Option("must_head", True, "True: a player following suit must beat every card of the led suit "
+               "already in the trick if able (unless the trick has been trumped); False: following suit "
+               "is enough.", choice(True, False)),
+        Option("rounds", 5, "Hands in a match; a tie for the highest total plays one more.", int_range(1)),
+    ),
+)
+
+SEATS = ("N", "E", "S", "W")
+UNIT = 10
+"""Scores are stored in tenths: a made call of 4 with one extra trick is 41 (shown 4.1)."""
+_SPADES = 3
+
+
+@hookimpl
+def spadeskit_table() -> TableSpec:
+    seats = tuple((s,) for s in range(4))
+    return TableSpec(4, SEATS, seats, SEATS, STANDARD_DECK, DealPlan(hand_size=13), score_unit=UNIT)
+
+
+@hookimpl
+def spadeskit_auction_actions(options: Any) -> Sequence[Action]:
+    return _calls(options["max_call"])
+
+
+_CALLS: dict[int, tuple[Action, ...]] = {}
+
+
+def _calls(most: int) -> tuple[Action, ...]:
+    found = _CALLS.get(most)
+    if found is None:
+        found = _CALLS[most] = tuple(Bid(n) for n in range(1, most + 1))
+    return found
+
+
+@hookimpl
+def spadeskit_play_filters(ranking: Ranking, options: Any) -> Sequence[PlayFilter]:
+    return (head_the_trick(ranking, options["must_head"]),)
+
+
+def head_the_trick(ranking: Ranking, must_head: bool) -> PlayFilter:
+    """Return Call Break's play rule as one filter (it reads the cards in the trick).
+
+    Following suit: the led suit if able, and with ``must_head`` a card beating every
+    card of the led suit in the trick if able, unless a spade has trumped it.  Void in
+    the led suit: a spade if able, and one beating every spade in the trick if able.
+    """
+    suit_of, strength, suit_mask = ranking.suit_of, ranking.strength, ranking.suit_mask
+    spades = suit_mask[Suit.SPADES]
+
+    def beating(allowed: int, suit: int, trick: Sequence[tuple[int, int]]) -> int:
+        """Return the cards of ``allowed`` beating every card of ``suit`` in the trick."""
+        top = max((strength[c] for _, c in trick if suit_of[c] == suit), default=-1)
+        mask, rest = 0, allowed
+        while rest:
+            bit = rest & -rest
+            index = bit.bit_length() - 1
+            if strength[index] > top:
+                mask |= bit
+            rest ^= bit
+        return mask
+
+    def check(hand: HandState, seat: int, allowed: int) -> int:
+        trick = hand.trick
+        if not trick:
+            return allowed  # any card may be led, spades included
+        led = suit_of[trick[0][1]]
+        following = allowed & suit_mask[led]
+        if following:
+            trumped = led != _SPADES and any(suit_of[c] == _SPADES for _, c in trick)
+            if must_head and not trumped:
+                return beating(following, led, trick) or following
+            return following
+        trumps = allowed & spades
+        if trumps:
+            return beating(trumps, _SPADES, trick) or trumps
+        return allowed
+
+    reason = ("follow suit and beat the led suit's best card if able (unless trumped); "
+              "void: play a spade, beating the best spade if able") if must_head else \
+        "follow suit if able; void: play a spade, beating the best spade if able"
+    return PlayFilter("head-the-trick", check, reason, order=10)
+
+
+@hookimpl
+def spadeskit_score_hand(summary: HandSummary, table: TableSpec) -> Sequence[ScoreLine]:
+    lines = []
+    for seat in range(table.players):
+        bid = summary.bids[seat]
+        call = bid.tricks if isinstance(bid, Bid) else 0
+        took = summary.books[seat]
+        if took >= call:
+            points = UNIT * call + (took - call)
+        else:
+            points = -UNIT * call
+        lines.append(ScoreLine(seat, points, partial(_line, SEATS[seat], call, took, points)))
+    return lines
+
+
+def _line(name: str, call: int, took: int, points: int) -> str:
+    shown = show_points(points, UNIT)
+    sign = "" if shown.startswith("-") else "+"
+    if took >= call:
+        extra = f", {count(took - call, 'extra trick')}" if took > call else ""
+        return f"{name} called {call}, took {took}{extra}: {sign}{shown}"
+    return f"{name} called {call}, took {took}: failed, {shown}"
+
+
+@hookimpl
+def spadeskit_match_end(match: MatchState, options: Any) -> MatchEnd | None:
+    played = sum(1 for r in match.results if not r.void)
+    if played < options["rounds"]:
+        return None
+    top = max(match.scores)
+    leaders = [s for s, score in enumerate(match.scores) if score == top]
+    if len(leaders) > 1:
+        return None  # a tie at the top plays one more hand
+    extra = played - options["rounds"]
+    rounds = count(played, "round") + (f" ({count(extra, 'extra round')} to break a tie)" if extra else "")
+    return MatchEnd(leaders[0], f"won by {SEATS[leaders[0]]} with {show_points(top, UNIT)} after {rounds}")

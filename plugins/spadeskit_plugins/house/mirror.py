@@ -1,0 +1,40 @@
+"""``mirror``: every player bids exactly the number of spades they hold.
+
+The auction offers each seat one bid: the count of its spades (any card the rules rank
+as a spade counts, so jokers under the ``jokers`` house rule count too), or nil when it
+holds none.  Scoring is standard's.  Conflicts with ``whiz``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spadeskit import Bid, Nil
+from spadeskit.actions import Action
+from spadeskit.plugin import PluginInfo, hookimpl
+from spadeskit.state import GameState
+
+PLUGIN = PluginInfo(
+    name="mirror",
+    kind="house-rule",
+    summary="Each player must bid exactly the number of spades they hold (none: nil).",
+    fits=("standard",),
+    conflicts=("whiz",),
+)
+
+
+def spades_held(game: GameState, seat: int) -> int:
+    """Return how many cards ``seat`` holds that the rules rank as spades (trumps)."""
+    suit_of = game.rules.ranking.suit_of
+    held = game.hands[seat]
+    return sum(1 for index in range(54) if held >> index & 1 and suit_of[index] == 3)
+
+
+_NIL: tuple[Action, ...] = (Nil(),)
+_BIDS: tuple[tuple[Action, ...], ...] = tuple((Bid(n),) for n in range(54))
+
+
+@hookimpl
+def spadeskit_auction_actions(game: GameState, seat: int) -> Sequence[Action]:
+    count = spades_held(game, seat)
+    return _BIDS[count] if count else _NIL

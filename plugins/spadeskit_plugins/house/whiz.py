@@ -1,0 +1,34 @@
+"""``whiz``: every player bids either the number of spades they hold or nil.
+
+Nothing else is offered (a player with no spades may only bid nil).  With ``blind-nil``,
+blind nil is still offered before the cards are seen.  Scoring is standard's.
+Conflicts with ``mirror``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spadeskit import Bid, Nil
+from spadeskit.actions import Action
+from spadeskit.plugin import PluginInfo, hookimpl
+from spadeskit.state import GameState
+
+from .mirror import spades_held
+
+PLUGIN = PluginInfo(
+    name="whiz",
+    kind="house-rule",
+    summary="Each player bids the number of spades they hold, or nil.",
+    fits=("standard",),
+    conflicts=("mirror",),
+)
+
+_NIL: tuple[Action, ...] = (Nil(),)
+_CHOICES: tuple[tuple[Action, ...], ...] = tuple((Nil(), Bid(n)) for n in range(54))
+
+
+@hookimpl
+def spadeskit_auction_actions(game: GameState, seat: int) -> Sequence[Action]:
+    count = spades_held(game, seat)
+    return _CHOICES[count] if count else _NIL
