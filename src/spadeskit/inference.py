@@ -1,0 +1,300 @@
+"""What one seat can infer about the cards it cannot see, and deals drawn from that.
+
+:func:`facts` reads a :class:`~spadeskit.views.View`: the cards still unseen, where they
+may be (each other seat's hand, the blind, the draw pile, another seat's face-down
+discards) and how many each place holds, the suits each seat has shown it lacks by
+failing to follow, and the cards the seat knows the whereabouts of (those it passed to a
+partner).  :func:`sample_deal` draws a complete deal consistent with those facts,
+**uniformly** among all consistent deals: it counts the deals exactly (suit by suit,
+by dynamic programming) and draws from the counts, instead of placing the constrained
+cards first, which favours some deals (a card whose true chance is a third can land
+in a seat nearly every time).
+
+Voids are read only where the rules refuse a renege: under table enforcement a player
+may have failed to follow while holding the suit.  After a draw from the pile a seat
+may hold a suit again: it then holds at most as many cards of it as it has drawn since.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from .cards import Card, card_at, cards_of
+from .errors import SpadesError
+from .events import CardsDiscarded, CardsDrawn, CardsPassed, TrickWon
+from .rules import Rules
+from .views import View
+
+__all__ = ["Facts", "SampledDeal", "facts", "sample_deal", "count_deals"]
+
+HAND = "hand"
+BLIND = "blind"
+PILE = "pile"
+DISCARDS = "discards"
+
+
+@attrs.frozen
+class Facts:
+    """What a seat knows of the hidden cards (see :func:`facts`).
+
+    ``places`` names every place a hidden card may be, as ``(kind, seat)``: ``("hand",
+    s)``, ``("discards", s)``, ``("blind", None)``, ``("pile", None)``; ``sizes`` gives
+    how many unseen cards each holds.  ``limits[(place, suit)]`` caps the cards of an
+    (effective) suit a place can hold: 0 for a void.  ``known`` maps places to cards
+    known to be there (not counted in ``sizes``).
+    """
+
+    seat: int
+    unseen: tuple[int, ...]
+    places: tuple[tuple[str, int | None], ...]
+    sizes: tuple[int, ...]
+    limits: dict[tuple[int, int], int] = attrs.field(eq=False)
+    known: dict[int, tuple[int, ...]] = attrs.field(eq=False)
+    suit_of: Sequence[int] = attrs.field(repr=False, eq=False)
+    voids: dict[int, frozenset[int]] = attrs.field(eq=False)
+
+
+@attrs.frozen
+class SampledDeal:
+    """A complete deal consistent with a seat's view: every hand (as card masks, the
+    viewer's own as it is), the blind (mask), the pile (indices, top first) and each
+    seat's face-down discards (masks)."""
+
+    hands: tuple[int, ...]
+    blind: int
+    pile: tuple[int, ...]
+    discards: tuple[int, ...]
+
+    def cards(self, seat: int) -> tuple[Card, ...]:
+        """Return the cards ``seat`` holds in this deal."""
+        return cards_of(self.hands[seat])
+
+
+def facts(view: View, rules: Rules) -> Facts:
+    """Return what ``view``'s seat knows about the cards it cannot see."""
+    seat = view.seat
+    if seat is None:
+        raise SpadesError("a spectator holds no cards and infers nothing: give a seat's view")
+    n = rules.table.players
+    suit_of = rules.ranking.suit_of
+    deck = [c.index for c in rules.table.deck]
+    seen = {c.index for c in view.cards}
+    for trick in view.tricks:
+        seen.update(c.index for _, c in trick.plays)
+    seen.update(c.index for _, c in view.trick)
+    discard_counts = [0] * n
+    known: dict[int, list[int]] = {}
+    places: list[tuple[str, int | None]] = [(HAND, s) for s in range(n) if s != seat]
+    for event in view.events:
+        if isinstance(event, CardsDiscarded):
+            if event.cards is not None:
+                seen.update(c.index for c in event.cards)  # the viewer's own: out of play
+            else:
+                discard_counts[event.seat] += event.count
+        elif isinstance(event, CardsPassed) and event.cards is not None and event.seat == seat:
+            known.setdefault(event.to, []).extend(c.index for c in event.cards)
+    played = {c.index for t in view.tricks for _, c in t.plays} | {c.index for _, c in view.trick}
+    sizes: list[int] = [view.card_counts[s] for s in range(n) if s != seat]
+    place_of_seat = {s: i for i, (_, s) in enumerate(places)}
+    known_at: dict[int, tuple[int, ...]] = {}
+    for to, cards in known.items():
+        still = tuple(c for c in cards if c not in played and c not in seen and to != seat)
+        if still and to in place_of_seat:
+            index = place_of_seat[to]
+            known_at[index] = still
+            sizes[index] -= len(still)
+            seen.update(still)
+    for s in range(n):
+        if discard_counts[s] and s != seat:
+            places.append((DISCARDS, s))
+            sizes.append(discard_counts[s])
+    if view.blind_size:
+        places.append((BLIND, None))
+        sizes.append(view.blind_size)
+    if view.pile_size:
+        places.append((PILE, None))
+        sizes.append(view.pile_size)
+    unseen = tuple(i for i in deck if i not in seen)
+    if sum(sizes) != len(unseen):
+        raise SpadesError(f"the view does not add up: {len(unseen)} unseen cards for {sum(sizes)} places "
+                          f"({rules.name!r} may hide cards in a way the inference does not know)")
+    voids = _voids(view, rules, seat)
+    limits: dict[tuple[int, int], int] = {}
+    for index, (kind, owner) in enumerate(places):
+        if kind == HAND and owner is not None:
+            for suit, cap in voids.get(owner, {}).items():
+                limits[(index, suit)] = cap
+    return Facts(seat, unseen, tuple(places), tuple(sizes), limits, known_at, suit_of,
+                 {s: frozenset(k for k, cap in v.items() if cap == 0) for s, v in voids.items()})
+
+
+def _voids(view: View, rules: Rules, seat: int) -> dict[int, dict[int, int]]:
+    """Return, per other seat, the suits it showed void in and how many cards of each it
+    may hold now: 0, or as many as it has drawn from the pile since."""
+    if any(not f.enforced for f in rules.filters):
+        return {}  # reneges are possible: failing to follow proves nothing
+    suit_of = rules.ranking.suit_of
+    tricks = [t.plays for t in view.tricks] + ([view.trick] if view.trick else [])
+    drawn_after: list[dict[int, int]] = [{} for _ in tricks]  # per trick: draws right after it
+    finished = 0
+    for event in view.events:
+        if isinstance(event, TrickWon):
+            finished = event.trick
+        elif isinstance(event, CardsDrawn) and 0 < finished <= len(tricks):
+            after = drawn_after[finished - 1]
+            after[event.seat] = after.get(event.seat, 0) + event.count
+    latest: dict[int, dict[int, int]] = {}  # seat -> suit -> the last trick it showed void in
+    for k, plays in enumerate(tricks):
+        led = suit_of[plays[0][1].index]
+        for s, c in plays[1:]:
+            if s != seat and suit_of[c.index] != led:
+                latest.setdefault(s, {})[led] = k
+    return {s: {suit: sum(drawn_after[j].get(s, 0) for j in range(k, len(tricks))) for suit, k in suits.items()}
+            for s, suits in latest.items()}
+
+
+class _Counter:
+    """Counts consistent deals suit by suit and draws one uniformly (exact integers)."""
+
+    def __init__(self, f: Facts) -> None:
+        self.f = f
+        by_suit: dict[int, list[int]] = {}
+        for i in f.unseen:
+            by_suit.setdefault(f.suit_of[i], []).append(i)
+        self.suits = sorted(by_suit)
+        self.cards = [by_suit[s] for s in self.suits]
+        self.caps = [[f.limits.get((p, suit), len(self.cards[k])) for p in range(len(f.places))]
+                     for k, suit in enumerate(self.suits)]
+        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def splits(self, k: int, room: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """Return each way to spread suit ``k`` over the places, with its multinomial."""
+        m = len(self.cards[k])
+        caps = [min(c, r) for c, r in zip(self.caps[k], room)]
+        found: list[tuple[tuple[int, ...], int]] = []
+
+        def spread(place: int, left: int, chosen: list[int], ways: int) -> None:
+            if place == len(caps) - 1:
+                if left <= caps[place]:
+                    found.append((tuple(chosen + [left]), ways))
+                return
+            for take in range(min(left, caps[place]) + 1):
+                spread(place + 1, left - take, chosen + [take], ways * math.comb(left, take))
+
+        spread(0, m, [], 1)
+        return found
+
+    def count(self, k: int, room: tuple[int, ...]) -> int:
+        if k == len(self.suits):
+            return 1 if not any(room) else 0
+        key = (k, room)
+        cached = self.memo.get(key)
+        if cached is None:
+            cached = 0
+            for split, ways in self.splits(k, room):
+                cached += ways * self.count(k + 1, tuple(r - t for r, t in zip(room, split)))
+            self.memo[key] = cached
+        return cached
+
+    def draw(self, rng: random.Random) -> list[list[int]]:
+        """Return the unseen cards of each place in one uniformly drawn consistent deal."""
+        room = self.f.sizes
+        total = self.count(0, room)
+        if total == 0:
+            raise SpadesError("no deal is consistent with what this seat has seen")
+        placed: list[list[int]] = [[] for _ in room]
+        for k in range(len(self.suits)):
+            pick = rng.randrange(self.count(k, room))
+            for split, ways in self.splits(k, room):
+                rest = tuple(r - t for r, t in zip(room, split))
+                weight = ways * self.count(k + 1, rest)
+                if pick < weight:
+                    cards = list(self.cards[k])
+                    rng.shuffle(cards)
+                    start = 0
+                    for p, take in enumerate(split):
+                        placed[p] += cards[start:start + take]
+                        start += take
+                    room = rest
+                    break
+                pick -= weight
+        return placed
+
+
+def count_deals(f: Facts) -> int:
+    """Return how many deals are consistent with ``f`` (hands as sets; the pile's order
+    counted too)."""
+    pile = next((size for (kind, _), size in zip(f.places, f.sizes) if kind == PILE), 0)
+    return _Counter(f).count(0, f.sizes) * math.factorial(pile)
+
+
+_COUNTERS: dict[int, tuple[Facts, _Counter]] = {}
+
+
+def sample_deal(view: View, rng: random.Random, rules: Rules | None = None, *,
+                known: Facts | None = None) -> SampledDeal:
+    """Draw a complete deal consistent with ``view``, uniformly among all such deals.
+
+    ``rules`` default to the view's variant loaded with no house rules or options: pass
+    the game's rules when it has any.  Give ``known`` (from :func:`facts`) to draw many
+    deals for one view without reading it again.
+    """
+    if rules is None:
+        from .loader import load_rules
+
+        rules = load_rules(view.variant)
+    f = known or facts(view, rules)
+    n = rules.table.players
+    if not f.limits:
+        # No constraint: a plain shuffle dealt out by counts is uniform.
+        cards = list(f.unseen)
+        rng.shuffle(cards)
+        placed: list[list[int]] = []
+        start = 0
+        for size in f.sizes:
+            placed.append(cards[start:start + size])
+            start += size
+    else:
+        hit = _COUNTERS.get(id(f))
+        if hit is None or hit[0] is not f:
+            if len(_COUNTERS) > 64:
+                _COUNTERS.clear()
+            hit = _COUNTERS[id(f)] = (f, _Counter(f))
+        placed = hit[1].draw(rng)
+    hands = [0] * n
+    discards = [0] * n
+    blind = 0
+    pile: list[int] = []
+    own = 0
+    for c in view.cards:
+        own |= c.bit
+    hands[f.seat] = own
+    for p, ((kind, owner), cards) in enumerate(zip(f.places, placed)):
+        mask = 0
+        for index in cards + list(f.known.get(p, ())):
+            mask |= 1 << index
+        if kind == HAND and owner is not None:
+            hands[owner] = mask
+        elif kind == DISCARDS and owner is not None:
+            discards[owner] = mask
+        elif kind == BLIND:
+            blind = mask
+        else:
+            pile = list(cards)
+            rng.shuffle(pile)
+    return SampledDeal(tuple(hands), blind, tuple(pile), tuple(discards))
+
+
+def describe(f: Facts, names: Sequence[str]) -> dict[str, Any]:
+    """Return the facts as JSON data, for people and logs."""
+    return {
+        "unseen": [card_at(i).code for i in f.unseen],
+        "places": [{"place": kind if owner is None else f"{kind} of {names[owner]}", "cards": size}
+                   for (kind, owner), size in zip(f.places, f.sizes)],
+        "voids": {names[s]: sorted(v) for s, v in f.voids.items() if v},
+    }
