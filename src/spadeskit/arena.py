@@ -37,8 +37,8 @@ from .errors import SpadesError, shown
 from .rules import Rules
 from .state import GameState
 
-__all__ = ["BOTS", "Evaluation", "MatchOutcome", "RayExecutor", "clopper_pearson", "evaluate", "make_bot",
-           "play_match", "seatings", "sign_test"]
+__all__ = ["BOTS", "Evaluation", "HandEvaluation", "HandOutcome", "MatchOutcome", "RayExecutor", "clopper_pearson",
+           "evaluate", "evaluate_hands", "make_bot", "play_match", "seatings", "sign_test"]
 
 BotSpec = Any
 """A bot: a short name from :data:`BOTS`, ``"module:Class"``, or a class."""
@@ -50,12 +50,46 @@ def _heuristic() -> type:
     return HeuristicBot
 
 
+def _pimc() -> type:
+    from .search import PIMCBot
+
+    return PIMCBot
+
+
+def _ismcts() -> type:
+    from .search import ISMCTSBot
+
+    return ISMCTSBot
+
+
 BOTS: dict[str, Callable[[], type]] = {
     "random": lambda: RandomBot,
     "simple": lambda: SimpleBot,
     "heuristic": _heuristic,
+    "pimc": _pimc,
+    "ismcts": _ismcts,
 }
-"""The short names of the shipped bots."""
+"""The short names of the shipped bots.  Any spec may end in ``[name=value,...]``: the
+keyword arguments its class is built with (``"ismcts[iterations=300]"``,
+``"pimc[seconds=0.1]"``)."""
+
+
+def _split_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Return ``("ismcts", {"iterations": 300})`` for ``"ismcts[iterations=300]"``."""
+    if not spec.endswith("]") or "[" not in spec:
+        return spec, {}
+    name, _, inner = spec[:-1].partition("[")
+    kwargs: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in inner.split(","))):
+        key, eq, text = part.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise SpadesError(f"bot {spec!r}: write its settings as [name=value,...], not {part!r}")
+        try:
+            value: Any = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        kwargs[key.strip()] = value
+    return name, kwargs
 
 
 def bot_class(spec: BotSpec) -> type:
@@ -64,6 +98,7 @@ def bot_class(spec: BotSpec) -> type:
         return spec
     if not isinstance(spec, str):
         raise SpadesError(f"a bot is a name ({', '.join(BOTS)}), 'module:Class' or a class, not {shown(spec)}")
+    spec, _ = _split_spec(spec)
     if spec in BOTS:
         return BOTS[spec]()
     if ":" not in spec:
@@ -81,7 +116,11 @@ def bot_class(spec: BotSpec) -> type:
 
 def make_bot(spec: BotSpec, seat: int, rules: Rules, rng: random.Random) -> Bot:
     """Return a new bot of ``spec`` for ``seat``, reset for a match under ``rules``."""
-    bot = bot_class(spec)()
+    kwargs = _split_spec(spec)[1] if isinstance(spec, str) else {}
+    try:
+        bot = bot_class(spec)(**kwargs)
+    except TypeError as exc:
+        raise SpadesError(f"bot {shown(spec)} cannot be built with {kwargs}: {exc}") from exc
     if not callable(getattr(bot, "choose", None)):
         raise SpadesError(f"bot {shown(spec)} has no choose(view) method")
     reset = getattr(bot, "reset", None)
@@ -449,6 +488,125 @@ def evaluate(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 
     return Evaluation(rules.name, _name(challenger), _name(baseline), deals, seed, tuple(outcomes))
 
 
+@attrs.frozen
+class HandOutcome:
+    """One hand of :func:`evaluate_hands`: the deal, the seating, and the challenger
+    side's points against the best other side's (in stored points)."""
+
+    deal: int
+    seating: int
+    challenger_seats: tuple[int, ...]
+    points: tuple[int, ...]
+    margin: int
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+def _play_hands(rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int,
+                deals: Sequence[int]) -> list[HandOutcome]:
+    outcomes = []
+    n = rules.table.players
+    for deal in deals:
+        for number, seats in enumerate(seatings(rules)):
+            bots = [make_bot(challenger if s in seats else baseline, s, rules,
+                             random.Random(f"spadeskit arena hand {seed} {deal} {number} {s}")) for s in range(n)]
+            game = rules.new_game(seed=_mix(seed, deal))
+            while not game.hand_results and not game.is_over:
+                seat = game.to_act
+                assert seat is not None
+                game = game.apply(bots[seat].choose(game.view(seat)), seat)
+            result = game.hand_results[0]
+            side = rules.side_of[seats[0]]
+            others = [p for i, p in enumerate(result.points) if i != side]
+            outcomes.append(HandOutcome(deal, number, seats, result.points,
+                                        result.points[side] - max(others) if others else 0))
+    return outcomes
+
+
+@attrs.frozen
+class HandEvaluation:
+    """The result of :func:`evaluate_hands`: the challenger side's mean margin a hand,
+    paired by deal (the mean over a deal's seatings), with a 95% interval (normal
+    approximation over deals), in shown points."""
+
+    rules: str
+    challenger: str
+    baseline: str
+    deals: int
+    seed: int
+    unit: int
+    outcomes: tuple[HandOutcome, ...] = attrs.field(repr=False)
+
+    def per_deal(self) -> list[float]:
+        by: dict[int, list[int]] = {}
+        for o in self.outcomes:
+            by.setdefault(o.deal, []).append(o.margin)
+        return [sum(v) / len(v) / self.unit for _, v in sorted(by.items())]
+
+    @property
+    def mean_margin(self) -> float:
+        values = self.per_deal()
+        return sum(values) / len(values) if values else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        values = self.per_deal()
+        if len(values) < 2:
+            return -math.inf, math.inf
+        mean = sum(values) / len(values)
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+        half = 1.96 * sd / math.sqrt(len(values))
+        return mean - half, mean + half
+
+    def summary(self) -> dict[str, Any]:
+        low, high = self.interval
+        plus = sum(1 for v in self.per_deal() if v > 0)
+        minus = sum(1 for v in self.per_deal() if v < 0)
+        return {"rules": self.rules, "challenger": self.challenger, "baseline": self.baseline,
+                "deals": self.deals, "hands": len(self.outcomes), "seed": self.seed,
+                "mean_margin_per_hand": self.mean_margin, "margin_interval_95": [low, high],
+                "sign_test": {"deals_for": plus, "deals_against": minus, "p_value": sign_test(plus, minus)}}
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.summary(), "outcomes": [o.to_json() for o in self.outcomes]}
+
+    def table(self) -> str:
+        low, high = self.interval
+        data = self.summary()["sign_test"]
+        rows = [("rules", self.rules), ("challenger v baseline", f"{self.challenger} v {self.baseline}"),
+                ("hands", f"{self.deals} deals x {len(self.outcomes) // max(1, self.deals)} seatings "
+                          f"= {len(self.outcomes)} hands"),
+                ("mean margin a hand", f"{self.mean_margin:+.2f} (95% CI {low:+.2f} to {high:+.2f})"),
+                ("paired sign test", f"{data['deals_for']} deals for, {data['deals_against']} against: "
+                                     f"p = {data['p_value']:.3g}")]
+        width = max(len(k) for k, _ in rows)
+        return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+def evaluate_hands(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 100, seed: int = 0, *,
+                   executor: concurrent.futures.Executor | None = None, batch: int = 5) -> HandEvaluation:
+    """Play the first hand of ``deals`` match seeds in every seating and return the
+    challenger's mean score margin a hand (:class:`HandEvaluation`): the measure for
+    slow bots, where whole matches cost too much.  Independent of executor and batch."""
+    if type(deals) is not int or deals < 1:
+        raise SpadesError(f"deals is a whole number, 1 or more, not {shown(deals)}")
+    for spec in (challenger, baseline):
+        bot_class(spec)
+    chunks = [list(range(start, min(deals, start + batch))) for start in range(0, deals, batch)]
+    outcomes: list[HandOutcome] = []
+    if executor is None:
+        for chunk in chunks:
+            outcomes += _play_hands(rules, challenger, baseline, seed, chunk)
+    else:
+        futures = [executor.submit(_play_hands, rules, challenger, baseline, seed, chunk) for chunk in chunks]
+        for future in concurrent.futures.as_completed(futures):
+            outcomes += future.result()
+    outcomes.sort(key=lambda o: (o.deal, o.seating))
+    return HandEvaluation(rules.name, _name(challenger), _name(baseline), deals, seed, rules.table.score_unit,
+                          tuple(outcomes))
+
+
 class RayExecutor(concurrent.futures.Executor):
     """Run :func:`evaluate`'s batches on Ray: ``ray.init()`` on this machine, or
     ``RayExecutor(address="ray://host:10001")`` for a cluster (the ``ray`` extra).
@@ -468,6 +626,7 @@ class RayExecutor(concurrent.futures.Executor):
         self._remote: dict[Callable[..., Any], Any] = {}
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        """Run ``fn(*args, **kwargs)`` as a Ray task; return a standard future of its result."""
         remote = self._remote.get(fn)
         if remote is None:
             remote = self._remote[fn] = self._ray.remote(fn)
@@ -475,6 +634,7 @@ class RayExecutor(concurrent.futures.Executor):
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Forget the remote functions (Ray itself keeps running: ``ray.shutdown()`` stops it)."""
         self._remote.clear()
 
 

@@ -1,0 +1,56 @@
+"""How fast the search bots think (not a test): ISMCTS iterations per second in the middle
+of standard hands, and how many fit in 0.25 s.
+
+    python benchmarks/bench_search.py [--positions 8] [--iterations 1500]
+
+Positions are random deals after six tricks; each is searched once with a fixed number
+of iterations and timed in CPU time (``time.process_time``); the table shows the
+median and the range, since the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import spadeskit
+from spadeskit.search import ISMCTSBot, PIMCBot
+
+
+def positions(rules: spadeskit.Rules, count: int, tricks: int) -> list[spadeskit.GameState]:
+    found = []
+    for seed in range(count):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while game.phase is not spadeskit.Phase.PLAY or len(game.tricks) < tricks:
+            game = game.apply(rng.choice(game.legal_actions()))
+        found.append(game)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=8)
+    parser.add_argument("--iterations", type=int, default=1500)
+    parser.add_argument("--variant", default="standard")
+    args = parser.parse_args()
+    rules = spadeskit.load_rules(args.variant)
+    for cls in (ISMCTSBot, PIMCBot):
+        rates = []
+        for game in positions(rules, args.positions, 6):
+            seat = game.to_act
+            assert seat is not None
+            bot = cls(iterations=args.iterations)
+            bot.reset(seat, rules, random.Random(1))
+            start = time.process_time()
+            bot.choose(game.view(seat))
+            rates.append(bot.last_iterations / (time.process_time() - start))
+        median = statistics.median(rates)
+        print(f"{cls.__name__:10} {args.variant}: {median:,.0f} iterations/s median "
+              f"({min(rates):,.0f}-{max(rates):,.0f}); {median * 0.25:,.0f} in 0.25 s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,391 @@
+"""Search bots: perfect-information Monte Carlo (:class:`PIMCBot`) and single-observer
+information-set MCTS (:class:`ISMCTSBot`), both from a seat's view only.
+
+Both **determinize**: they draw complete deals consistent with the view, uniformly
+(:func:`spadeskit.inference.sample_deal`), and play them out with the rules' fast
+rollouts.  A :class:`Determinizer` rebuilds the hand once per decision (a replay of
+the hand's public actions on one drawn deal), then makes each further determinization
+by swapping the hidden cards in that state, which costs a few microseconds.
+
+Uniform sampling uses what failing to follow suit proves (voids).  Rules that reveal
+more (call-break's duty to head the trick and to trump) are checked when the template is
+rebuilt (a deal the replay refuses is drawn again), not for every determinization, so
+those determinizations may ignore such facts.
+
+The reward of a finished hand for a side is AI Factory's (AIIDE 2013): its points minus
+ten per bag it took, minus the same for the best other side, in hundreds.
+
+Bidding (and any decision outside the play of the cards) is the heuristic bot's by
+default (``bid_by="heuristic"``).  Two-handed Spades, whose draws from the pile a
+replay cannot rebuild from a view, is played by the heuristic bot throughout.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .actions import Action, Discard, Exchange, Play
+from .cards import ALL_CARDS, Card
+from .errors import SpadesError
+from .events import BidMade, CardPlayed, CardsDiscarded, CardsDrawn, CardsPassed, OutOfTurn
+from .heuristic import HeuristicBot
+from .inference import Facts, facts, sample_deal
+from .plugin import evolve_hand
+from .rules import Rules
+from .state import GameState, Phase
+from .views import View
+
+__all__ = ["Determinizer", "ISMCTSBot", "PIMCBot", "hand_reward"]
+
+
+def hand_reward(state: GameState, side: int) -> float:
+    """Return the reward of the last scored hand for ``side``: (points − 10 × bags taken)
+    minus the best other side's, in hundreds."""
+    result = state.match.results[-1]
+    rules = state.rules
+    value = []
+    for s in range(len(rules.table.sides)):
+        bags = sum(line.bags for line in result.lines_for(s) if line.bags > 0)
+        value.append(result.points[s] - 10 * bags)
+    others = [v for s, v in enumerate(value) if s != side]
+    unit = rules.table.score_unit
+    return (value[side] - max(others)) / (100 * unit) if others else 0.0
+
+
+class Determinizer:
+    """Full game states consistent with a seat's view (see the module)."""
+
+    def __init__(self, view: View, rules: Rules, rng: random.Random) -> None:
+        if view.seat is None:
+            raise SpadesError("a spectator cannot search: give a seat's view")
+        if view.pile_size or any(isinstance(e, CardsDrawn) for e in view.events):
+            raise SpadesError("states with draws from a pile cannot be rebuilt from a view")
+        self.view = view
+        self.rules = rules
+        self.facts: Facts = facts(view, rules)
+        # Facts beyond voids (call-break's heading, say) are checked by the replay: a deal
+        # it refuses is drawn again, so the template is a consistent deal.
+        for attempt in range(500):
+            deal = sample_deal(view, rng, rules, known=self.facts)
+            try:
+                self.template = self._rebuild(deal, rng)
+                break
+            except SpadesError:
+                if attempt == 499:
+                    raise
+
+        # Cards every seat won in tricks, without the hidden discards of the drawn deal.
+        self.base_won = tuple(w & ~d for w, d in zip(self.template.won, deal.discards))
+
+    def sample(self, rng: random.Random) -> GameState:
+        """Return a new state consistent with the view, its hidden cards drawn uniformly."""
+        deal = sample_deal(self.view, rng, self.rules, known=self.facts)
+        won = tuple(w | d for w, d in zip(self.base_won, deal.discards))
+        return evolve_hand(self.template, hands=deal.hands, blind=deal.blind, won=won)
+
+    def _rebuild(self, deal: Any, rng: random.Random) -> GameState:
+        """Replay the hand's public actions on an initial deal that leads to ``deal``."""
+        view, rules = self.view, self.rules
+        n = rules.table.players
+        held = [set(i for i in range(54) if deal.hands[s] >> i & 1) for s in range(n)]
+        for s in range(n):
+            held[s] |= {i for i in range(54) if deal.discards[s] >> i & 1}
+        for e in view.events:
+            if isinstance(e, CardsDiscarded) and e.cards is not None:
+                held[e.seat] |= {c.index for c in e.cards}  # the viewer's own discards
+        played: list[set[int]] = [set() for _ in range(n)]
+        for t in view.tricks:
+            for s, c in t.plays:
+                played[s].add(c.index)
+        for s, c in view.trick:
+            played[s].add(c.index)
+        final = [held[s] | played[s] for s in range(n)]  # each seat's cards after exchanges
+        hidden_discards = [sorted(i for i in range(54) if deal.discards[s] >> i & 1) for s in range(n)]
+        # Undo exchanges, newest first, choosing the cards of those this seat did not see.
+        passes = [e for e in view.events if isinstance(e, CardsPassed)]
+        chosen: dict[int, tuple[int, ...]] = {}
+        for number in reversed(range(len(passes))):
+            e = passes[number]
+            cards = tuple(c.index for c in e.cards) if e.cards is not None else \
+                tuple(rng.sample(sorted(final[e.to]), e.count))
+            chosen[number] = cards
+            final[e.to] -= set(cards)
+            final[e.seat] |= set(cards)
+        blind = deal.blind
+        declarer = next((e.seat for e in view.events if isinstance(e, BidMade) and type(e.bid).__name__ == "PickUp"),
+                        None)
+        if declarer is not None:
+            size = rules.table.deal.blind
+            picked = rng.sample(sorted(final[declarer]), size)
+            final[declarer] -= set(picked)
+            for i in picked:
+                blind |= 1 << i
+        hands = [[ALL_CARDS[i] for i in sorted(final[s])] for s in range(n)]
+        blind_cards = [ALL_CARDS[i] for i in range(54) if blind >> i & 1]
+        game = rules.new_game(deal=hands, blind=blind_cards, dealer=view.dealer)
+        discarded = list(hidden_discards)
+        passed = 0
+        for event in view.events:
+            if isinstance(event, BidMade):
+                assert event.bid is not None, "sealed bids are not searched"
+                game = game.apply(event.bid, event.seat)
+            elif isinstance(event, CardPlayed):
+                game = game.apply(Play(event.card), event.seat)
+            elif isinstance(event, CardsPassed):
+                game = game.apply(Exchange([ALL_CARDS[i] for i in chosen[passed]]), event.seat)
+                passed += 1
+            elif isinstance(event, CardsDiscarded):
+                if event.cards is not None:
+                    laid: Sequence[Card] = event.cards
+                else:
+                    laid = [ALL_CARDS[i] for i in discarded[event.seat][:event.count]]
+                    discarded[event.seat] = discarded[event.seat][event.count:]
+                game = game.apply(Discard(laid), event.seat)
+            elif isinstance(event, OutOfTurn):
+                game = game.apply(event.action, event.seat)
+        if game.to_act != view.seat or game.phase is not view.phase:
+            raise SpadesError("the view's hand could not be rebuilt (a plugin keeps state a view does not show)")
+        return game
+
+
+def _fast_rollout(state: GameState, rng: random.Random, policy: Any) -> GameState:
+    """Play ``state``'s hand out with ``rng``'s floats (no generator built per rollout)."""
+    if policy is not None:
+        return state.rollout(seed=rng.getrandbits(64), policy=policy)
+    fraction = rng.random
+
+    def choice(options: Sequence[Action]) -> Action:
+        return options[int(fraction() * len(options))]
+
+    def draw(count: int) -> int:
+        return int(fraction() * count)
+
+    end: GameState = state.rules._engine._rollout(state, choice, draw, None, fraction)
+    return end
+
+
+def greedy_policy(state: GameState, legal: Sequence[Action]) -> Action:
+    """A cheap rollout policy on the full state: when following, win the trick with the
+    lowest card that beats it unless a partner is already winning, else play the lowest
+    card; lead a random card.  Decisions other than plays are random."""
+    plays = [a for a in legal if type(a) is Play]
+    if not plays:
+        return legal[int(_RNG.random() * len(legal))]
+    trick = state.trick
+    if not trick:
+        return plays[int(_RNG.random() * len(plays))]
+    rules = state.rules
+    contract = state.contract
+    row = rules.strength_table(contract.trump if contract is not None else "spades")[rules.ranking.suit_of[trick[0][1]]]
+    best_seat, best = max(((s, row[c]) for s, c in trick), key=lambda p: p[1])
+    side_of = rules.side_of
+    seat = state.to_act
+    lowest = min(plays, key=lambda a: row[a.card.index] * 64 + a.card.index)
+    if seat is not None and side_of[best_seat] == side_of[seat]:
+        return lowest
+    winners = [a for a in plays if row[a.card.index] > best]
+    if winners:
+        return min(winners, key=lambda a: row[a.card.index])
+    return lowest
+
+
+_RNG = random.Random(0)
+
+
+def _key(action: Action) -> Any:
+    """Return a cheap dictionary key for an action: a play's card index (plays are the
+    shared values of ``legal_actions``), else the action itself."""
+    return action.card.index if isinstance(action, Play) else action
+
+
+class _SearchBot:
+    """What both search bots share: the budget, the seed, and the heuristic for the rest."""
+
+    def __init__(self, iterations: int | None = 500, seconds: float | None = None, seed: int | None = None,
+                 rollout: str = "random", bid_by: str = "heuristic") -> None:
+        if iterations is None and seconds is None:
+            raise SpadesError("give a budget: iterations, seconds, or both")
+        if rollout not in ("random", "greedy", "heuristic"):
+            raise SpadesError(f"rollout is 'random', 'greedy' or 'heuristic', not {rollout!r}")
+        if bid_by != "heuristic":
+            raise SpadesError("bidding is by the heuristic bot (bid_by='heuristic')")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rng = random.Random(seed)
+        self.rollout_kind = rollout
+        self.heuristic = HeuristicBot()
+
+    def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        """Prepare for a match (the arena calls this)."""
+        self.rules = rules
+        self.rng = rng
+        self.heuristic.reset(seat, rules, random.Random(rng.getrandbits(64)))
+        self.can_search = rules.table.deal.pile == 0
+
+    def _budget(self) -> Callable[[int], bool]:
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        most = self.iterations
+
+        def more(done: int) -> bool:
+            if most is not None and done >= most:
+                return False
+            return deadline is None or time.perf_counter() < deadline
+
+        return more
+
+    def _policy(self) -> Any:
+        if self.rollout_kind == "random":
+            return None
+        if self.rollout_kind == "greedy":
+            return greedy_policy
+        bot = self.heuristic
+
+        def policy(state: GameState, legal: Sequence[Action]) -> Action:
+            seat = state.to_act
+            assert seat is not None
+            return bot.choose(state.view(seat))
+
+        return policy
+
+    def choose(self, view: View) -> Action:
+        """Return the bot's choice among ``view.legal_actions``."""
+        if not hasattr(self, "rules"):
+            raise SpadesError("call reset(seat, rules, rng) before choose (the arena does)")
+        plays = [a for a in view.legal_actions if isinstance(a, Play)]
+        if view.phase is not Phase.PLAY or len(plays) <= 1 or not self.can_search or \
+                len(plays) != len(view.legal_actions):
+            return self.heuristic.choose(view)
+        determinizer = Determinizer(view, self.rules, self.rng)
+        return self.search(view, determinizer, plays)
+
+    def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
+        raise NotImplementedError
+
+
+class PIMCBot(_SearchBot):
+    """Perfect-information Monte Carlo: for each determinization, every legal card is
+    played and the hand rolled out; the card with the best mean reward is chosen.
+
+    ``iterations`` counts rollouts (one card, one determinization); ``seconds`` caps the
+    time.  ``rollout="heuristic"`` plays rollouts with the heuristic bot (stronger,
+    much slower).
+    """
+
+    def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
+        seat = view.seat
+        assert seat is not None
+        side = self.rules.side_of[seat]
+        totals = [0.0] * len(plays)
+        counts = [0] * len(plays)
+        more = self._budget()
+        policy = self._policy()
+        done = 0
+        rng = self.rng
+        while more(done):
+            state = determinizer.sample(rng)
+            for k, play in enumerate(plays):
+                end = _fast_rollout(state.apply(play, seat), rng, policy)
+                totals[k] += hand_reward(end, side)
+                counts[k] += 1
+                done += 1
+        if not done:
+            return self.heuristic.choose(view)
+        best = max(range(len(plays)), key=lambda k: totals[k] / counts[k] if counts[k] else -math.inf)
+        self.last_iterations = done
+        return plays[best]
+
+
+class _Node:
+    __slots__ = ("actor", "avail", "children", "reward", "visits")
+
+    def __init__(self, actor: int | None) -> None:
+        self.actor = actor
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.children: dict[Any, _Node] = {}
+
+
+class ISMCTSBot(_SearchBot):
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
+
+    Each iteration draws a determinization, descends the one tree of this seat's
+    information sets choosing among the actions available in that determinization by
+    UCB (``exploration`` 0.7, with availability counts), adds one node, rolls the hand
+    out and backs the reward up, each node scoring it for the side that chose its
+    action.  The most visited card is played.
+    """
+
+    def __init__(self, iterations: int | None = 1000, seconds: float | None = None, seed: int | None = None,
+                 rollout: str = "random", bid_by: str = "heuristic", exploration: float = 0.7) -> None:
+        super().__init__(iterations, seconds, seed, rollout, bid_by)
+        self.exploration = exploration
+
+    def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
+        seat = view.seat
+        assert seat is not None
+        side_of = self.rules.side_of
+        root = _Node(None)
+        more = self._budget()
+        policy = self._policy()
+        rng = self.rng
+        c = self.exploration
+        done = 0
+        sqrt, log = math.sqrt, math.log
+        sides = sorted(set(side_of))
+        while more(done):
+            state = determinizer.sample(rng)
+            match = state.match
+            node = root
+            path = [root]
+            while state.match is match and match.end is None:
+                if state.to_act is None:
+                    break
+                legal = state.legal_actions()
+                children = node.children
+                untried = []
+                for a in legal:
+                    child = children.get(_key(a))
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.avail += 1
+                if untried:
+                    action = untried[int(rng.random() * len(untried))]
+                    child = children[_key(action)] = _Node(state.to_act)
+                    child.avail = 1
+                    state = state.apply(action)
+                    path.append(child)
+                    break
+                best_value = -math.inf
+                chosen = legal[0]
+                for a in legal:
+                    child = children[_key(a)]
+                    value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if value > best_value:
+                        best_value, chosen = value, a
+                node = children[_key(chosen)]
+                state = state.apply(chosen)
+                path.append(node)
+            if state.match is match and match.end is None:
+                state = _fast_rollout(state, rng, policy)
+            if state.match.results:
+                rewards = [hand_reward(state, s) for s in sides]
+                for visited in path:
+                    visited.visits += 1
+                    if visited.actor is not None:
+                        visited.reward += rewards[side_of[visited.actor]]
+            else:
+                for visited in path:
+                    visited.visits += 1
+            done += 1
+        self.last_iterations = done
+        if not root.children:
+            return self.heuristic.choose(view)
+        by_key = {_key(p): p for p in plays}
+        best = max(root.children.items(), key=lambda item: item[1].visits)[0]
+        return by_key[best] if best in by_key else self.heuristic.choose(view)

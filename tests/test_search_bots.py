@@ -1,0 +1,104 @@
+"""Search bots: determinizations consistent with the view, legal whole hands in every
+variant they search, budgets, and reproducibility with a seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import spadeskit
+from spadeskit.arena import evaluate_hands, make_bot, play_match
+from spadeskit.search import Determinizer, ISMCTSBot, PIMCBot
+
+
+def mid_hand(variant: str, seed: int, tricks: int = 4, house: tuple[str, ...] = ()) -> spadeskit.GameState:
+    rules = spadeskit.load_rules(variant, house)
+    game = rules.new_game(seed=seed)
+    rng = random.Random(seed)
+    while game.phase is not spadeskit.Phase.PLAY or len(game.tricks) < tricks:
+        game = game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+@pytest.mark.parametrize("variant, house", [("standard", ()), ("standard", ("blind-nil",)), ("jjdd", ()),
+                                            ("cutthroat", ()), ("three-suit-trump", ()), ("call-break", ())])
+def test_determinizations_agree_with_everything_the_seat_sees(variant: str, house: tuple[str, ...]) -> None:
+    for seed in range(4):
+        game = mid_hand(variant, seed, house=house)
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        determinizer = Determinizer(view, game.rules, random.Random(seed))
+        rng = random.Random(seed + 100)
+        for _ in range(20):
+            state = determinizer.sample(rng)
+            seen = state.view(seat)
+            assert (seen.cards, seen.tricks, seen.trick, seen.bids, seen.books, seen.card_counts) == (
+                view.cards, view.tricks, view.trick, view.bids, view.books, view.card_counts)
+            assert seen.legal_actions == view.legal_actions
+            held = 0
+            for mask in state.hands:
+                assert not held & mask
+                held |= mask
+
+
+@pytest.mark.parametrize("spec", ["ismcts[iterations=30]", "pimc[iterations=30]"])
+@pytest.mark.parametrize("variant", ["standard", "jjdd", "three-suit-trump", "two-handed", "call-break"])
+def test_search_bots_play_whole_matches_legally(spec: str, variant: str) -> None:
+    rules = spadeskit.load_rules(variant, options={"target": 100} if variant in ("standard", "jjdd") else
+                                 {"rounds": 1} if variant == "call-break" else {})
+    bots = [make_bot(spec if s == 0 else "heuristic", s, rules, random.Random(s)) for s in range(rules.table.players)]
+    game = rules.new_game(seed=3)
+    while not game.hand_results:
+        seat = game.to_act
+        assert seat is not None
+        game = game.apply(bots[seat].choose(game.view(seat)), seat)  # apply refuses an illegal choice
+
+
+def test_a_seed_reproduces_every_choice_and_the_budget_is_kept() -> None:
+    game = mid_hand("standard", 7)
+    seat = game.to_act
+    assert seat is not None
+    choices = []
+    for _ in range(2):
+        bot = ISMCTSBot(iterations=200)
+        bot.reset(seat, game.rules, random.Random(42))
+        choices.append(bot.choose(game.view(seat)))
+        assert bot.last_iterations == 200
+    assert choices[0] == choices[1]
+    timed = PIMCBot(iterations=None, seconds=0.05)
+    timed.reset(seat, game.rules, random.Random(1))
+    timed.choose(game.view(seat))
+    assert 0 < timed.last_iterations
+
+
+def test_a_bot_without_a_budget_is_refused() -> None:
+    with pytest.raises(spadeskit.SpadesError, match="give a budget"):
+        ISMCTSBot(iterations=None, seconds=None)
+    with pytest.raises(spadeskit.SpadesError, match="rollout is .random., .greedy. or .heuristic."):
+        PIMCBot(rollout="smart")
+
+
+def test_search_does_not_overtake_its_partners_winning_card_when_last_to_play() -> None:
+    """W plays last to a club trick its partner E is winning with the J♣: the search keeps
+    its K♣ and A♣ (later winners) and plays the 3♣."""
+    hands = ["2C 4C 5C 6C 7C 8C 9C QC 2D 3D 4D 5D 6D", "10C JC 7D 8D 9D 10D JD QD KD AD 2H 3H 4H",
+             "5H 6H 7H 8H 9H 10H JH QH KH AH 2S 3S 4S", "3C KC AC 5S 6S 7S 8S 9S 10S JS QS KS AS"]
+    rules = spadeskit.load_rules("standard")
+    game = rules.new_game(deal=hands)
+    for bid in (spadeskit.Bid(1), spadeskit.Bid(3), spadeskit.Bid(1), spadeskit.Bid(9)):
+        game = game.apply(bid)
+    game = game.apply(spadeskit.Play("9C")).apply(spadeskit.Play("JC")).apply(spadeskit.Play("5H"))
+    for cls in (ISMCTSBot, PIMCBot):
+        bot = cls(iterations=300)
+        bot.reset(3, rules, random.Random(1))
+        assert bot.choose(game.view(3)) == spadeskit.Play("3C")
+
+
+def test_evaluate_hands_pairs_deals_and_is_independent_of_batching() -> None:
+    rules = spadeskit.load_rules("standard")
+    one = evaluate_hands(rules, "heuristic", "random", deals=3, seed=1, batch=1)
+    two = evaluate_hands(rules, "heuristic", "random", deals=3, seed=1, batch=3)
+    assert one.to_json() == two.to_json() and len(one.outcomes) == 6
+    assert one.mean_margin > 0 and "mean margin a hand" in one.table()
