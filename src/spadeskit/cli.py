@@ -119,7 +119,18 @@ def _play(args: argparse.Namespace) -> int:
     seat = _seat(args.seat, rules.table.seat_names)
     chosen = _bots(rules, args.bots, [], args.seed)
     bots: list[Bot | None] = [None if s == seat else bot for s, bot in enumerate(chosen)]
-    PromptTable(game, seat, bots, sys.stdin, sys.stdout, record=args.record or args.resume).run()
+    record = args.record or args.resume
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            from .tui import TableApp
+        except ImportError:
+            pass  # the tui extra is not installed: the plain prompt below
+        else:
+            from .prompt import Session
+
+            TableApp(Session(game, seat, bots, record)).run()
+            return 0
+    PromptTable(game, seat, bots, sys.stdin, sys.stdout, record=record).run()
     return 0
 
 
@@ -188,6 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                       help="seed for the deals, to play the same cards again (default: a secret shuffle)")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE after the match or on quit")
     play.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE instead of a new one")
+    play.add_argument("--plain", action="store_true",
+                      help="a plain text prompt even where the full-screen table (the tui extra) is available")
     arena = sub.add_parser("arena", help="measure one bot against another on duplicate deals",
                            description="Play DEALS match seeds, each in every seating, challenger against "
                                        "baseline, and print the win rate with its 95%% interval, a paired "
