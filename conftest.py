@@ -1,0 +1,14 @@
+"""Doctest collection of the package: modules that need an optional extra (Textual,
+OpenSpiel, PettingZoo) are skipped when it is not installed."""
+
+from __future__ import annotations
+
+import importlib.util
+
+_OPTIONAL = {
+    "src/spadeskit/tui.py": "textual",
+    "src/spadeskit/interop/openspiel.py": "pyspiel",
+    "src/spadeskit/interop/pettingzoo.py": "pettingzoo",
+}
+
+collect_ignore = [path for path, module in _OPTIONAL.items() if importlib.util.find_spec(module) is None]

@@ -1,0 +1,293 @@
+"""Every spadeskit rule set as an OpenSpiel game (the ``openspiel`` extra)::
+
+    import pyspiel
+    from spadeskit.interop import openspiel as adapter
+
+    adapter.register()
+    game = pyspiel.load_game("python_spadeskit", {"variant": "jjdd", "house_rules": "",
+                                                  "options": "{}", "match": False})
+
+Parameters: ``variant``, ``house_rules`` (names separated by ``+``, ``;`` or ``,``:
+OpenSpiel game strings cannot hold commas, so write ``blind-nil+hidden-bids`` there),
+``options`` (a JSON object, or ``target:300;floor:none`` in game strings) and ``match`` (``False``: one hand, returns are each player's side's points
+minus the best other side's; ``True``: a whole match, +1 to the winner's players and
+-1 to the others).  The deal is a chance node per card (hands in seat order, then the
+blind, then the pile, top card first), uniform over the cards not yet dealt; actions are
+numbered as :mod:`spadeskit.interop.encoding` says; observations (strings and tensors)
+come from the acting player's :class:`~spadeskit.views.View` through an observer.
+
+``resample_from_infostate`` draws a deal uniformly among those consistent with the
+player's view (:mod:`spadeskit.inference`), for OpenSpiel's Python ISMCTS; one-hand games
+of the variants without a draw pile.  OpenSpiel's C++ MCTS and ISMCTS do not run on
+Python games: use ``open_spiel.python.algorithms.mcts`` and ``.ismcts``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .. import load_rules
+from ..cards import card_at
+from ..errors import SpadesError
+from ..rules import Rules
+from ..search import Determinizer
+from ..state import GameState
+from . import encoding
+
+__all__ = ["GAME_TYPE", "SpadeskitGame", "SpadeskitState", "register"]
+
+DEFAULTS = {"variant": "standard", "house_rules": "", "options": "{}", "match": False}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="python_spadeskit",
+    long_name="spadeskit Spades (every variant and house rule)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(DEFAULTS),
+)
+
+
+def register() -> None:
+    """Register ``python_spadeskit`` with OpenSpiel (safe to call more than once)."""
+    if "python_spadeskit" not in pyspiel.registered_names():
+        pyspiel.register_game(GAME_TYPE, SpadeskitGame)
+
+
+def _rules(params: dict[str, Any]) -> tuple[Rules, bool]:
+    merged = {**DEFAULTS, **(params or {})}
+    house = [h.strip() for h in re.split(r"[+;,]", str(merged["house_rules"])) if h.strip()]
+    return load_rules(str(merged["variant"]), house, _options(merged["options"])), bool(merged["match"])
+
+
+def _options(text: Any) -> dict[str, Any]:
+    """Read options given as a JSON object or as ``name:value;name:value`` (the form to
+    use in OpenSpiel game strings, which cannot hold commas or ``=``; ``=`` works in a
+    parameter dictionary)."""
+    if isinstance(text, dict):
+        return text
+    text = str(text).strip()
+    if text.startswith("{"):
+        try:
+            found = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SpadesError(f"options must be a JSON object, like '{{\"target\": 300}}', or "
+                              f"'target:300;floor:none': {exc}") from exc
+        if not isinstance(found, dict):
+            raise SpadesError("options must be a JSON object")
+        return found
+    options: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        name, eq, value = part.partition("=") if "=" in part else part.partition(":")
+        if not eq:
+            raise SpadesError(f"options are name:value;name:value or a JSON object, not {part!r}")
+        if value.strip().lower() in ("none", "null"):
+            options[name.strip()] = None
+            continue
+        try:
+            options[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name.strip()] = value.strip()
+    return options
+
+
+class SpadeskitGame(pyspiel.Game):  # type: ignore[misc]
+    """A spadeskit rule set as an OpenSpiel game."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        self.rules, self.match = _rules(params or {})
+        table = self.rules.table
+        deck = len(table.deck)
+        hands = 1 if not self.match else 60
+        info = pyspiel.GameInfo(
+            num_distinct_actions=encoding.NUM_ACTIONS,
+            max_chance_outcomes=54,
+            num_players=table.players,
+            min_utility=-1.0 if self.match else -5000.0,
+            max_utility=1.0 if self.match else 5000.0,
+            utility_sum=None,
+            max_game_length=hands * (deck + 60),
+        )
+        super().__init__(GAME_TYPE, info, params or dict(DEFAULTS))
+
+    def new_initial_state(self) -> SpadeskitState:
+        return SpadeskitState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SpadeskitObserver:
+        return SpadeskitObserver(self.rules, iig_obs_type, params)
+
+
+class SpadeskitState(pyspiel.State):  # type: ignore[misc]
+    """The state: the cards dealt so far (chance), then a spadeskit :class:`GameState`."""
+
+    def __init__(self, game: SpadeskitGame) -> None:
+        super().__init__(game)
+        self._spec = game
+        self.rules = game.rules
+        self.match = game.match
+        self.game: GameState | None = None  # None while the first hand is dealt
+        self.dealt: list[int] = []  # the hand being dealt by chance
+        self.hands_done = 0
+
+    # -- chance ------------------------------------------------------------------------
+
+    def _dealing(self) -> bool:
+        return len(self.dealt) < len(self.rules.table.deck) and (
+            self.game is None or len(self.game.match.results) > self.hands_done)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        left = [c.index for c in self.rules.table.deck if c.index not in self.dealt]
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def _deal_lists(self) -> tuple[list[list[str]], list[str], list[str]]:
+        table = self.rules.table
+        size, n = table.deal.hand_size, table.players
+        codes = [card_at(c).code for c in self.dealt]
+        hands = [codes[s * size:(s + 1) * size] for s in range(n)]
+        rest = codes[n * size:]
+        return hands, rest[:table.deal.blind], rest[table.deal.blind:]
+
+    def _finish_deal(self) -> None:
+        hands, blind, pile = self._deal_lists()
+        if self.game is None:
+            self.game = self.rules.new_game(deal=hands, blind=blind, pile=pile)
+        else:
+            # The next hand of a match: replay the record with this deal added.
+            record = self.game.to_record()
+            record["deals"] = list(record["deals"] or []) + [hands + [blind, pile]]
+            self.game = _replay_unchecked(record, self.rules)
+            self.hands_done = len(self.game.match.results)
+        self.dealt = []
+
+    # -- the OpenSpiel API -------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.game is None or self._dealing():
+            return int(pyspiel.PlayerId.CHANCE)
+        seat = self.game.to_act
+        assert seat is not None
+        return seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.game is not None
+        return encoding.legal_ids(self.game.legal_actions(player))
+
+    def _apply_action(self, action: int) -> None:
+        if self.game is None or self._dealing():
+            self.dealt.append(action)
+            if len(self.dealt) == len(self.rules.table.deck):
+                self._finish_deal()
+            return
+        self.game = self.game.apply(encoding.action_of(action), self.game.to_act)
+        if not self.match and self.game.match.results:
+            return
+        if self.match and len(self.game.match.results) > self.hands_done and not self.game.is_over:
+            self.dealt = []  # the next hand is dealt by chance nodes
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"Deal {card_at(action).code}"
+        return str(encoding.action_of(action))
+
+    def is_terminal(self) -> bool:
+        if self.game is None:
+            return False
+        if self.match:
+            return self.game.is_over
+        return bool(self.game.match.results)
+
+    def returns(self) -> list[float]:
+        n = self.rules.table.players
+        if not self.is_terminal() or self.game is None:
+            return [0.0] * n
+        side_of = self.rules.side_of
+        if self.match:
+            winner = self.game.winner
+            return [1.0 if side_of[s] == winner else -1.0 for s in range(n)]
+        result = self.game.match.results[0]
+        unit = self.rules.table.score_unit
+        out = []
+        for s in range(n):
+            side = side_of[s]
+            others = [p for i, p in enumerate(result.points) if i != side]
+            out.append((result.points[side] - max(others)) / unit if others else 0.0)
+        return out
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpadeskitState:
+        """Return a state the player cannot tell from this one, its hidden cards drawn
+        uniformly among those consistent with the player's view."""
+        if self.game is None or self._dealing() or self.match:
+            raise SpadesError("resampling works on one-hand games, after the deal")
+        seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else 0
+        rng = random.Random(seed)
+        view = self.game.view(player_id)
+        sampled = Determinizer(view, self.rules, rng).sample(rng)
+        state = SpadeskitState(self._spec)
+        state.game = sampled
+        return state
+
+    def __deepcopy__(self, memo: Any) -> SpadeskitState:
+        # States are immutable underneath: a copy shares them.
+        copy = SpadeskitState(self._spec)
+        copy.game = self.game
+        copy.dealt = list(self.dealt)
+        copy.hands_done = self.hands_done
+        return copy
+
+    def __str__(self) -> str:
+        if self.game is None:
+            return f"dealing: {len(self.dealt)} cards dealt"
+        game = self.game
+        names = self.rules.table.seat_names
+        hands = "  ".join(f"{names[s]}: {' '.join(c.code for c in game.cards(s))}" for s in range(len(names)))
+        return f"{self.rules.name} hand {game.number + 1}, {game.phase.value}; {hands}; scores {game.scores}"
+
+
+def _replay_unchecked(record: dict[str, Any], rules: Rules) -> GameState:
+    """Replay a record to which a deal was just added (its digest describes the record
+    before that deal, so it is not checked; every action still is)."""
+    from ..replay import _steps
+
+    return _steps(record, rules, None, check_digest=False)[-1].state
+
+
+class SpadeskitObserver:
+    """Observations from a player's view: a tensor (see :mod:`spadeskit.interop.encoding`)
+    and a string (the view's hand, trick and events)."""
+
+    def __init__(self, rules: Rules, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, not {params!r}")
+        self.rules = rules
+        self.tensor = np.zeros(encoding.observation_size(rules.table.players), np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: SpadeskitState, player: int) -> None:
+        self.tensor.fill(0)
+        if state.game is not None and not state._dealing():
+            self.tensor[:] = encoding.observation(state.game.view(player))
+
+    def string_from(self, state: SpadeskitState, player: int) -> str:
+        if state.game is None or state._dealing():
+            return f"p{player} waiting for the deal"
+        view = state.game.view(player)
+        cards = " ".join(c.code for c in view.cards)
+        events = "; ".join(e.text for e in view.events)
+        return f"p{player} hand {view.hand_number + 1} [{cards}] {events}"

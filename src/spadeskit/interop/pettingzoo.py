@@ -1,0 +1,142 @@
+"""Every spadeskit rule set as a PettingZoo AEC environment (the ``pettingzoo`` extra)::
+
+    from spadeskit.interop.pettingzoo import env
+    e = env(variant="standard", house_rules=["blind-nil"], render_mode="ansi")
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, info = e.last()
+        action = None if termination or truncation else \\
+            e.action_space(agent).sample(observation["action_mask"])
+        e.step(action)
+
+Agents are ``player_0`` … one per seat.  Each observation is ``{"observation":
+float32 vector, "action_mask": int8 vector}`` from the agent's own
+:class:`~spadeskit.views.View` (see :mod:`spadeskit.interop.encoding` for both layouts
+and the action numbering shared with the OpenSpiel adapter).  Rewards come when a hand
+is scored: each agent gets its side's points minus the best other side's, in hundreds.
+By default the episode is a whole match (``match=False``: one hand).  Only the agent
+to act may act; out-of-turn claims are not offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .. import load_rules
+from ..state import GameState
+from . import encoding
+
+__all__ = ["SpadeskitEnv", "env"]
+
+
+def env(variant: str = "standard", house_rules: Sequence[str] = (), options: dict[str, Any] | None = None,
+        match: bool = True, render_mode: str | None = None) -> SpadeskitEnv:
+    """Return the environment for a rule set (see the module)."""
+    return SpadeskitEnv(variant, house_rules, options, match, render_mode)
+
+
+class SpadeskitEnv(AECEnv):  # type: ignore[misc]
+    """A spadeskit match (or hand) as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": ["ansi"], "name": "spadeskit_v0", "is_parallelizable": False}
+
+    def __init__(self, variant: str = "standard", house_rules: Sequence[str] = (),
+                 options: dict[str, Any] | None = None, match: bool = True, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.rules = load_rules(variant, list(house_rules), options or {})
+        self.match = match
+        self.render_mode = render_mode
+        n = self.rules.table.players
+        self.possible_agents = [f"player_{s}" for s in range(n)]
+        size = encoding.observation_size(n)
+        self._observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (encoding.NUM_ACTIONS,), np.int8),
+        })
+        self._action_space = spaces.Discrete(encoding.NUM_ACTIONS)
+        self.game: GameState | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.game = self.rules.new_game(seed=seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._agent_to_act()
+
+    def _agent_to_act(self) -> str:
+        assert self.game is not None
+        seat = self.game.to_act if not self.game.is_over else None
+        return self.possible_agents[seat if seat is not None else 0]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        assert self.game is not None
+        seat = self.possible_agents.index(agent)
+        view = self.game.view(seat)
+        mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
+        if not self.game.is_over and self.game.to_act == seat:
+            mask[encoding.legal_ids(self.game.legal_actions(seat))] = 1
+        return {"observation": np.asarray(encoding.observation(view), np.float32), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.game is not None
+        seat = self.possible_agents.index(agent)
+        hands = len(self.game.match.results)
+        self.game = self.game.apply(encoding.action_of(int(action)), seat)
+        self._clear_rewards()
+        if len(self.game.match.results) > hands:
+            result = self.game.match.results[-1]
+            side_of = self.rules.side_of
+            unit = 100 * self.rules.table.score_unit
+            for s, name in enumerate(self.possible_agents):
+                others = [p for i, p in enumerate(result.points) if i != side_of[s]]
+                self.rewards[name] = (result.points[side_of[s]] - max(others)) / unit if others else 0.0
+            if not self.match or self.game.is_over:
+                for name in self.agents:
+                    self.terminations[name] = True
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+        if not all(self.terminations.values()):
+            self.agent_selection = self._agent_to_act()
+        if self.render_mode == "ansi":
+            pass  # rendered on request
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        game = self.game
+        names = self.rules.table.seat_names
+        lines = [f"{self.rules.name}: hand {game.number + 1 if not game.is_over else len(game.hand_results)}, "
+                 f"scores {', '.join(self.rules.table.show_score(s) for s in game.scores)}"]
+        if not game.is_over:
+            view = game.view(None)
+            lines += [e.text for e in view.events[-8:]]
+            if view.to_act is not None:
+                lines.append(f"{names[view.to_act]} to act")
+        elif game.match.end is not None:
+            lines.append(f"Match over: {game.match.end.reason}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,125 @@
+"""The OpenSpiel adapter (the ``openspiel`` extra; CI installs it and runs this file)."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+import spadeskit  # noqa: E402
+from spadeskit.interop import encoding  # noqa: E402
+from spadeskit.interop import openspiel as adapter  # noqa: E402
+
+adapter.register()
+
+VARIANTS = ["standard", "jjdd", "cutthroat", "two-handed", "three-suit-trump", "call-break"]
+
+
+def load(variant: str, house: str = "", options: str = "{}", match: bool = False) -> object:
+    return pyspiel.load_game("python_spadeskit", {"variant": variant, "house_rules": house, "options": options,
+                                                  "match": match})
+
+
+def deal(state: object, rng: random.Random) -> object:
+    while state.is_chance_node():  # type: ignore[attr-defined]
+        outcomes, _ = zip(*state.chance_outcomes())  # type: ignore[attr-defined]
+        state.apply_action(rng.choice(outcomes))  # type: ignore[attr-defined]
+    return state
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_openspiels_random_simulation_checks_pass_on_every_variant(variant: str) -> None:
+    pyspiel.random_sim_test(load(variant), num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("house", ["blind-nil", "hidden-bids+partnership-nil", "mirror", "jokers;no-bags"])
+def test_house_rules_load_through_the_parameters(house: str) -> None:
+    pyspiel.random_sim_test(load("standard", house), num_sims=1, serialize=False, verbose=False)
+
+
+def test_whole_matches_return_plus_or_minus_one() -> None:
+    game = load("standard", options='{"target": 150}', match=True)
+    state = game.new_initial_state()
+    rng = random.Random(4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            deal(state, rng)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    returns = state.returns()
+    assert sorted(returns) == [-1.0, -1.0, 1.0, 1.0] and returns[0] == returns[2]
+
+
+def test_one_hand_returns_are_score_margins_and_the_action_numbering_is_the_documented_one() -> None:
+    game = load("standard")
+    state = deal(game.new_initial_state(), random.Random(1))
+    assert state.legal_actions() == sorted(encoding.action_id(a) for a in state.game.legal_actions())
+    assert state.action_to_string(state.current_player(), encoding.BID0 + 4) == "bid 4"
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    result = state.game.hand_results[0]
+    assert state.returns()[0] == result.points[0] - result.points[1] == -state.returns()[1]
+    for number in range(encoding.NUM_ACTIONS):
+        assert encoding.action_id(encoding.action_of(number)) == number
+
+
+def test_observations_and_information_states_come_from_the_players_view() -> None:
+    game = load("standard")
+    state = deal(game.new_initial_state(), random.Random(3))
+    tensor = np.asarray(state.observation_tensor(0))
+    assert tensor.shape == (encoding.observation_size(4),)
+    held = [c.index for c in state.game.cards(0)]
+    assert all(tensor[i] == 1 for i in held) and tensor[:54].sum() == 13
+    assert "p1" in state.information_state_string(1)
+    assert np.asarray(state.information_state_tensor(1))[:54].sum() == 13
+
+
+def test_states_copy_cheaply_and_independently() -> None:
+    state = deal(load("standard").new_initial_state(), random.Random(5))
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert state.game is not clone.game and len(state.history()) + 1 == len(clone.history())
+    assert copy.deepcopy(state).game is state.game
+
+
+def test_openspiels_python_mcts_and_ismcts_play_whole_hands() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = load("standard")
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    uct = mcts.MCTSBot(game, 2.0, 10, evaluator, random_state=np.random.RandomState(1))
+    infoset = ismcts.ISMCTSBot(game, evaluator, 2.0, 10, random_state=np.random.RandomState(1))
+    state = deal(game.new_initial_state(), random.Random(6))
+    while not state.is_terminal():
+        bot = infoset if state.current_player() % 2 == 0 else uct
+        state.apply_action(bot.step(state))
+    assert sum(state.returns()) == 0
+
+
+def test_resampling_keeps_what_the_player_saw_and_redraws_the_rest() -> None:
+    state = deal(load("jjdd").new_initial_state(), random.Random(7))
+    rng = random.Random(8)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    draws = [state.resample_from_infostate(player, random.random) for _ in range(20)]
+    for other in draws:
+        assert other.game.cards(player) == state.game.cards(player)
+        assert other.game.tricks == state.game.tricks and other.legal_actions() == state.legal_actions()
+    assert len({other.game.hands for other in draws}) > 1
+
+
+def test_bad_parameters_are_refused_with_a_spadeskit_error() -> None:
+    with pytest.raises(spadeskit.SpadesError):
+        load("bridge")
+    with pytest.raises(spadeskit.SpadesError, match="options must be a JSON object"):
+        load("standard", options="{target: 3")
+    game = pyspiel.load_game("python_spadeskit(variant=standard,house_rules=blind-nil+no-bags,"
+                             "options=target:300;floor:none,match=True)")
+    assert game.rules.options["target"] == 300 and game.rules.options["floor"] is None
+    assert game.rules.house_rules == ("blind-nil", "no-bags")

@@ -1,0 +1,54 @@
+"""The PettingZoo AEC environment (the ``pettingzoo`` extra; CI installs it and runs this file)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from spadeskit.interop.pettingzoo import env  # noqa: E402
+
+VARIANTS = ["standard", "jjdd", "cutthroat", "two-handed", "three-suit-trump", "call-break"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pettingzoos_api_test_passes_on_every_variant(variant: str) -> None:
+    api_test(env(variant=variant, options={"target": 100} if variant in ("standard", "jjdd") else None),
+             num_cycles=60, verbose_progress=False)
+
+
+def test_pettingzoos_seed_test_passes() -> None:
+    seed_test(lambda: env(options={"target": 100}), num_cycles=100)
+
+
+def test_random_agents_play_a_whole_match_with_rewards_and_ansi_rendering() -> None:
+    e = env(variant="standard", house_rules=["blind-nil"], options={"target": 150}, render_mode="ansi")
+    e.reset(seed=3)
+    total = {a: 0.0 for a in e.possible_agents}
+    steps = 0
+    for agent in e.agent_iter(max_iter=20_000):
+        observation, reward, termination, truncation, _ = e.last()
+        total[agent] += reward
+        action = None if termination or truncation else e.action_space(agent).sample(observation["action_mask"])
+        e.step(action)
+        steps += 1
+    assert e.game is not None and e.game.is_over and steps > 50
+    assert total["player_0"] == total["player_2"] and abs(total["player_0"] + total["player_1"]) < 1e-9
+    assert "Match over" in (e.render() or "")
+
+
+def test_the_random_agents_example_plays_a_whole_match(capsys: pytest.CaptureFixture[str]) -> None:
+    import pathlib
+    import runpy
+    import sys
+
+    script = pathlib.Path(__file__).resolve().parents[1] / "examples" / "pettingzoo_random_agents.py"
+    old = sys.argv
+    sys.argv = [str(script), "cutthroat", "3"]
+    try:
+        runpy.run_path(str(script), run_name="__main__")
+    finally:
+        sys.argv = old
+    assert "Match over" in capsys.readouterr().out
