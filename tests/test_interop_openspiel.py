@@ -123,3 +123,49 @@ def test_bad_parameters_are_refused_with_a_spadeskit_error() -> None:
                              "options=target:300;floor:none,match=True)")
     assert game.rules.options["target"] == 300 and game.rules.options["floor"] is None
     assert game.rules.house_rules == ("blind-nil", "no-bags")
+
+
+def test_standard_agrees_with_openspiels_own_spades_wherever_the_rules_coincide() -> None:
+    """Same deal, same choices: OpenSpiel's ``spades`` and ``python_spadeskit`` offer the
+    same plays whenever a player follows to a trick, and the same score margin at the end.
+    They differ, as documented, where OpenSpiel's rules do: it restricts a side's bids
+    (a subset of ours) and never lets a player lead a spade after spades are broken; and
+    it counts a failed nil's tricks for the partner, which is our option
+    ``nil_tricks="partner"``."""
+    theirs_game = pyspiel.load_game("spades")
+    ours_game = load("standard", options='{"nil_tricks": "partner"}')
+    follows = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        theirs, ours = theirs_game.new_initial_state(), ours_game.new_initial_state()
+        for card in deck:  # OpenSpiel deals round robin; we deal hands in seat order
+            theirs.apply_action(card)
+        for seat in range(4):
+            for k in range(13):
+                ours.apply_action(deck[4 * k + seat])
+        while not theirs.is_terminal():
+            assert theirs.current_player() == ours.current_player()
+            their_legal, our_legal = theirs.legal_actions(), ours.legal_actions()
+            if their_legal[0] >= 52:  # a bid: 52 is nil, 53 + k is k + 1
+                mapped = [encoding.SIMPLE0 if a == 52 else encoding.BID0 + a - 52 for a in their_legal]
+                assert set(mapped) <= set(our_legal)
+                choice = rng.choice(their_legal)
+                theirs.apply_action(choice)
+                ours.apply_action(encoding.SIMPLE0 if choice == 52 else encoding.BID0 + choice - 52)
+                continue
+            if ours.game.trick:
+                assert their_legal == our_legal
+                follows += 1
+            else:
+                assert set(their_legal) <= set(our_legal)
+                assert all(spadeskit.cards.card_at(a).suit is spadeskit.Suit.SPADES
+                           for a in set(our_legal) - set(their_legal))
+            choice = rng.choice(sorted(set(their_legal) & set(our_legal)))
+            theirs.apply_action(choice)
+            ours.apply_action(choice)
+        assert ours.is_terminal()
+        their_returns = theirs.returns()
+        assert ours.returns()[0] == their_returns[0] - their_returns[1]
+    assert follows > 400
