@@ -52,6 +52,24 @@ def _count(value: int) -> int:
     return value
 
 
+def fields_json(value: Any, kind: str, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Return an attrs value's fields as JSON data under ``{"type": kind}``: cards as
+    codes, tuples of cards as lists of codes, actions as their JSON."""
+    data: dict[str, Any] = {"type": kind}
+    for field in attrs.fields(type(value)):
+        if field.name in skip:
+            continue
+        item = getattr(value, field.name)
+        if isinstance(item, Card):
+            item = item.code
+        elif isinstance(item, Action):
+            item = item.to_json()
+        elif isinstance(item, tuple):
+            item = [c.code for c in item]
+        data[field.name] = item
+    return data
+
+
 @attrs.frozen
 class Action:
     """Base class of every action; ``kind`` names it in records."""
@@ -60,15 +78,7 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         """Return a JSON-serialisable dict, e.g. ``{"type": "bid", "tricks": 4}``."""
-        data: dict[str, Any] = {"type": self.kind}
-        for field in attrs.fields(type(self)):
-            value = getattr(self, field.name)
-            if isinstance(value, Card):
-                value = value.code
-            elif isinstance(value, tuple):
-                value = [c.code for c in value]
-            data[field.name] = value
-        return data
+        return fields_json(self, self.kind)
 
 
 @attrs.frozen

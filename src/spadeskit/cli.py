@@ -157,6 +157,16 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rule_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add --variant, --house-rule and --option, which every playing command takes."""
+    parser.add_argument("--variant", default="standard", metavar="NAME",
+                        help="the variant to play (default standard; 'spadeskit list' shows them all)")
+    parser.add_argument("--house-rule", action="append", default=[], dest="house_rules", metavar="NAME",
+                        help="add a house rule; repeat for several (e.g. --house-rule blind-nil)")
+    parser.add_argument("--option", action="append", default=[], type=_option, dest="options", metavar="NAME=VALUE",
+                        help="set an option, e.g. target=300 or floor=none; repeat for several")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = argparse.ArgumentParser(
@@ -167,12 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                           description="Bots play a whole match, printed hand by hand, then the score sheet.")
     demo.add_argument("--seed", type=int, default=7,
                       help="seed for the deals and the bots; the same seed plays the same match (default 7)")
-    demo.add_argument("--variant", default="standard", metavar="NAME",
-                      help="the variant to play (default standard; 'spadeskit list' shows them all)")
-    demo.add_argument("--house-rule", action="append", default=[], dest="house_rules", metavar="NAME",
-                      help="add a house rule; repeat for several (e.g. --house-rule blind-nil)")
-    demo.add_argument("--option", action="append", default=[], type=_option, dest="options", metavar="NAME=VALUE",
-                      help="set an option, e.g. target=300 or floor=none; repeat for several")
+    _rule_arguments(demo)
     demo.add_argument("--bots", default="heuristic", metavar="BOT",
                       help="the bot for every seat: heuristic (default), simple, random, or module:Class")
     demo.add_argument("--bot", action="append", default=[], type=_bot_setting, dest="seat_bots",
@@ -186,11 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     play = sub.add_parser("play", help="play one seat yourself against bots, at a text prompt",
                           description="Play one seat against bots: type bids and cards at the prompt "
                                       "('help' lists what you can type).")
-    play.add_argument("--variant", default="standard", metavar="NAME", help="the variant to play (default standard)")
-    play.add_argument("--house-rule", action="append", default=[], dest="house_rules", metavar="NAME",
-                      help="add a house rule; repeat for several")
-    play.add_argument("--option", action="append", default=[], type=_option, dest="options", metavar="NAME=VALUE",
-                      help="set an option, e.g. target=300 or floor=none; repeat for several")
+    _rule_arguments(play)
     play.add_argument("--seat", default=None, metavar="SEAT",
                       help="your seat, by name (N, E, S, W) or number (default S, or the last seat)")
     play.add_argument("--bots", default="heuristic", metavar="BOT",
@@ -205,11 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                            description="Play DEALS match seeds, each in every seating, challenger against "
                                        "baseline, and print the win rate with its 95%% interval, a paired "
                                        "sign test, score margins, contracts and nils made and bags.")
-    arena.add_argument("--variant", default="standard", metavar="NAME", help="the variant (default standard)")
-    arena.add_argument("--house-rule", action="append", default=[], dest="house_rules", metavar="NAME",
-                       help="add a house rule; repeat for several")
-    arena.add_argument("--option", action="append", default=[], type=_option, dest="options", metavar="NAME=VALUE",
-                       help="set an option, e.g. target=300; repeat for several")
+    _rule_arguments(arena)
     arena.add_argument("--challenger", default="heuristic", metavar="BOT",
                        help="the bot measured: heuristic (default), simple, random or module:Class")
     arena.add_argument("--baseline", default="simple", metavar="BOT", help="the bot it plays against (default simple)")

@@ -31,6 +31,7 @@ from .actions import (
     Play,
     SeeCards,
     TableTalk,
+    fields_json,
 )
 from .cards import ALL_CARDS, Card
 
@@ -53,17 +54,7 @@ class Event:
 
     def to_json(self) -> dict[str, Any]:
         """Return the event as JSON data: ``{"type": "card-played", "seat": 3, ...}``."""
-        data: dict[str, Any] = {"type": _KINDS[type(self)]}
-        for field in attrs.fields(type(self)):
-            value = getattr(self, field.name)
-            if isinstance(value, Card):
-                value = value.code
-            elif isinstance(value, Action):
-                value = value.to_json()
-            elif isinstance(value, tuple):
-                value = [c.code for c in value]
-            data[field.name] = value
-        return data
+        return fields_json(self, _KINDS[type(self)])
 
 
 @attrs.frozen
