@@ -56,7 +56,7 @@ def test_a_whole_standard_match_is_played_from_typed_text() -> None:
     table, out = play("standard", [], 2, seed=1, options={"target": 150})
     assert table.game.is_over
     assert "cannot read 'banana' as an action; you may:" in out
-    assert "Hand 1 is over." in out and "Match over: won by" in out
+    assert "Hand 1 is over." in out and "Match over: won by" in out and "Score sheet" in out
     assert "Traceback" not in out
 
 

@@ -32,6 +32,7 @@ Type your decision: a bid ("4", "nil", "blind nil"), a card ("QH", "10♥", "pla
 "call renege 3", "accept".  Other commands:
   hand         show your cards and the table again
   last         show the last finished trick
+  score        show the score sheet so far
   save FILE    write the game record to FILE (resume it with --resume FILE)
   help         this text
   quit         stop (the game is saved first if --record was given)"""
@@ -92,7 +93,16 @@ class Session:
             self.game = self.game.apply(bot.choose(self.game.view(actor)), actor)
             lines += self._news()
         if self.game.is_over and self.game.match.end is not None:
+            lines += self.score_sheet()
             lines.append(f"Match over: {self.game.match.end.reason}")
+        return lines
+
+    def score_sheet(self) -> list[str]:
+        """Return the score sheet so far: each finished hand's running totals."""
+        table = self.game.rules.table
+        lines = ["Score sheet", "  hand  " + "".join(f"{name:>9}" for name in table.side_names)]
+        for result in self.game.hand_results:
+            lines.append(f"  {result.number + 1:>4}  " + "".join(f"{table.show_score(s):>9}" for s in result.scores))
         return lines
 
     def submit(self, text: str) -> str | None:
@@ -140,7 +150,8 @@ class Session:
         names = view.seat_names
         bids = ", ".join(f"{names[s]} {b.tricks if isinstance(b, Bid) else b}"
                          for s, b in enumerate(view.bids) if b is not None)
-        lines = [f"Hand {view.hand_number + 1}, {view.phase.value}" + (f"; bids: {bids}" if bids else "")]
+        lines = [f"Hand {view.hand_number + 1}, {view.phase.value}" + (f"; bids: {bids}" if bids else "")
+                 + (f"; trump: {view.trump}" if view.trump not in (None, "spades") else "")]
         if view.trick:
             lines.append("  on the table: " + ", ".join(f"{names[s]} {c.symbol}" for s, c in view.trick))
         if any(view.books):
@@ -226,6 +237,8 @@ class PromptTable:
                 self.say(session.table_text())
             elif word == "last":
                 self.say(f"  {session.last_trick()}")
+            elif word in ("score", "sheet"):
+                self.say("\n".join(session.score_sheet()))
             elif word.startswith("save "):
                 self._say_saved(session.save(text[5:].strip()))
             else:

@@ -272,8 +272,15 @@ class PIMCBot(_SearchBot):
 
     ``iterations`` counts rollouts (one card, one determinization); ``seconds`` caps the
     time.  ``rollout="heuristic"`` plays rollouts with the heuristic bot (stronger,
-    much slower).
+    much slower).  With ``veto`` > 0, the heuristic bot's card is played unless another
+    card's mean reward beats it by more than ``veto`` (in hundreds of points): search as
+    a check on the heuristic rather than a replacement.
     """
+
+    def __init__(self, iterations: int | None = 500, seconds: float | None = None, seed: int | None = None,
+                 rollout: str = "random", bid_by: str = "heuristic", veto: float = 0.0) -> None:
+        super().__init__(iterations, seconds, seed, rollout, bid_by)
+        self.veto = veto
 
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         seat = view.seat
@@ -294,8 +301,13 @@ class PIMCBot(_SearchBot):
                 done += 1
         if not done:
             return self.heuristic.choose(view)
-        best = max(range(len(plays)), key=lambda k: totals[k] / counts[k] if counts[k] else -math.inf)
+        means = [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(plays))]
+        best = max(range(len(plays)), key=lambda k: means[k])
         self.last_iterations = done
+        if self.veto > 0:
+            preferred = self.heuristic.choose(view)
+            if preferred in plays and means[best] - means[plays.index(preferred)] <= self.veto:
+                return preferred
         return plays[best]
 
 

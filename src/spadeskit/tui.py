@@ -121,6 +121,9 @@ class TableApp(App[None]):
         if word == "hand":
             self._refresh()
             return
+        if word in ("score", "sheet"):
+            self._write_log(self.session.score_sheet())
+            return
         if word.startswith("save "):
             self._status(self.session.save(text[5:].strip()) or "")
             return
