@@ -102,3 +102,20 @@ def test_evaluate_hands_pairs_deals_and_is_independent_of_batching() -> None:
     two = evaluate_hands(rules, "heuristic", "random", deals=3, seed=1, batch=3)
     assert one.to_json() == two.to_json() and len(one.outcomes) == 6
     assert one.mean_margin > 0 and "mean margin a hand" in one.table()
+
+
+def test_with_a_veto_the_heuristics_card_stands_unless_search_finds_a_clearly_better_one() -> None:
+    from spadeskit.heuristic import HeuristicBot
+
+    for seed in range(5):
+        game = mid_hand("standard", seed, tricks=3)
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        heuristic = HeuristicBot(game.rules)
+        for cls in (PIMCBot, ISMCTSBot):
+            bot = cls(iterations=60, veto=1000.0)  # no card can beat it by 1000 hundreds
+            bot.reset(seat, game.rules, random.Random(seed))
+            assert bot.choose(view) == heuristic.choose(view)
+    with pytest.raises(spadeskit.SpadesError, match="veto is a number"):
+        PIMCBot(veto=-1)

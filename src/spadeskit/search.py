@@ -206,7 +206,7 @@ class _SearchBot:
     """What both search bots share: the budget, the seed, and the heuristic for the rest."""
 
     def __init__(self, iterations: int | None = 500, seconds: float | None = None, seed: int | None = None,
-                 rollout: str = "random", bid_by: str = "heuristic") -> None:
+                 rollout: str = "random", bid_by: str = "heuristic", veto: float = 0.0) -> None:
         if iterations is None and seconds is None:
             raise SpadesError("give a budget: iterations, seconds, or both")
         if rollout not in ("random", "greedy", "heuristic"):
@@ -218,6 +218,19 @@ class _SearchBot:
         self.rng = random.Random(seed)
         self.rollout_kind = rollout
         self.heuristic = HeuristicBot()
+        if type(veto) not in (int, float) or veto < 0:
+            raise SpadesError(f"veto is a number of hundreds of points, 0 or more, not {veto!r}")
+        self.veto = float(veto)
+
+    def _pick(self, view: View, plays: list[Play], means: list[float]) -> Play:
+        """Return the card with the best mean, or the heuristic's card when ``veto`` is
+        set and no card beats it by more than ``veto``."""
+        best = max(range(len(plays)), key=lambda k: means[k])
+        if self.veto > 0:
+            preferred = self.heuristic.choose(view)
+            if preferred in plays and means[best] - means[plays.index(preferred)] <= self.veto:
+                return plays[plays.index(preferred)]
+        return plays[best]
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         """Prepare for a match (the arena calls this)."""
@@ -277,11 +290,6 @@ class PIMCBot(_SearchBot):
     a check on the heuristic rather than a replacement.
     """
 
-    def __init__(self, iterations: int | None = 500, seconds: float | None = None, seed: int | None = None,
-                 rollout: str = "random", bid_by: str = "heuristic", veto: float = 0.0) -> None:
-        super().__init__(iterations, seconds, seed, rollout, bid_by)
-        self.veto = veto
-
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         seat = view.seat
         assert seat is not None
@@ -301,14 +309,8 @@ class PIMCBot(_SearchBot):
                 done += 1
         if not done:
             return self.heuristic.choose(view)
-        means = [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(plays))]
-        best = max(range(len(plays)), key=lambda k: means[k])
         self.last_iterations = done
-        if self.veto > 0:
-            preferred = self.heuristic.choose(view)
-            if preferred in plays and means[best] - means[plays.index(preferred)] <= self.veto:
-                return preferred
-        return plays[best]
+        return self._pick(view, plays, [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(plays))])
 
 
 class _Node:
@@ -329,12 +331,14 @@ class ISMCTSBot(_SearchBot):
     information sets choosing among the actions available in that determinization by
     UCB (``exploration`` 0.7, with availability counts), adds one node, rolls the hand
     out and backs the reward up, each node scoring it for the side that chose its
-    action.  The most visited card is played.
+    action.  The most visited card is played; with ``veto`` > 0, the heuristic bot's card
+    unless another card's mean reward beats it by more than ``veto``.
     """
 
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None, seed: int | None = None,
-                 rollout: str = "random", bid_by: str = "heuristic", exploration: float = 0.7) -> None:
-        super().__init__(iterations, seconds, seed, rollout, bid_by)
+                 rollout: str = "random", bid_by: str = "heuristic", exploration: float = 0.7,
+                 veto: float = 0.0) -> None:
+        super().__init__(iterations, seconds, seed, rollout, bid_by, veto)
         self.exploration = exploration
 
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
@@ -398,6 +402,12 @@ class ISMCTSBot(_SearchBot):
         self.last_iterations = done
         if not root.children:
             return self.heuristic.choose(view)
+        if self.veto > 0:
+            means = []
+            for p in plays:
+                child = root.children.get(_key(p))
+                means.append(child.reward / child.visits if child is not None and child.visits else -math.inf)
+            return self._pick(view, plays, means)
         by_key = {_key(p): p for p in plays}
         best = max(root.children.items(), key=lambda item: item[1].visits)[0]
         return by_key[best] if best in by_key else self.heuristic.choose(view)
