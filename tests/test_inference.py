@@ -53,12 +53,16 @@ def consistent(game: spadeskit.GameState, viewer: int) -> Iterator[tuple[object,
               and not any(c == card for _, card in view.trick)]
     discards = {e.seat: e.count for e in view.events if type(e).__name__ == "CardsDiscarded" and e.cards is None}
     voids: dict[int, set[int]] = {}
+    broken = False
     for plays in [t.plays for t in view.tricks] + [view.trick]:
         if plays:
             led = suit_of[plays[0][1].index]
+            if led == 3 and not broken and any(f.name == "break-spades" for f in rules.filters):
+                voids.setdefault(plays[0][0], set()).update({0, 1, 2})  # led a spade unbroken: only spades
             for s, c in plays[1:]:
                 if suit_of[c.index] != led:
                     voids.setdefault(s, set()).add(led)
+            broken = broken or any(suit_of[c.index] == 3 for _, c in plays)
     places = [(s, view.card_counts[s]) for s in others] + [(-1 - s, n) for s, n in discards.items()]
 
     def fill(k: int, left: list[int]) -> Iterator[tuple[object, ...]]:

@@ -10,7 +10,8 @@ by dynamic programming) and draws from the counts, instead of placing the constr
 cards first, which favours some deals (a card whose true chance is a third can land
 in a seat nearly every time).
 
-Voids are read only where the rules refuse a renege: under table enforcement a player
+Where spades may not be led until broken, a player who led one before then held nothing
+else.  Voids are read only where the rules refuse a renege: under table enforcement a player
 may have failed to follow while holding the suit.  After a draw from the pile a seat
 may hold a suit again: it then holds at most as many cards of it as it has drawn since.
 """
@@ -31,6 +32,8 @@ from .rules import Rules
 from .views import View
 
 __all__ = ["Facts", "SampledDeal", "facts", "sample_deal", "count_deals"]
+
+_TRUMP = 3  # the effective suit of spades
 
 HAND = "hand"
 BLIND = "blind"
@@ -149,11 +152,21 @@ def _voids(view: View, rules: Rules, seat: int) -> dict[int, dict[int, int]]:
             after = drawn_after[finished - 1]
             after[event.seat] = after.get(event.seat, 0) + event.count
     latest: dict[int, dict[int, int]] = {}  # seat -> suit -> the last trick it showed void in
+    # Where spades may not be led until broken, leading one before then shows a hand of
+    # nothing but spades.
+    unbroken = any(f.enforced and f.name == "break-spades" for f in rules.filters)
+    other_suits = {suit_of[c.index] for c in rules.table.deck} - {_TRUMP}
+    broken = False
     for k, plays in enumerate(tricks):
         led = suit_of[plays[0][1].index]
+        leader = plays[0][0]
+        if unbroken and led == _TRUMP and not broken and leader != seat:
+            for suit in other_suits:
+                latest.setdefault(leader, {})[suit] = k
         for s, c in plays[1:]:
             if s != seat and suit_of[c.index] != led:
                 latest.setdefault(s, {})[led] = k
+        broken = broken or any(suit_of[c.index] == _TRUMP for _, c in plays)
     return {s: {suit: sum(drawn_after[j].get(s, 0) for j in range(k, len(tricks))) for suit, k in suits.items()}
             for s, suits in latest.items()}
 

@@ -69,13 +69,13 @@ class Determinizer:
         self.facts: Facts = facts(view, rules)
         # Facts beyond voids (call-break's heading, say) are checked by the replay: a deal
         # it refuses is drawn again, so the template is a consistent deal.
-        for attempt in range(500):
+        for attempt in range(200):
             deal = sample_deal(view, rng, rules, known=self.facts)
             try:
                 self.template = self._rebuild(deal, rng)
                 break
             except SpadesError:
-                if attempt == 499:
+                if attempt == 199:
                     raise
 
         # Cards every seat won in tricks, without the hidden discards of the drawn deal.
@@ -272,7 +272,12 @@ class _SearchBot:
         if view.phase is not Phase.PLAY or len(plays) <= 1 or not self.can_search or \
                 len(plays) != len(view.legal_actions):
             return self.heuristic.choose(view)
-        determinizer = Determinizer(view, self.rules, self.rng)
+        try:
+            determinizer = Determinizer(view, self.rules, self.rng)
+        except SpadesError:
+            # No deal the sampler drew replays (a fact of these rules it does not read):
+            # play the heuristic's card rather than guess.
+            return self.heuristic.choose(view)
         return self.search(view, determinizer, plays)
 
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
