@@ -444,15 +444,15 @@ def _name(spec: BotSpec) -> str:
 
 def evaluate(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 100, seed: int = 0, *,
              executor: concurrent.futures.Executor | None = None, batch: int = 5,
-             progress: bool | IO[str] = False) -> Evaluation:
+             progress: bool | IO[str] = True) -> Evaluation:
     """Play ``deals`` duplicate deals of ``challenger`` against ``baseline`` and return
     the :class:`Evaluation`.
 
     Deals are sent in batches of ``batch`` to ``executor`` (any
     :class:`concurrent.futures.Executor`, e.g. a ``ProcessPoolExecutor`` or a
-    :class:`RayExecutor`); without one they are played here.  ``progress=True`` draws a
-    progress bar on stderr (or give a stream).  The result is the same whatever the
-    executor and the batch size.
+    :class:`RayExecutor`); without one they are played here.  ``progress=True`` (the
+    default) draws a progress bar on stderr; give a stream to draw it there, or
+    ``False``.  The result is the same whatever the executor and the batch size.
     """
     if type(deals) is not int or deals < 1:
         raise SpadesError(f"deals is a whole number, 1 or more, not {shown(deals)}")
