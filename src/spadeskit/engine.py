@@ -1056,6 +1056,29 @@ class Engine:
             return self._end_play(freeze(s))
         return self._scratch_play(game, randbelow)
 
+    def random_play_score(self, game: GameState, fraction: Callable[[], float]) -> HandScore | None:
+        """Play the rest of the hand's cards at random (``fraction`` gives floats in
+        [0, 1)) and return the hand's :class:`HandScore`, without closing the hand (no
+        result, match or next hand is built): the fast path for search.  ``None`` where
+        the rules need the full path (a review step, out-of-turn offers during play, no
+        compiled loop); call :meth:`GameState.rollout` then."""
+        if game.phase is not _PLAY or self.play_offer is not None or self.compiled_play_fast is None \
+                or (game.pile and not self.draw and self.calls.after_trick is None):
+            return None
+        s = copy_to_builder(game)
+        s._legal = None
+        s = self.compiled_play_fast(s, fraction, self.rules.strength_table(s.contract.trump))
+        contract = s.contract
+        if contract.blind_to == "last-trick" and s.blind:
+            last = s.tricks[-1].winner
+            won = list(s.won)
+            won[last] |= s.blind
+            s.won, s.blind = tuple(won), 0
+        review = self.calls.before_scoring
+        if review is not None and review(s) is not None:
+            return None  # a review step follows the play: only the full path has it
+        return self.score(self.summary(s), s.match)
+
     def _scratch_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
         """Play random cards to the end of the hand's play on one scratch state.
 

@@ -196,6 +196,36 @@ def greedy_policy(state: GameState, legal: Sequence[Action]) -> Action:
 _RNG = random.Random(0)
 
 
+def _side_values(points: Sequence[int], lines: Sequence[Any], sides: int, unit: int) -> list[float]:
+    """Return each side's reward from a hand's points and score lines (see :func:`hand_reward`)."""
+    value = [float(points[s]) for s in range(sides)]
+    for line in lines:
+        if line.bags > 0:
+            value[line.side] -= 10 * line.bags
+    rewards = []
+    for s in range(sides):
+        others = [v for i, v in enumerate(value) if i != s]
+        rewards.append((value[s] - max(others)) / (100 * unit) if others else 0.0)
+    return rewards
+
+
+def _rollout_rewards(state: GameState, rng: random.Random, policy: Any) -> list[float] | None:
+    """Play ``state``'s hand out and return every side's reward, or ``None`` if the hand
+    ended without a score (a misdeal)."""
+    rules = state.rules
+    sides = len(rules.table.sides)
+    if policy is None and state.phase is Phase.PLAY:
+        score = rules._engine.random_play_score(state, rng.random)
+        if score is not None:
+            return _side_values(score.points, score.lines, sides, rules.table.score_unit)
+    match = state.match
+    end = _fast_rollout(state, rng, policy) if state.match is match and match.end is None else state
+    if not end.match.results or end.match is match:
+        return None
+    result = end.match.results[-1]
+    return _side_values(result.points, result.lines, sides, rules.table.score_unit)
+
+
 def _key(action: Action) -> Any:
     """Return a cheap dictionary key for an action: a play's card index (plays are the
     shared values of ``legal_actions``), else the action itself."""
@@ -308,9 +338,10 @@ class PIMCBot(_SearchBot):
         while more(done):
             state = determinizer.sample(rng)
             for k, play in enumerate(plays):
-                end = _fast_rollout(state.apply(play, seat), rng, policy)
-                totals[k] += hand_reward(end, side)
-                counts[k] += 1
+                rewards = _rollout_rewards(state.apply(play, seat), rng, policy)
+                if rewards is not None:
+                    totals[k] += rewards[side]
+                    counts[k] += 1
                 done += 1
         if not done:
             return self.heuristic.choose(view)
@@ -393,9 +424,13 @@ class ISMCTSBot(_SearchBot):
                 state = state.apply(chosen)
                 path.append(node)
             if state.match is match and match.end is None:
-                state = _fast_rollout(state, rng, policy)
-            if state.match.results:
-                rewards = [hand_reward(state, s) for s in sides]
+                found = _rollout_rewards(state, rng, policy)
+            elif state.match.results:
+                found = [hand_reward(state, s) for s in sides]
+            else:
+                found = None
+            if found is not None:
+                rewards = found
                 for visited in path:
                     visited.visits += 1
                     if visited.actor is not None:
