@@ -21,11 +21,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Any
 
 import attrs
 
-from .cards import Card, card_at, cards_of
+from .cards import Card, cards_of
 from .errors import SpadesError
 from .events import CardsDiscarded, CardsDrawn, CardsPassed, TrickWon
 from .rules import Rules
@@ -184,9 +183,17 @@ class _Counter:
         self.caps = [[f.limits.get((p, suit), len(self.cards[k])) for p in range(len(f.places))]
                      for k, suit in enumerate(self.suits)]
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.split_memo: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
 
     def splits(self, k: int, room: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """Return each way to spread suit ``k`` over the places, with its multinomial."""
+        """Return each way to spread suit ``k`` over the places, with its multinomial
+        (computed once per suit and room left, then reused by every draw)."""
+        cached = self.split_memo.get((k, room))
+        if cached is None:
+            cached = self.split_memo[(k, room)] = self._splits(k, room)
+        return cached
+
+    def _splits(self, k: int, room: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
         m = len(self.cards[k])
         caps = [min(c, r) for c, r in zip(self.caps[k], room)]
         found: list[tuple[tuple[int, ...], int]] = []
@@ -301,13 +308,3 @@ def sample_deal(view: View, rng: random.Random, rules: Rules | None = None, *,
             pile = list(cards)
             rng.shuffle(pile)
     return SampledDeal(tuple(hands), blind, tuple(pile), tuple(discards))
-
-
-def describe(f: Facts, names: Sequence[str]) -> dict[str, Any]:
-    """Return the facts as JSON data, for people and logs."""
-    return {
-        "unseen": [card_at(i).code for i in f.unseen],
-        "places": [{"place": kind if owner is None else f"{kind} of {names[owner]}", "cards": size}
-                   for (kind, owner), size in zip(f.places, f.sizes)],
-        "voids": {names[s]: sorted(v) for s, v in f.voids.items() if v},
-    }

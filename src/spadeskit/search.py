@@ -46,14 +46,8 @@ def hand_reward(state: GameState, side: int) -> float:
     """Return the reward of the last scored hand for ``side``: (points − 10 × bags taken)
     minus the best other side's, in hundreds."""
     result = state.match.results[-1]
-    rules = state.rules
-    value = []
-    for s in range(len(rules.table.sides)):
-        bags = sum(line.bags for line in result.lines_for(s) if line.bags > 0)
-        value.append(result.points[s] - 10 * bags)
-    others = [v for s, v in enumerate(value) if s != side]
-    unit = rules.table.score_unit
-    return (value[side] - max(others)) / (100 * unit) if others else 0.0
+    table = state.rules.table
+    return _side_values(result.points, result.lines, len(table.sides), table.score_unit)[side]
 
 
 class Determinizer:
@@ -168,32 +162,36 @@ def _fast_rollout(state: GameState, rng: random.Random, policy: Any) -> GameStat
     return end
 
 
-def greedy_policy(state: GameState, legal: Sequence[Action]) -> Action:
-    """A cheap rollout policy on the full state: when following, win the trick with the
-    lowest card that beats it unless a partner is already winning, else play the lowest
-    card; lead a random card.  Decisions other than plays are random."""
-    plays = [a for a in legal if type(a) is Play]
-    if not plays:
-        return legal[int(_RNG.random() * len(legal))]
-    trick = state.trick
-    if not trick:
-        return plays[int(_RNG.random() * len(plays))]
-    rules = state.rules
-    contract = state.contract
-    row = rules.strength_table(contract.trump if contract is not None else "spades")[rules.ranking.suit_of[trick[0][1]]]
-    best_seat, best = max(((s, row[c]) for s, c in trick), key=lambda p: p[1])
-    side_of = rules.side_of
-    seat = state.to_act
-    lowest = min(plays, key=lambda a: row[a.card.index] * 64 + a.card.index)
-    if seat is not None and side_of[best_seat] == side_of[seat]:
+def greedy_policy(rng: random.Random) -> Callable[[GameState, Sequence[Action]], Action]:
+    """Return a cheap rollout policy on the full state, drawing from ``rng``: when
+    following, win the trick with the lowest card that beats it unless a partner is
+    already winning, else play the lowest card; lead a random card.  Decisions other
+    than plays are random."""
+    fraction = rng.random
+
+    def policy(state: GameState, legal: Sequence[Action]) -> Action:
+        plays = [a for a in legal if type(a) is Play]
+        if not plays:
+            return legal[int(fraction() * len(legal))]
+        trick = state.trick
+        if not trick:
+            return plays[int(fraction() * len(plays))]
+        rules = state.rules
+        contract = state.contract
+        trump = contract.trump if contract is not None else "spades"
+        row = rules.strength_table(trump)[rules.ranking.suit_of[trick[0][1]]]
+        best_seat, best = max(((s, row[c]) for s, c in trick), key=lambda p: p[1])
+        side_of = rules.side_of
+        seat = state.to_act
+        lowest = min(plays, key=lambda a: row[a.card.index] * 64 + a.card.index)
+        if seat is not None and side_of[best_seat] == side_of[seat]:
+            return lowest
+        winners = [a for a in plays if row[a.card.index] > best]
+        if winners:
+            return min(winners, key=lambda a: row[a.card.index])
         return lowest
-    winners = [a for a in plays if row[a.card.index] > best]
-    if winners:
-        return min(winners, key=lambda a: row[a.card.index])
-    return lowest
 
-
-_RNG = random.Random(0)
+    return policy
 
 
 def _side_values(points: Sequence[int], lines: Sequence[Any], sides: int, unit: int) -> list[float]:
@@ -284,7 +282,7 @@ class _SearchBot:
         if self.rollout_kind == "random":
             return None
         if self.rollout_kind == "greedy":
-            return greedy_policy
+            return greedy_policy(self.rng)
         bot = self.heuristic
 
         def policy(state: GameState, legal: Sequence[Action]) -> Action:
@@ -426,7 +424,8 @@ class ISMCTSBot(_SearchBot):
             if state.match is match and match.end is None:
                 found = _rollout_rewards(state, rng, policy)
             elif state.match.results:
-                found = [hand_reward(state, s) for s in sides]
+                result = state.match.results[-1]
+                found = _side_values(result.points, result.lines, len(sides), self.rules.table.score_unit)
             else:
                 found = None
             if found is not None:
