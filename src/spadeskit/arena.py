@@ -220,16 +220,21 @@ def _is_nil(bid: Action | None) -> bool:
     return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
 
 
+def _seated(rules: Rules, challenger: BotSpec, baseline: BotSpec, seats: tuple[int, ...], label: str) -> list[Bot]:
+    """Return one new bot a seat: the challenger's at ``seats``, each with an RNG seeded
+    from ``label`` and its seat."""
+    return [make_bot(challenger if s in seats else baseline, s, rules, random.Random(f"{label} {s}"))
+            for s in range(rules.table.players)]
+
+
 def _play_deals(rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int,
                 deals: Sequence[int]) -> list[MatchOutcome]:
     """Play each deal in every seating (the unit of work sent to an executor)."""
     outcomes = []
-    n = rules.table.players
     for deal in deals:
         match_seed = _mix(seed, deal)
         for number, seats in enumerate(seatings(rules)):
-            bots = [make_bot(challenger if s in seats else baseline, s, rules,
-                             random.Random(f"spadeskit arena {seed} {deal} {number} {s}")) for s in range(n)]
+            bots = _seated(rules, challenger, baseline, seats, f"spadeskit arena {seed} {deal} {number}")
             outcomes.append(_outcome(deal, number, seats, play_match(rules, bots, match_seed)))
     return outcomes
 
@@ -454,6 +459,16 @@ def evaluate(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 
     default) draws a progress bar on stderr; give a stream to draw it there, or
     ``False``.  The result is the same whatever the executor and the batch size.
     """
+    outcomes = _run_deals(_play_deals, rules, challenger, baseline, deals, seed, executor, batch, progress)
+    return Evaluation(rules.name, _name(challenger), _name(baseline), deals, seed, tuple(outcomes))
+
+
+def _run_deals(work: Callable[..., list[Any]], rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int,
+               seed: int, executor: concurrent.futures.Executor | None, batch: int,
+               progress: bool | IO[str]) -> list[Any]:
+    """Check the arguments, play deals 0 … ``deals - 1`` with ``work`` in batches of
+    ``batch`` (here or on ``executor``), drawing a progress bar if asked, and return the
+    outcomes in deal and seating order, whatever the batches and the executor."""
     if type(deals) is not int or deals < 1:
         raise SpadesError(f"deals is a whole number, 1 or more, not {shown(deals)}")
     if type(batch) is not int or batch < 1:
@@ -463,7 +478,7 @@ def evaluate(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 
     chunks = [list(range(start, min(deals, start + batch))) for start in range(0, deals, batch)]
     stream = sys.stderr if progress is True else (progress or None)
     done = 0
-    outcomes: list[MatchOutcome] = []
+    outcomes: list[Any] = []
 
     def advance(count: int) -> None:
         nonlocal done
@@ -474,18 +489,17 @@ def evaluate(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 
 
     if executor is None:
         for chunk in chunks:
-            outcomes += _play_deals(rules, challenger, baseline, seed, chunk)
+            outcomes += work(rules, challenger, baseline, seed, chunk)
             advance(len(chunk))
     else:
-        futures = {executor.submit(_play_deals, rules, challenger, baseline, seed, chunk): len(chunk)
-                   for chunk in chunks}
+        futures = {executor.submit(work, rules, challenger, baseline, seed, chunk): len(chunk) for chunk in chunks}
         for future in concurrent.futures.as_completed(futures):
             outcomes += future.result()
             advance(futures[future])
     if stream is not None:
         print(file=stream)
     outcomes.sort(key=lambda o: (o.deal, o.seating))
-    return Evaluation(rules.name, _name(challenger), _name(baseline), deals, seed, tuple(outcomes))
+    return outcomes
 
 
 @attrs.frozen
@@ -506,11 +520,9 @@ class HandOutcome:
 def _play_hands(rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int,
                 deals: Sequence[int]) -> list[HandOutcome]:
     outcomes = []
-    n = rules.table.players
     for deal in deals:
         for number, seats in enumerate(seatings(rules)):
-            bots = [make_bot(challenger if s in seats else baseline, s, rules,
-                             random.Random(f"spadeskit arena hand {seed} {deal} {number} {s}")) for s in range(n)]
+            bots = _seated(rules, challenger, baseline, seats, f"spadeskit arena hand {seed} {deal} {number}")
             game = rules.new_game(seed=_mix(seed, deal))
             while not game.hand_results and not game.is_over:
                 seat = game.to_act
@@ -589,20 +601,7 @@ def evaluate_hands(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: 
     """Play the first hand of ``deals`` match seeds in every seating and return the
     challenger's mean score margin a hand (:class:`HandEvaluation`): the measure for
     slow bots, where whole matches cost too much.  Independent of executor and batch."""
-    if type(deals) is not int or deals < 1:
-        raise SpadesError(f"deals is a whole number, 1 or more, not {shown(deals)}")
-    for spec in (challenger, baseline):
-        bot_class(spec)
-    chunks = [list(range(start, min(deals, start + batch))) for start in range(0, deals, batch)]
-    outcomes: list[HandOutcome] = []
-    if executor is None:
-        for chunk in chunks:
-            outcomes += _play_hands(rules, challenger, baseline, seed, chunk)
-    else:
-        futures = [executor.submit(_play_hands, rules, challenger, baseline, seed, chunk) for chunk in chunks]
-        for future in concurrent.futures.as_completed(futures):
-            outcomes += future.result()
-    outcomes.sort(key=lambda o: (o.deal, o.seating))
+    outcomes = _run_deals(_play_hands, rules, challenger, baseline, deals, seed, executor, batch, False)
     return HandEvaluation(rules.name, _name(challenger), _name(baseline), deals, seed, rules.table.score_unit,
                           tuple(outcomes))
 
