@@ -181,6 +181,15 @@ def _trick_won(row: Sequence[int], trick: tuple[tuple[int, int], ...]) -> tuple[
     return winner, taken
 
 
+def _won_with_blind(game: GameState) -> tuple[int, ...]:
+    """Return the cards each seat won, the blind added to the last trick's winner's
+    (``Contract.blind_to == "last-trick"``)."""
+    last = game.tricks[-1].winner
+    won = list(game.won)
+    won[last] |= game.blind
+    return tuple(won)
+
+
 def _check_policy(policy: object) -> None:
     if policy is not None and not callable(policy):
         raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
@@ -949,9 +958,7 @@ class Engine:
         contract = game.contract
         assert contract is not None
         if contract.blind_to == "last-trick" and game.blind:
-            last = game.tricks[-1].winner
-            game = evolve(game, won=game.won[:last] + (game.won[last] | game.blind,) + game.won[last + 1:],
-                          blind=0)
+            game = evolve(game, won=_won_with_blind(game), blind=0)
         return self.review_or_score(game)
 
     def review_or_score(self, game: GameState) -> GameState:
@@ -1070,10 +1077,7 @@ class Engine:
         s = self.compiled_play_fast(s, fraction, self.rules.strength_table(s.contract.trump))
         contract = s.contract
         if contract.blind_to == "last-trick" and s.blind:
-            last = s.tricks[-1].winner
-            won = list(s.won)
-            won[last] |= s.blind
-            s.won, s.blind = tuple(won), 0
+            s.won, s.blind = _won_with_blind(s), 0
         review = self.calls.before_scoring
         if review is not None and review(s) is not None:
             return None  # a review step follows the play: only the full path has it
