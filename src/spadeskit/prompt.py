@@ -145,7 +145,11 @@ class Session:
         return lines
 
     def table_text(self) -> str:
-        """Return the hand, the bids, the trick on the table and the books, in words."""
+        """Return the table in words (see :meth:`summary_lines`), then the hand."""
+        return "\n".join([*self.summary_lines(), hand_text(self.view())])
+
+    def summary_lines(self) -> list[str]:
+        """Return the hand number, phase, bids and trump, the trick on the table and the books."""
         view = self.view()
         names = view.seat_names
         bids = ", ".join(f"{names[s]} {b.tricks if isinstance(b, Bid) else b}"
@@ -156,8 +160,7 @@ class Session:
             lines.append("  on the table: " + ", ".join(f"{names[s]} {c.symbol}" for s, c in view.trick))
         if any(view.books):
             lines.append("  books: " + ", ".join(f"{names[s]} {b}" for s, b in enumerate(view.books)))
-        lines.append(hand_text(view))
-        return "\n".join(lines)
+        return lines
 
     def last_trick(self) -> str:
         view = self.view()

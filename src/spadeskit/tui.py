@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, RichLog, Static
 
-from .prompt import HELP, Session
+from .prompt import HELP, Session, hand_text
 
 __all__ = ["TableApp"]
 
@@ -93,11 +93,8 @@ class TableApp(App[None]):
             self._status(f"Match over: {end.reason}" if end is not None else "Match over.")
             return
         view = session.view()
-        text = session.table_text().split("\n")
-        table_lines = [line for line in text if not line.startswith("  ") or line.startswith(("  on the", "  books"))]
-        hand_lines = [line for line in text if line.startswith("  ") and not line.startswith(("  on the", "  books"))]
-        self.query_one("#table", Static).update("\n".join(table_lines))
-        self.query_one("#hand", Static).update("Your cards (* may be played)\n" + "\n".join(hand_lines))
+        self.query_one("#table", Static).update("\n".join(session.summary_lines()))
+        self.query_one("#hand", Static).update("Your cards (* may be played)\n" + hand_text(view))
         if session.waiting():
             self._status(session.choices())
         else:

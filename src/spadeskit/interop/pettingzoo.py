@@ -119,8 +119,6 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
         if not all(self.terminations.values()):
             self.agent_selection = self._agent_to_act()
-        if self.render_mode == "ansi":
-            pass  # rendered on request
 
     def render(self) -> str | None:
         if self.render_mode is None or self.game is None:
