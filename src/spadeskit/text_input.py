@@ -145,30 +145,27 @@ def describe_choices(legal: Sequence[Action]) -> str:
     'you may: nil, bid 1-13'
     """
     parts: list[str] = []
-    bids = sorted(a.tricks for a in legal if type(a) is Bid)
-    plays = [a.card for a in legal if type(a) is Play]
-    renege = sorted(a.trick for a in legal if type(a) is CallRenege)
-    steps = [a for a in legal if type(a) in (Discard, Exchange)]
-    done_bids = done_plays = done_renege = done_steps = False
+    groups: dict[type, str] = {Bid: "bid", Play: "play", CallRenege: "renege", Discard: "step", Exchange: "step"}
+    told: set[str] = set()
     for action in legal:
-        kind = type(action)
-        if kind is Bid and not done_bids:
-            parts.append("bid " + _ranges(bids))
-            done_bids = True
-        elif kind is Play and not done_plays:
-            parts.append("play " + " ".join(c.symbol for c in sorted(plays)))
-            done_plays = True
-        elif kind is CallRenege and not done_renege:
-            parts.append("call a renege in trick " + _ranges(renege))
-            done_renege = True
-        elif kind in (Discard, Exchange) and not done_steps:
-            count = len(steps[0].cards)  # type: ignore[attr-defined]
-            verb = "discard" if kind is Discard else "pass"
-            parts.append(f"{verb} {count} card{'s' if count != 1 else ''} (e.g. '{verb} "
-                         f"{' '.join(c.code for c in steps[0].cards)}')")  # type: ignore[attr-defined]
-            done_steps = True
-        elif kind not in (Bid, Play, CallRenege, Discard, Exchange):
+        group = groups.get(type(action))
+        if group is None:
             parts.append(str(action))
+            continue
+        if group in told:
+            continue  # each group is described once, where its first action stands
+        told.add(group)
+        if group == "bid":
+            parts.append("bid " + _ranges(sorted(a.tricks for a in legal if type(a) is Bid)))
+        elif group == "play":
+            parts.append("play " + " ".join(c.symbol for c in sorted(a.card for a in legal if type(a) is Play)))
+        elif group == "renege":
+            parts.append("call a renege in trick " + _ranges(sorted(a.trick for a in legal if type(a) is CallRenege)))
+        elif isinstance(action, (Discard, Exchange)):
+            count = len(action.cards)
+            verb = "discard" if isinstance(action, Discard) else "pass"
+            parts.append(f"{verb} {count} card{'s' if count != 1 else ''} (e.g. '{verb} "
+                         f"{' '.join(c.code for c in action.cards)}')")
     return "you may: " + ", ".join(parts)
 
 
