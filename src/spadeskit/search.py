@@ -33,7 +33,7 @@ from .cards import ALL_CARDS, Card
 from .errors import SpadesError
 from .events import BidMade, CardPlayed, CardsDiscarded, CardsDrawn, CardsPassed, OutOfTurn
 from .heuristic import HeuristicBot
-from .inference import Facts, facts, sample_deal
+from .inference import DealSampler, Facts, facts
 from .plugin import evolve_hand
 from .rules import Rules
 from .state import GameState, Phase
@@ -61,10 +61,11 @@ class Determinizer:
         self.view = view
         self.rules = rules
         self.facts: Facts = facts(view, rules)
+        self.sampler = DealSampler(view, rules, self.facts)
         # Facts beyond voids (call-break's heading, say) are checked by the replay: a deal
         # it refuses is drawn again, so the template is a consistent deal.
         for attempt in range(200):
-            deal = sample_deal(view, rng, rules, known=self.facts)
+            deal = self.sampler.draw(rng)
             try:
                 self.template = self._rebuild(deal, rng)
                 break
@@ -74,12 +75,15 @@ class Determinizer:
 
         # Cards every seat won in tricks, without the hidden discards of the drawn deal.
         self.base_won = tuple(w & ~d for w, d in zip(self.template.won, deal.discards))
+        self.hidden_discards = any(deal.discards)
 
     def sample(self, rng: random.Random) -> GameState:
         """Return a new state consistent with the view, its hidden cards drawn uniformly."""
-        deal = sample_deal(self.view, rng, self.rules, known=self.facts)
-        won = tuple(w | d for w, d in zip(self.base_won, deal.discards))
-        return evolve_hand(self.template, hands=deal.hands, blind=deal.blind, won=won)
+        deal = self.sampler.draw(rng)
+        if self.hidden_discards:
+            won = tuple(w | d for w, d in zip(self.base_won, deal.discards))
+            return evolve_hand(self.template, hands=deal.hands, blind=deal.blind, won=won)
+        return evolve_hand(self.template, hands=deal.hands, blind=deal.blind)
 
     def _rebuild(self, deal: Any, rng: random.Random) -> GameState:
         """Replay the hand's public actions on an initial deal that leads to ``deal``."""
