@@ -137,3 +137,25 @@ def test_the_fast_scoring_path_scores_exactly_as_a_full_rollout(variant: str) ->
         end = _fast_rollout(game, random.Random(seed), None)
         result = end.match.results[-1]
         assert (fast.points, [line.text for line in fast.lines]) == (result.points, [line.text for line in result.lines])
+
+
+@pytest.mark.parametrize("variant", ["standard", "jjdd", "three-suit-trump", "cutthroat"])
+def test_the_score_memo_answers_as_scoring_afresh(variant: str) -> None:
+    """random_play_score with a memo (scores kept by books where the scoring did not read
+    the cards won) gives the same score as without, rollout after rollout; where the
+    scoring reads the cards won (three-suit-trump counts card points) nothing is kept."""
+    for seed in range(3):
+        game = mid_hand(variant, seed, tricks=3)
+        engine = game.rules._engine
+        memo: dict[object, object] = {}
+        with_memo, afresh = random.Random(seed), random.Random(seed)
+        for _ in range(60):
+            kept = engine.random_play_score(game, with_memo.random, memo)  # type: ignore[arg-type]
+            fresh = engine.random_play_score(game, afresh.random)
+            assert kept is not None and fresh is not None
+            assert (kept.points, kept.scores, kept.bags, [line.text for line in kept.lines]) == \
+                (fresh.points, fresh.scores, fresh.bags, [line.text for line in fresh.lines])
+        if variant == "three-suit-trump":
+            assert not memo
+        else:
+            assert 0 < len(memo) < 60

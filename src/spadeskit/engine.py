@@ -1063,12 +1063,18 @@ class Engine:
             return self._end_play(freeze(s))
         return self._scratch_play(game, randbelow)
 
-    def random_play_score(self, game: GameState, fraction: Callable[[], float]) -> HandScore | None:
+    def random_play_score(self, game: GameState, fraction: Callable[[], float],
+                          memo: dict[Any, HandScore] | None = None) -> HandScore | None:
         """Play the rest of the hand's cards at random (``fraction`` gives floats in
         [0, 1)) and return the hand's :class:`HandScore`, without closing the hand (no
         result, match or next hand is built): the fast path for search.  ``None`` where
         the rules need the full path (a review step, out-of-turn offers during play, no
-        compiled loop); call :meth:`GameState.rollout` then."""
+        compiled loop); call :meth:`GameState.rollout` then.
+
+        ``memo``, a dict shared by calls on states of one hand's play (the same bids,
+        contract and match), keeps each score the scoring hooks gave without reading the
+        cards won, by books and book transfers, and answers from it: scoring hooks are
+        functions of what they are given, so the same books score the same."""
         if game.phase is not _PLAY or self.play_offer is not None or self.compiled_play_fast is None \
                 or (game.pile and not self.draw and self.calls.after_trick is None):
             return None
@@ -1081,7 +1087,16 @@ class Engine:
         review = self.calls.before_scoring
         if review is not None and review(s) is not None:
             return None  # a review step follows the play: only the full path has it
-        return self.score(self.summary(s), s.match)
+        if memo is None:
+            return self.score(self.summary(s), s.match)
+        key = (s.books, s.transfers)
+        found = memo.get(key)
+        if found is None:
+            summary = self.summary(s)
+            found = self.score(summary, s.match)
+            if callable(summary._won):  # the cards won were never read
+                memo[key] = found
+        return found
 
     def _scratch_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
         """Play random cards to the end of the hand's play on one scratch state.

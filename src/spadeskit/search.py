@@ -211,15 +211,48 @@ def _side_values(points: Sequence[int], lines: Sequence[Any], sides: int, unit: 
     return rewards
 
 
-def _rollout_rewards(state: GameState, rng: random.Random, policy: Any) -> list[float] | None:
+class _Rewards:
+    """Each side's reward for hands played out from one decision's states: scores the
+    scoring hooks gave from books alone are kept (see ``Engine.random_play_score``), and
+    so are the rewards worked out from them."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.engine = rules._engine
+        self.sides = len(rules.table.sides)
+        self.unit = rules.table.score_unit
+        self.scores: dict[Any, Any] = {}
+        self.values: dict[int, list[float]] = {}
+
+    def of_play(self, state: GameState, fraction: Callable[[], float]) -> list[float] | None:
+        """Play ``state``'s cards out at random and return the rewards, or ``None`` where
+        the rules need the full path."""
+        kept = len(self.scores)
+        score = self.engine.random_play_score(state, fraction, self.scores)
+        if score is None:
+            return None
+        found = self.values.get(id(score))
+        if found is None:
+            found = _side_values(score.points, score.lines, self.sides, self.unit)
+            if len(self.scores) > kept:  # the memo just kept this score (and keeps it alive)
+                self.values[id(score)] = found
+        return found
+
+
+def _rollout_rewards(state: GameState, rng: random.Random, policy: Any,
+                     memo: _Rewards | None = None) -> list[float] | None:
     """Play ``state``'s hand out and return every side's reward, or ``None`` if the hand
     ended without a score (a misdeal)."""
     rules = state.rules
     sides = len(rules.table.sides)
     if policy is None and state.phase is Phase.PLAY:
-        score = rules._engine.random_play_score(state, rng.random)
-        if score is not None:
-            return _side_values(score.points, score.lines, sides, rules.table.score_unit)
+        if memo is not None:
+            found = memo.of_play(state, rng.random)
+            if found is not None:
+                return found
+        else:
+            score = rules._engine.random_play_score(state, rng.random)
+            if score is not None:
+                return _side_values(score.points, score.lines, sides, rules.table.score_unit)
     match = state.match
     end = _fast_rollout(state, rng, policy) if state.match is match and match.end is None else state
     if not end.match.results or end.match is match:
@@ -337,10 +370,11 @@ class PIMCBot(_SearchBot):
         policy = self._policy()
         done = 0
         rng = self.rng
+        memo = _Rewards(self.rules)
         while more(done):
             state = determinizer.sample(rng)
             for k, play in enumerate(plays):
-                rewards = _rollout_rewards(state.apply(play, seat), rng, policy)
+                rewards = _rollout_rewards(state.apply(play, seat), rng, policy, memo)
                 if rewards is not None:
                     totals[k] += rewards[side]
                     counts[k] += 1
@@ -391,6 +425,7 @@ class ISMCTSBot(_SearchBot):
         done = 0
         sqrt, log = math.sqrt, math.log
         sides = sorted(set(side_of))
+        memo = _Rewards(self.rules)
         while more(done):
             state = determinizer.sample(rng)
             match = state.match
@@ -399,34 +434,34 @@ class ISMCTSBot(_SearchBot):
             while state.match is match and match.end is None:
                 if state.to_act is None:
                     break
-                legal = state.legal_actions()
                 children = node.children
                 untried = []
-                for a in legal:
-                    child = children.get(_key(a))
+                known = []
+                for a in state.legal_actions():
+                    key = a.card.index if type(a) is Play else a  # plays are shared values
+                    child = children.get(key)
                     if child is None:
-                        untried.append(a)
+                        untried.append((key, a))
                     else:
                         child.avail += 1
+                        known.append((child, a))
                 if untried:
-                    action = untried[int(rng.random() * len(untried))]
-                    child = children[_key(action)] = _Node(state.to_act)
+                    key, action = untried[int(rng.random() * len(untried))]
+                    child = children[key] = _Node(state.to_act)
                     child.avail = 1
                     state = state.apply(action)
                     path.append(child)
                     break
                 best_value = -math.inf
-                chosen = legal[0]
-                for a in legal:
-                    child = children[_key(a)]
+                node, chosen = known[0]
+                for child, a in known:
                     value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
                     if value > best_value:
-                        best_value, chosen = value, a
-                node = children[_key(chosen)]
+                        best_value, node, chosen = value, child, a
                 state = state.apply(chosen)
                 path.append(node)
             if state.match is match and match.end is None:
-                found = _rollout_rewards(state, rng, policy)
+                found = _rollout_rewards(state, rng, policy, memo)
             elif state.match.results:
                 result = state.match.results[-1]
                 found = _side_values(result.points, result.lines, len(sides), self.rules.table.score_unit)
