@@ -602,3 +602,14 @@ def test_a_failure_under_a_wrapper_names_the_plugin_that_raised_it() -> None:
     assert compiled is not None
     with pytest.raises(PluginError, match=r"plugin 'p0' failed in hook first.*KeyError"):
         compiled("g")
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=IDS)
+def test_simulate_takes_each_result_as_closing_the_hand_would_record_it(config: Any) -> None:
+    """simulate reads each hand's result off the finished play without recording it in a
+    match or building the next hand; the results equal those the full path records."""
+    rules = rules_of(config)
+    for policy in (None, lambda _state, legal: legal[-1]):
+        fast = list(rules.simulate(8, seed=5, policy=policy))
+        recorded = list(rules._engine._simulate(8, 5, policy, 0, close=True))
+        assert fast == recorded

@@ -940,7 +940,9 @@ class Engine:
                 new = changed
         if any(new.hands) or new.pile:
             return new
-        return self._end_play(new)
+        after = self._end_play(new)
+        assert isinstance(after, GameState)
+        return after
 
     def _draw(self, hands: tuple[int, ...], pile: tuple[int, ...], winner: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Return the hands and pile after each seat draws, the trick's winner first."""
@@ -954,25 +956,34 @@ class Engine:
                     taken += 1
         return tuple(drawn), pile[taken:]
 
-    def _end_play(self, game: GameState) -> GameState:
+    def _end_play(self, game: GameState, close: bool = True) -> GameState | HandResult:
+        """Settle the blind, then ask for a review or score the hand: the state after
+        that, or (``close=False``, for :meth:`simulate`) only the hand's result where no
+        review follows, without recording it or starting the next hand."""
         contract = game.contract
         assert contract is not None
         if contract.blind_to == "last-trick" and game.blind:
             game = evolve(game, won=_won_with_blind(game), blind=0)
-        return self.review_or_score(game)
+        return self._review_or_result(game, close)
 
     def review_or_score(self, game: GameState) -> GameState:
         """Ask for a review seat after the last trick; score the hand when there is none.
 
         Plugins with a review step call this after each review action.
         """
+        after = self._review_or_result(game, True)
+        assert isinstance(after, GameState)
+        return after
+
+    def _review_or_result(self, game: GameState, close: bool) -> GameState | HandResult:
         hook = self.calls.before_scoring
         if hook is not None:
             seat = hook(game)
             if seat is not None:
                 self._plugin_seat(seat, "spadeskit_before_scoring", hook)
                 return evolve(game, phase=_REVIEW, to_act=seat)
-        return self._finish_hand(game)
+        result = self._result(game)
+        return self.close_hand(game, result) if close else result
 
     # ----------------------------------------------------------------------------------
     # Rollouts and simulations
@@ -991,12 +1002,24 @@ class Engine:
         """Play to the end of the hand, choosing with ``choice`` (of a sequence) or
         ``draw`` (an index below ``n``), which must agree with each other, and with
         ``fraction`` (``draw(n) == int(fraction() * n)``) where it is given."""
+        end = self._play_out(game, choice, draw, policy, fraction, True)
+        assert isinstance(end, GameState)
+        return end
+
+    def _play_out(self, game: GameState, choice: Callable[[Sequence[Action]], Action],
+                  draw: Callable[[int], int], policy: Policy | None,
+                  fraction: Callable[[], float] | None, close: bool) -> GameState | HandResult:
+        """:meth:`_rollout`; with ``close=False``, the hand's result instead where the
+        random play ends it with no review (nothing recorded, no next hand built)."""
         match = game.match
         while game.match is match and match.end is None:
             if policy is None:
                 phase = game.phase
                 if phase is _PLAY and self.play_offer is None:
-                    game = self._random_play(game, draw, fraction)
+                    after = self._random_play(game, draw, fraction, close)
+                    if type(after) is HandResult:
+                        return after
+                    game = after  # type: ignore[assignment]
                     continue
                 if phase is _AUCTION:
                     game = self._random_auction(game, choice)
@@ -1049,7 +1072,7 @@ class Engine:
         return self._exchange(game, seat, action)
 
     def _random_play(self, game: GameState, randbelow: Callable[[int], int],
-                     fraction: Callable[[], float] | None = None) -> GameState:
+                     fraction: Callable[[], float] | None = None, close: bool = True) -> GameState | HandResult:
         """Play random cards to the end of the hand's play: each the ``randbelow(k)``-th
         legal card, or, given ``fraction`` (floats in [0, 1)), the ``int(fraction() * k)``-th."""
         if self.compiled_play is not None and (not game.pile or self.draw or self.calls.after_trick is not None):
@@ -1060,8 +1083,8 @@ class Engine:
                 s = self.compiled_play_fast(s, fraction, rows)
             else:
                 s = self.compiled_play(s, randbelow, rows)
-            return self._end_play(freeze(s))
-        return self._scratch_play(game, randbelow)
+            return self._end_play(freeze(s), close)
+        return self._scratch_play(game, randbelow, close)
 
     def random_play_score(self, game: GameState, fraction: Callable[[], float],
                           memo: dict[Any, HandScore] | None = None) -> HandScore | None:
@@ -1098,7 +1121,8 @@ class Engine:
                 memo[key] = found
         return found
 
-    def _scratch_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+    def _scratch_play(self, game: GameState, randbelow: Callable[[int], int],
+                      close: bool = True) -> GameState | HandResult:
         """Play random cards to the end of the hand's play on one scratch state.
 
         Each card is the ``randbelow(k)``-th of the legal plays in index order, which is
@@ -1156,7 +1180,7 @@ class Engine:
                     s._legal = None
                     hands = list(s.hands)
             if not any(hands) and not s.pile:
-                return self._end_play(freeze(s))
+                return self._end_play(freeze(s), close)
 
     def simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
         for what, value in (("a number of hands", hands), ("a start", start)):
@@ -1166,7 +1190,11 @@ class Engine:
         _check_policy(policy)
         return self._simulate(hands, seed, policy, start)
 
-    def _simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
+    def _simulate(self, hands: int, seed: int, policy: Policy | None, start: int,
+                  close: bool = False) -> Iterator[HandResult]:
+        """The hands of :meth:`simulate`; each result is taken from the finished play
+        without recording it in a match (``close=True`` records each, as stepping does,
+        for the tests that compare the two)."""
         n = self.n
         match = MatchState.fresh(len(self.table.sides))
         for number in range(start, start + hands):
@@ -1184,7 +1212,8 @@ class Engine:
             def choice(options: Sequence[Action], fraction: Callable[[], float] = fraction) -> Action:
                 return options[int(fraction() * len(options))]
 
-            yield self._rollout(game, choice, draw, policy, fraction).match.results[-1]
+            end = self._play_out(game, choice, draw, policy, fraction, close)
+            yield end if type(end) is HandResult else end.match.results[-1]  # type: ignore[union-attr]
 
     # ----------------------------------------------------------------------------------
     # Scoring and the next hand
@@ -1222,12 +1251,13 @@ class Engine:
         )
         return score
 
-    def _finish_hand(self, game: GameState) -> GameState:
+    def _result(self, game: GameState) -> HandResult:
+        """Return the scored result of ``game``'s finished play."""
         scored = self.score(self.summary(game), game.match)
-        result = _make_result(game.number, game.dealer, game.bids, game.books, scored.lines,
-                              scored.points, scored.scores, scored.bags, False, "", game.transfers,
-                              game.tricks[-1].winner if game.tricks else None)
-        return self.close_hand(game, result)
+        result: HandResult = _make_result(game.number, game.dealer, game.bids, game.books, scored.lines,
+                                          scored.points, scored.scores, scored.bags, False, "", game.transfers,
+                                          game.tricks[-1].winner if game.tricks else None)
+        return result
 
     def void_hand(self, game: GameState, note: str) -> GameState:
         """End the hand in progress unscored (a misdeal) and deal the next one."""
