@@ -103,8 +103,9 @@ def contract_lines(side: int, summary: HandSummary, match: MatchState, table: Ta
     name = table.side_names[side]
     bids, books = summary.bids, summary.books
     mode = options.get("nil_tricks", "bags")
-    bidders = [s for s in seats if not is_nil(bids[s])]
-    nil_books = sum(books[s] for s in seats if is_nil(bids[s]))
+    nils = [s for s in seats if is_nil(bids[s])]
+    bidders = [s for s in seats if s not in nils]
+    nil_books = sum(books[s] for s in nils)
     contract = sum(b.tricks for s in bidders if isinstance(b := bids[s], Bid))
     took = sum(books[s] for s in bidders) + (nil_books if mode == "partner" else 0)
     made = took >= contract
@@ -117,10 +118,8 @@ def contract_lines(side: int, summary: HandSummary, match: MatchState, table: Ta
             lines.append(ScoreLine(side, 10 * contract + over, partial(_made, name, contract, took, over), bags=over))
         else:
             lines.append(ScoreLine(side, -10 * contract, partial(_set, name, contract, took)))
-    for seat in seats:
+    for seat in nils:
         bid = bids[seat]
-        if not is_nil(bid):
-            continue
         blind = isinstance(bid, BlindNil)
         value = options.get("blind_nil_value", 2 * options["nil_value"]) if blind else options["nil_value"]
         took_nil = books[seat]

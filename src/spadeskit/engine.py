@@ -308,6 +308,9 @@ _AFTER_TRICK = f"""\
 """
 
 
+_ASK = object()  # "ask the hook" (an answer of None is the hook's, and refused)
+
+
 def _index_drawer(rng: random.Random) -> Callable[[int], int]:
     """Return ``draw(k)``: the index ``rng.choice`` draws from a sequence of length ``k``."""
     # random.Random.choice(seq) is seq[rng._randbelow(len(seq))]; randrange(k) draws the
@@ -801,12 +804,18 @@ class Engine:
         s.bids = s.bids[:seat] + (action,) + s.bids[seat + 1:]
         s._log = (s._log, entry)
         s._legal = None
-        for name, value in self._auction_step(s).items():
+        nxt = self.calls.auction_next(s)
+        if type(nxt) is int and 0 <= nxt < self.n:  # the next seat bids: the common case
+            s.to_act = nxt
+            return
+        for name, value in self._auction_step(s, nxt).items():
             setattr(s, name, value)
 
-    def _auction_step(self, game: GameState) -> dict[str, Any]:
-        """Return the fields that change when the auction moves on (a seat, or play begins)."""
-        nxt = self.calls.auction_next(game)
+    def _auction_step(self, game: GameState, nxt: object = _ASK) -> dict[str, Any]:
+        """Return the fields that change when the auction moves on (a seat, or play
+        begins), given ``spadeskit_auction_next``'s answer or asking it."""
+        if nxt is _ASK:
+            nxt = self.calls.auction_next(game)
         if isinstance(nxt, Contract):
             return self._begin_play(game, nxt)
         return {"to_act": self._plugin_seat(nxt, "spadeskit_auction_next", self.calls.auction_next)}
