@@ -249,11 +249,12 @@ class GameState(MatchTotals):
     @property
     def log(self) -> tuple[LogEntry, ...]:
         """Return the actions of the hand in progress, oldest first, as ``(seat, action)``."""
-        entries = []
+        entries: list[LogEntry] = []
+        append = entries.append
         node = self._log
         while node is not None:
             node, entry = node
-            entries.append(entry)
+            append(entry)
         entries.reverse()
         return tuple(entries)
 
