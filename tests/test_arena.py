@@ -107,3 +107,20 @@ def test_three_player_evaluations_use_all_six_seatings() -> None:
                       deals=2, seed=2)
     assert result.matches == 12 and abs(result.fair_share - 1 / 3) < 1e-12
     assert sorted({o.challenger_seats[0] for o in result.outcomes}) == [0, 1, 2]
+
+
+def test_hand_evaluation_counts_deals_won_by_their_mean_margin_and_gives_a_win_rate() -> None:
+    """A deal counts for the challenger when its margin averaged over the seatings is
+    above zero, against when below, and not at all when even; the win rate is the share
+    of decided deals, with a Clopper-Pearson interval."""
+    from spadeskit.arena import HandEvaluation, HandOutcome
+
+    margins = {0: (30, -10), 1: (-40, 20), 2: (10, -10), 3: (50, 0)}
+    outcomes = tuple(HandOutcome(deal, k, (0, 1, 2, 3), (0, 0), m)
+                     for deal, pair in margins.items() for k, m in enumerate(pair))
+    result = HandEvaluation("standard", "a", "b", 4, 0, 1, outcomes)
+    assert result.deals_won == (2, 1)
+    rate, low, high = result.win_rate
+    assert rate == pytest.approx(2 / 3)
+    assert (low, high) == pytest.approx(clopper_pearson(2, 3))
+    assert result.summary()["sign_test"]["deals_for"] == 2

@@ -571,10 +571,26 @@ class HandEvaluation:
         half = 1.96 * sd / math.sqrt(len(values))
         return mean - half, mean + half
 
+    @property
+    def deals_won(self) -> tuple[int, int]:
+        """Return how many deals the challenger's side came out ahead on (its mean margin
+        over the deal's seatings above zero) and how many behind; the rest were even."""
+        values = self.per_deal()
+        return sum(1 for v in values if v > 0), sum(1 for v in values if v < 0)
+
+    @property
+    def win_rate(self) -> tuple[float, float, float]:
+        """Return the share of decided deals (not even) the challenger came out ahead on,
+        with its 95% Clopper–Pearson interval: 0.5 for a bot as strong as the baseline."""
+        plus, minus = self.deals_won
+        if not plus + minus:
+            return 0.5, 0.0, 1.0
+        low, high = clopper_pearson(plus, plus + minus)
+        return plus / (plus + minus), low, high
+
     def summary(self) -> dict[str, Any]:
         low, high = self.interval
-        plus = sum(1 for v in self.per_deal() if v > 0)
-        minus = sum(1 for v in self.per_deal() if v < 0)
+        plus, minus = self.deals_won
         return {"rules": self.rules, "challenger": self.challenger, "baseline": self.baseline,
                 "deals": self.deals, "hands": len(self.outcomes), "seed": self.seed,
                 "mean_margin_per_hand": self.mean_margin, "margin_interval_95": [low, high],
