@@ -159,3 +159,44 @@ def test_the_score_memo_answers_as_scoring_afresh(variant: str) -> None:
             assert not memo
         else:
             assert 0 < len(memo) < 60
+
+
+@pytest.mark.parametrize("variant", ["standard", "jjdd", "cutthroat", "three-suit-trump"])
+def test_compiled_greedy_playouts_play_as_the_greedy_policy(variant: str) -> None:
+    """random_play_score(greedy=True) plays the cards the greedy policy picks on the
+    full path (drawing the same floats for the leads), so both score the hand the same."""
+    from spadeskit.search import greedy_policy
+
+    for seed in range(8):
+        game = mid_hand(variant, seed, tricks=2)
+        fast = game.rules._engine.random_play_score(game, random.Random(seed).random, greedy=True)
+        assert fast is not None
+        result = game.rollout(seed=0, policy=greedy_policy(random.Random(seed))).match.results[-1]
+        assert fast.points == result.points
+        assert [line.text for line in fast.lines] == [line.text for line in result.lines]
+
+
+def test_greedy_card_takes_cheaply_ducks_under_a_partner_and_discards_low() -> None:
+    """The greedy follower: the cheapest card that wins, the cheapest card when its
+    partner is winning or nothing wins, a side-suit discard before a trump."""
+    from spadeskit.engine import greedy_card
+
+    rules = spadeskit.load_rules("standard")
+    rows = rules.strength_table("spades")
+    suit_of, side_of = rules.ranking.suit_of, rules.side_of
+
+    def pick(trick: list[tuple[int, str]], hand: list[str], seat: int) -> str:
+        allowed = 0
+        for code in hand:
+            allowed |= spadeskit.parse_card(code).bit
+        played = [(s, spadeskit.parse_card(code).index) for s, code in trick]
+        bit = greedy_card(played, allowed, seat, rows, suit_of, side_of)
+        return next(c.code for c in rules.table.deck if c.bit == bit)
+
+    assert pick([(0, "9H")], ["2H", "10H", "KH"], 1) == "10H"     # the cheapest winner
+    assert pick([(0, "9H"), (1, "KH")], ["2H", "QH", "AH"], 2) == "AH"
+    assert pick([(0, "9H"), (1, "3H")], ["2H", "10H", "KH"], 2) == "2H"  # partner winning: duck
+    assert pick([(0, "AH")], ["2H", "10H"], 1) == "2H"              # nothing wins: the lowest
+    assert pick([(0, "9H")], ["3S", "KC"], 1) == "3S"               # void: ruff cheaply
+    assert pick([(0, "9H"), (1, "2S")], ["3C", "KD", "AS"], 2) == "AS"  # an opponent ruffed: over-ruff
+    assert pick([(0, "9H"), (1, "2S"), (2, "5H")], ["3C", "KD", "AS"], 3) == "3C"  # partner ruffed: low

@@ -311,6 +311,36 @@ _AFTER_TRICK = f"""\
 _ASK = object()  # "ask the hook" (an answer of None is the hook's, and refused)
 
 
+def greedy_card(trick: Sequence[tuple[int, int]], allowed: int, seat: int, rows: Sequence[Sequence[int]],
+                suit_of: Sequence[int], side_of: Sequence[int]) -> int:
+    """Return the mask of the card a greedy player follows ``trick`` with, from the
+    ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
+    already winning it or no card can; then the cheapest card.  Cheapest: the least power
+    in this trick, then the least power in its own suit (a low discard before a high one,
+    a side suit before a trump)."""
+    row = rows[suit_of[trick[0][1]]]
+    best_who, best = -1, -1
+    for who, card in trick:
+        if row[card] > best:
+            best_who, best = who, row[card]
+    low = win = -1
+    low_key = win_power = 1 << 30
+    mask = allowed
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        index = bit.bit_length() - 1
+        power = row[index]
+        key = (power << 10) + rows[suit_of[index]][index]
+        if key < low_key:
+            low, low_key = index, key
+        if best < power < win_power:
+            win, win_power = index, power
+    if win < 0 or side_of[best_who] == side_of[seat]:
+        return 1 << low
+    return 1 << win
+
+
 def _index_drawer(rng: random.Random) -> Callable[[int], int]:
     """Return ``draw(k)``: the index ``rng.choice`` draws from a sequence of length ``k``."""
     # random.Random.choice(seq) is seq[rng._randbelow(len(seq))]; randrange(k) draws the
@@ -361,10 +391,11 @@ class Engine:
         loops = self._compile_random_play()
         self.compiled_play: Callable[..., Any] | None = loops[0] if loops is not None else None
         self.compiled_play_fast: Callable[..., Any] | None = loops[1] if loops is not None else None
+        self.compiled_play_greedy: Callable[..., Any] | None = loops[2] if loops is not None else None
         # Auction tuples already checked, by id (each kept alive here, so ids stay unique).
         self._checked_auction: dict[int, tuple[Action, ...]] = {}
 
-    def _compile_random_play(self) -> tuple[Callable[..., Any], Callable[..., Any]] | None:
+    def _compile_random_play(self) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]] | None:
         """Return generated random-play loops on plain locals (drawing exact indices, and
         drawing floats), or ``None`` if the rules need the scratch-state loop.
 
@@ -398,15 +429,20 @@ class Engine:
         # the simulate loop's ``draw()`` gives a float in [0, 1).
         exact = code.replace("#PICK#", "for _ in range(draw(allowed.bit_count())):")
         fast = code.replace("#PICK#", "for _ in range(int(draw() * allowed.bit_count())):")
+        # Greedy playouts (search): a random lead, then greedy_card for each follower.
+        greedy = code.replace("#PICK#", "if _k_trick:\n"
+                              "            allowed = _greedy(_k_trick, allowed, seat, rows, _suit_of, _side_of)\n"
+                              "        for _ in range(0 if _k_trick else int(draw() * allowed.bit_count())):")
         namespace.update(_N=self.n, _DRAW=self.draw, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
                          _suit_of=self.suit_of, _make_trick=_make_trick, _bad=self._bad_filters,
                          _after=self.calls.after_trick, _bad_after=self._bad_after_trick,
-                         _copy=copy_to_builder, _GameState=GameState)
+                         _copy=copy_to_builder, _GameState=GameState, _greedy=greedy_card,
+                         _side_of=self.rules.side_of)
         loops = []
-        for source in (exact, fast):
+        for source in (exact, fast, greedy):
             exec(compile(source, f"<spadeskit random play: {self.rules.name}>", "exec"), namespace)
             loops.append(namespace["play"])
-        return loops[0], loops[1]
+        return loops[0], loops[1], loops[2]
 
     def _deal_map(self) -> tuple[tuple[int, ...], ...]:
         """Return the shuffled-deck positions dealt to each seat left of the dealer in
@@ -1096,7 +1132,7 @@ class Engine:
         return self._scratch_play(game, randbelow, close)
 
     def random_play_score(self, game: GameState, fraction: Callable[[], float],
-                          memo: dict[Any, HandScore] | None = None) -> HandScore | None:
+                          memo: dict[Any, HandScore] | None = None, greedy: bool = False) -> HandScore | None:
         """Play the rest of the hand's cards at random (``fraction`` gives floats in
         [0, 1)) and return the hand's :class:`HandScore`, without closing the hand (no
         result, match or next hand is built): the fast path for search.  ``None`` where
@@ -1106,13 +1142,18 @@ class Engine:
         ``memo``, a dict shared by calls on states of one hand's play (the same bids,
         contract and match), keeps each score the scoring hooks gave without reading the
         cards won, by books and book transfers, and answers from it: scoring hooks are
-        functions of what they are given, so the same books score the same."""
+        functions of what they are given, so the same books score the same.
+
+        ``greedy=True`` plays the cards greedily instead (:func:`greedy_card` for each
+        card that follows; leads at random): playouts that look more like play, for search."""
         if game.phase is not _PLAY or self.play_offer is not None or self.compiled_play_fast is None \
                 or (game.pile and not self.draw and self.calls.after_trick is None):
             return None
         s = copy_to_builder(game)
         s._legal = None
-        s = self.compiled_play_fast(s, fraction, self.rules.strength_table(s.contract.trump))
+        loop = self.compiled_play_greedy if greedy else self.compiled_play_fast
+        assert loop is not None
+        s = loop(s, fraction, self.rules.strength_table(s.contract.trump))
         contract = s.contract
         if contract.blind_to == "last-trick" and s.blind:
             s.won, s.blind = _won_with_blind(s), 0

@@ -30,6 +30,7 @@ from typing import Any
 
 from .actions import Action, Discard, Exchange, Play
 from .cards import ALL_CARDS, Card
+from .engine import greedy_card
 from .errors import SpadesError
 from .events import BidMade, CardPlayed, CardsDiscarded, CardsDrawn, CardsPassed, OutOfTurn
 from .heuristic import HeuristicBot
@@ -167,33 +168,29 @@ def _fast_rollout(state: GameState, rng: random.Random, policy: Any) -> GameStat
 
 
 def greedy_policy(rng: random.Random) -> Callable[[GameState, Sequence[Action]], Action]:
-    """Return a cheap rollout policy on the full state, drawing from ``rng``: when
-    following, win the trick with the lowest card that beats it unless a partner is
-    already winning, else play the lowest card; lead a random card.  Decisions other
-    than plays are random."""
+    """Return a cheap rollout policy on the full state, drawing from ``rng``: lead a
+    random card; follow with :func:`~spadeskit.engine.greedy_card` (the cheapest card
+    that takes the trick unless the seat's side is winning it or none can, else the
+    cheapest).  Decisions other than plays are random.  The rules' compiled playouts
+    play the same way (``Engine.random_play_score(..., greedy=True)``); search uses
+    those where the rules have them and this policy elsewhere."""
     fraction = rng.random
 
     def policy(state: GameState, legal: Sequence[Action]) -> Action:
         plays = [a for a in legal if type(a) is Play]
-        if not plays:
-            return legal[int(fraction() * len(legal))]
         trick = state.trick
-        if not trick:
-            return plays[int(fraction() * len(plays))]
+        seat = state.to_act
+        if len(plays) != len(legal) or not trick or seat is None:
+            options = plays if plays and len(plays) == len(legal) else legal
+            return options[int(fraction() * len(options))]
         rules = state.rules
         contract = state.contract
-        trump = contract.trump if contract is not None else "spades"
-        row = rules.strength_table(trump)[rules.ranking.suit_of[trick[0][1]]]
-        best_seat, best = max(((s, row[c]) for s, c in trick), key=lambda p: p[1])
-        side_of = rules.side_of
-        seat = state.to_act
-        lowest = min(plays, key=lambda a: row[a.card.index] * 64 + a.card.index)
-        if seat is not None and side_of[best_seat] == side_of[seat]:
-            return lowest
-        winners = [a for a in plays if row[a.card.index] > best]
-        if winners:
-            return min(winners, key=lambda a: row[a.card.index])
-        return lowest
+        rows = rules.strength_table(contract.trump if contract is not None else "spades")
+        allowed = 0
+        for a in plays:
+            allowed |= a.card.bit
+        bit = greedy_card(trick, allowed, seat, rows, rules.ranking.suit_of, rules.side_of)
+        return next(a for a in plays if a.card.bit == bit)
 
     return policy
 
@@ -223,11 +220,11 @@ class _Rewards:
         self.scores: dict[Any, Any] = {}
         self.values: dict[int, list[float]] = {}
 
-    def of_play(self, state: GameState, fraction: Callable[[], float]) -> list[float] | None:
-        """Play ``state``'s cards out at random and return the rewards, or ``None`` where
-        the rules need the full path."""
+    def of_play(self, state: GameState, fraction: Callable[[], float], greedy: bool = False) -> list[float] | None:
+        """Play ``state``'s cards out (at random, or greedily) and return the rewards, or
+        ``None`` where the rules need the full path."""
         kept = len(self.scores)
-        score = self.engine.random_play_score(state, fraction, self.scores)
+        score = self.engine.random_play_score(state, fraction, self.scores, greedy)
         if score is None:
             return None
         found = self.values.get(id(score))
@@ -239,17 +236,18 @@ class _Rewards:
 
 
 def _rollout_rewards(state: GameState, rng: random.Random, policy: Any,
-                     memo: _Rewards | None = None) -> list[float] | None:
+                     memo: _Rewards | None = None, greedy: bool = False) -> list[float] | None:
     """Play ``state``'s hand out and return every side's reward, or ``None`` if the hand
-    ended without a score (a misdeal)."""
+    ended without a score (a misdeal).  ``greedy``: ``policy`` is the greedy policy,
+    which the rules' compiled greedy playouts replace where they can."""
     rules = state.rules
     sides = len(rules.table.sides)
-    if policy is None and state.phase is Phase.PLAY:
+    if (policy is None or greedy) and state.phase is Phase.PLAY:
         if memo is not None:
-            found = memo.of_play(state, rng.random)
+            found = memo.of_play(state, rng.random, greedy)
             if found is not None:
                 return found
-        else:
+        elif not greedy:
             score = rules._engine.random_play_score(state, rng.random)
             if score is not None:
                 return _side_values(score.points, score.lines, sides, rules.table.score_unit)
@@ -374,7 +372,7 @@ class PIMCBot(_SearchBot):
         while more(done):
             state = determinizer.sample(rng)
             for k, play in enumerate(plays):
-                rewards = _rollout_rewards(state.apply(play, seat), rng, policy, memo)
+                rewards = _rollout_rewards(state.apply(play, seat), rng, policy, memo, self.rollout_kind == "greedy")
                 if rewards is not None:
                     totals[k] += rewards[side]
                     counts[k] += 1
@@ -426,6 +424,7 @@ class ISMCTSBot(_SearchBot):
         sqrt, log = math.sqrt, math.log
         sides = sorted(set(side_of))
         memo = _Rewards(self.rules)
+        greedy = self.rollout_kind == "greedy"
         while more(done):
             state = determinizer.sample(rng)
             match = state.match
@@ -461,7 +460,7 @@ class ISMCTSBot(_SearchBot):
                 state = state.apply(chosen)
                 path.append(node)
             if state.match is match and match.end is None:
-                found = _rollout_rewards(state, rng, policy, memo)
+                found = _rollout_rewards(state, rng, policy, memo, greedy)
             elif state.match.results:
                 result = state.match.results[-1]
                 found = _side_values(result.points, result.lines, len(sides), self.rules.table.score_unit)
