@@ -71,7 +71,7 @@ from .views import View, make_view
 if TYPE_CHECKING:
     from .rules import Rules
 
-__all__ = ["PLAYS", "REFEREE", "Engine"]
+__all__ = ["PLAYS", "REFEREE", "Engine", "greedy_card"]
 
 # Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
 # path asks for them on every action, so they are bound once here.
