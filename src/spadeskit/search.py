@@ -268,8 +268,8 @@ def _key(action: Action) -> Any:
 class _SearchBot:
     """What both search bots share: the budget, the seed, and the heuristic for the rest."""
 
-    def __init__(self, iterations: int | None = 500, seconds: float | None = None, seed: int | None = None,
-                 rollout: str = "random", bid_by: str = "heuristic", veto: float = 0.0) -> None:
+    def __init__(self, iterations: int | None = 300, seconds: float | None = None, seed: int | None = None,
+                 rollout: str = "random", bid_by: str = "heuristic", veto: float = 0.2) -> None:
         if iterations is None and seconds is None:
             raise SpadesError("give a budget: iterations, seconds, or both")
         if rollout not in ("random", "greedy", "heuristic"):
@@ -356,6 +356,9 @@ class PIMCBot(_SearchBot):
     much slower).  With ``veto`` > 0, the heuristic bot's card is played unless another
     card's mean reward beats it by more than ``veto`` (in hundreds of points): search as
     a check on the heuristic rather than a replacement.
+
+    The defaults (300 rollouts, random playouts, ``veto=0.2``: about 0.03 s a decision)
+    beat the heuristic bot in standard Spades (see the docs' measurements).
     """
 
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
@@ -403,11 +406,15 @@ class ISMCTSBot(_SearchBot):
     out and backs the reward up, each node scoring it for the side that chose its
     action.  The most visited card is played; with ``veto`` > 0, the heuristic bot's card
     unless another card's mean reward beats it by more than ``veto``.
+
+    The defaults (800 iterations, greedy playouts, ``veto=0.2``: under 0.1 s a decision
+    on average) beat the heuristic bot in standard Spades and in jjdd (see the docs'
+    measurements); ``veto=0`` is pure search.
     """
 
-    def __init__(self, iterations: int | None = 1000, seconds: float | None = None, seed: int | None = None,
-                 rollout: str = "random", bid_by: str = "heuristic", exploration: float = 0.7,
-                 veto: float = 0.0) -> None:
+    def __init__(self, iterations: int | None = 800, seconds: float | None = None, seed: int | None = None,
+                 rollout: str = "greedy", bid_by: str = "heuristic", exploration: float = 0.7,
+                 veto: float = 0.2) -> None:
         super().__init__(iterations, seconds, seed, rollout, bid_by, veto)
         self.exploration = exploration
 
