@@ -294,33 +294,11 @@ def play(hand, draw, rows):
     return hand
 """
 
-# The greedy loop's pick (greedy_card inlined: a follower with a choice takes the trick
-# with its cheapest winner unless its side is winning it or it cannot, else plays its
-# cheapest card); a lead stays random.  It ends in the header of the skipping loop.
+# The greedy loop's pick: a follower's card from greedy_card (a lead stays random).  It
+# ends in the header of the skipping loop.
 _GREEDY_PICK = """\
-        if _k_trick and allowed & (allowed - 1):
-            _k_row = rows[_suit_of[_k_trick[0][1]]]
-            _k_best_who, _k_best = -1, -1
-            for _k_who, _k_card in _k_trick:
-                if _k_row[_k_card] > _k_best:
-                    _k_best_who, _k_best = _k_who, _k_row[_k_card]
-            _k_low = _k_win = -1
-            _k_low_key = _k_win_power = 1 << 30
-            _k_mask = allowed
-            while _k_mask:
-                _k_bit = _k_mask & -_k_mask
-                _k_mask ^= _k_bit
-                _k_index = _k_bit.bit_length() - 1
-                _k_power = _k_row[_k_index]
-                _k_key = (_k_power << 10) + rows[_suit_of[_k_index]][_k_index]
-                if _k_key < _k_low_key:
-                    _k_low, _k_low_key = _k_index, _k_key
-                if _k_best < _k_power < _k_win_power:
-                    _k_win, _k_win_power = _k_index, _k_power
-            if _k_win < 0 or _side_of[_k_best_who] == _side_of[seat]:
-                allowed = 1 << _k_low
-            else:
-                allowed = 1 << _k_win
+        if _k_trick:
+            allowed = _greedy(_k_trick, allowed, seat, rows, _suit_of, _side_of)
         for _ in range(0 if _k_trick else int(draw() * allowed.bit_count())):"""
 
 # The hand is written to the scratch state, the hook called, and the locals read back
@@ -346,8 +324,7 @@ def greedy_card(trick: Sequence[tuple[int, int]], allowed: int, seat: int, rows:
     ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
     already winning it or no card can; then the cheapest card.  Cheapest: the least power
     in this trick, then the least power in its own suit (a low discard before a high one,
-    a side suit before a trump).  The rules' compiled greedy playouts inline the same
-    lines."""
+    a side suit before a trump).  The rules' compiled greedy playouts call it."""
     if not allowed & (allowed - 1):
         return allowed
     row = rows[suit_of[trick[0][1]]]
@@ -466,7 +443,8 @@ class Engine:
         namespace.update(_N=self.n, _DRAW=self.draw, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
                          _suit_of=self.suit_of, _make_trick=_make_trick, _bad=self._bad_filters,
                          _after=self.calls.after_trick, _bad_after=self._bad_after_trick,
-                         _copy=copy_to_builder, _GameState=GameState, _side_of=self.rules.side_of)
+                         _copy=copy_to_builder, _GameState=GameState, _greedy=greedy_card,
+                         _side_of=self.rules.side_of)
         loops = []
         for source in (exact, fast, greedy):
             exec(compile(source, f"<spadeskit random play: {self.rules.name}>", "exec"), namespace)
