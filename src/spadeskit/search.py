@@ -36,6 +36,7 @@ from .events import BidMade, CardPlayed, CardsDiscarded, CardsDrawn, CardsPassed
 from .heuristic import HeuristicBot
 from .inference import DealSampler, Facts, facts
 from .plugin import evolve_hand
+from .results import HandResult
 from .rules import Rules
 from .state import GameState, Phase
 from .views import View
@@ -46,9 +47,7 @@ __all__ = ["Determinizer", "ISMCTSBot", "PIMCBot", "hand_reward"]
 def hand_reward(state: GameState, side: int) -> float:
     """Return the reward of the last scored hand for ``side``: (points − 10 × bags taken)
     minus the best other side's, in hundreds."""
-    result = state.match.results[-1]
-    table = state.rules.table
-    return _side_values(result.points, result.lines, len(table.sides), table.score_unit)[side]
+    return _Rewards(state.rules).of_result(state.match.results[-1])[side]
 
 
 class Determinizer:
@@ -234,29 +233,25 @@ class _Rewards:
                 self.values[id(score)] = found
         return found
 
+    def of_result(self, result: HandResult) -> list[float]:
+        """Return the rewards of a finished hand's result."""
+        return _side_values(result.points, result.lines, self.sides, self.unit)
 
-def _rollout_rewards(state: GameState, rng: random.Random, policy: Any,
-                     memo: _Rewards | None = None, greedy: bool = False) -> list[float] | None:
+
+def _rollout_rewards(state: GameState, rng: random.Random, policy: Any, memo: _Rewards,
+                     greedy: bool = False) -> list[float] | None:
     """Play ``state``'s hand out and return every side's reward, or ``None`` if the hand
     ended without a score (a misdeal).  ``greedy``: ``policy`` is the greedy policy,
     which the rules' compiled greedy playouts replace where they can."""
-    rules = state.rules
-    sides = len(rules.table.sides)
     if (policy is None or greedy) and state.phase is Phase.PLAY:
-        if memo is not None:
-            found = memo.of_play(state, rng.random, greedy)
-            if found is not None:
-                return found
-        elif not greedy:
-            score = rules._engine.random_play_score(state, rng.random)
-            if score is not None:
-                return _side_values(score.points, score.lines, sides, rules.table.score_unit)
+        found = memo.of_play(state, rng.random, greedy)
+        if found is not None:
+            return found
     match = state.match
-    end = _fast_rollout(state, rng, policy) if state.match is match and match.end is None else state
+    end = _fast_rollout(state, rng, policy) if match.end is None else state
     if not end.match.results or end.match is match:
         return None
-    result = end.match.results[-1]
-    return _side_values(result.points, result.lines, sides, rules.table.score_unit)
+    return memo.of_result(end.match.results[-1])
 
 
 def _key(action: Action) -> Any:
@@ -429,7 +424,6 @@ class ISMCTSBot(_SearchBot):
         c = self.exploration
         done = 0
         sqrt, log = math.sqrt, math.log
-        sides = sorted(set(side_of))
         memo = _Rewards(self.rules)
         greedy = self.rollout_kind == "greedy"
         while more(done):
@@ -466,13 +460,10 @@ class ISMCTSBot(_SearchBot):
                         best_value, node, chosen = value, child, a
                 state = state.apply(chosen)
                 path.append(node)
-            if state.match is match and match.end is None:
+            if state.match is match:
                 found = _rollout_rewards(state, rng, policy, memo, greedy)
-            elif state.match.results:
-                result = state.match.results[-1]
-                found = _side_values(result.points, result.lines, len(sides), self.rules.table.score_unit)
-            else:
-                found = None
+            else:  # the descent finished the hand
+                found = memo.of_result(state.match.results[-1])
             if found is not None:
                 rewards = found
                 for visited in path:
