@@ -1058,6 +1058,27 @@ class Engine:
         assert isinstance(end, GameState)
         return end
 
+    def rollout_floats(self, game: GameState, fraction: Callable[[], float]) -> GameState:
+        """Play ``game``'s hand to its end at random, every choice drawn from ``fraction``
+        (floats in [0, 1): the ``int(fraction() * n)``-th of ``n`` options), and return
+        the state just after scoring: :meth:`GameState.rollout` for callers that keep one
+        generator across many rollouts (search)."""
+        end = self._play_out_floats(game, fraction, None, True)
+        assert isinstance(end, GameState)
+        return end
+
+    def _play_out_floats(self, game: GameState, fraction: Callable[[], float], policy: Policy | None,
+                         close: bool) -> GameState | HandResult:
+        """:meth:`_play_out` with every random choice drawn from ``fraction``."""
+
+        def draw(count: int) -> int:
+            return int(fraction() * count)
+
+        def choice(options: Sequence[Action]) -> Action:
+            return options[int(fraction() * len(options))]
+
+        return self._play_out(game, choice, draw, policy, fraction, close)
+
     def _play_out(self, game: GameState, choice: Callable[[Sequence[Action]], Action],
                   draw: Callable[[int], int], policy: Policy | None,
                   fraction: Callable[[], float] | None, close: bool) -> GameState | HandResult:
@@ -1261,15 +1282,7 @@ class Engine:
             rng = random.Random(f"spadeskit simulate {seed} {number}")
             game = self._hand(Dealing(mix(seed, number), None), match, 0, (n - 1 + number) % n)
             self.deal_now(game, rng=rng)
-            fraction = rng.random
-
-            def draw(count: int, fraction: Callable[[], float] = fraction) -> int:
-                return int(fraction() * count)
-
-            def choice(options: Sequence[Action], fraction: Callable[[], float] = fraction) -> Action:
-                return options[int(fraction() * len(options))]
-
-            end = self._play_out(game, choice, draw, policy, fraction, close)
+            end = self._play_out_floats(game, rng.random, policy, close)
             yield end if type(end) is HandResult else end.match.results[-1]  # type: ignore[union-attr]
 
     # ----------------------------------------------------------------------------------

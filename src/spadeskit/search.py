@@ -154,16 +154,7 @@ def _fast_rollout(state: GameState, rng: random.Random, policy: Any) -> GameStat
     """Play ``state``'s hand out with ``rng``'s floats (no generator built per rollout)."""
     if policy is not None:
         return state.rollout(seed=rng.getrandbits(64), policy=policy)
-    fraction = rng.random
-
-    def choice(options: Sequence[Action]) -> Action:
-        return options[int(fraction() * len(options))]
-
-    def draw(count: int) -> int:
-        return int(fraction() * count)
-
-    end: GameState = state.rules._engine._rollout(state, choice, draw, None, fraction)
-    return end
+    return state.rules._engine.rollout_floats(state, rng.random)
 
 
 def greedy_policy(rng: random.Random) -> Callable[[GameState, Sequence[Action]], Action]:
