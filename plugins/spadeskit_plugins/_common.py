@@ -129,7 +129,7 @@ def contract_lines(side: int, summary: HandSummary, match: MatchState, table: Ta
         bonus = extra if made else 0
         bags += extra
         lines.append(ScoreLine(side, points + bonus, partial(_nil, label, took_nil, points, extra, made),
-                               bags=extra))
+                               bags=extra, bag_points=bonus))
     limit, penalty = options["bag_limit"], options["bag_penalty"]
     times = (match.bags[side] + bags) // limit if match.bags[side] + bags >= limit else 0
     if times:

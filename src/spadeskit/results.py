@@ -77,7 +77,10 @@ class ScoreLine:
 
     ``points`` is what the line adds to the side's score; ``bags`` what it adds to the
     side's bag counter (negative when a bag penalty takes the counter down); ``text`` is
-    what a person reads: ``"N/S bid 7, took 8: +70, 1 bag (+1)"``.
+    what a person reads: ``"N/S bid 7, took 8: +70, 1 bag (+1)"``.  ``bag_points`` is
+    the part of ``points`` those bags scored: one a bag by default, 0 for bags that
+    score nothing (a failed nil's tricks beside a set contract), so a house rule that
+    takes bag scoring away knows what to take off.
 
     ``text`` may be given as a function returning the text: it is then built the first
     time it is read, so simulations that never read score lines never format them.
@@ -90,9 +93,11 @@ class ScoreLine:
     points: int
     _text: str | Callable[[], str] = attrs.field(alias="text", eq=_text_of)
     bags: int = 0
+    bag_points: int = attrs.field(default=attrs.Factory(lambda line: max(line.bags, 0), takes_self=True))
 
     def __repr__(self) -> str:
-        return f"ScoreLine(side={self.side!r}, points={self.points!r}, text={self.text!r}, bags={self.bags!r})"
+        return (f"ScoreLine(side={self.side!r}, points={self.points!r}, text={self.text!r}, bags={self.bags!r}, "
+                f"bag_points={self.bag_points!r})")
 
     @property
     def text(self) -> str:

@@ -1,9 +1,10 @@
 """``no-bags``: overtricks score nothing and there is no bag penalty.
 
 A wrapper around the scoring hook: every score line that carries bags loses the points
-those bags were worth (one each) and its bags, and the bag-penalty lines go.  It only
-touches lines that carry bags, so it combines with ``boston`` and ``partnership-nil``
-(whose lines carry none) in any order.
+those bags scored (its ``bag_points``: one a bag, or none for a failed nil's tricks
+beside a set contract) and its bags, and the bag-penalty lines go.  It only touches
+lines that carry bags, so it combines with ``boston`` and ``partnership-nil`` (whose
+lines carry none) in any order.
 """
 
 from __future__ import annotations
@@ -33,8 +34,11 @@ def without_bags(line: ScoreLine) -> ScoreLine | None:
         return None
     if line.bags == 0:
         return line
-    text = line.text.replace(f", {bags_text(line.bags)}", "") + f" ({line.bags} over, no bags)"
-    return attrs.evolve(line, points=line.points - line.bags, bags=0, text=text)
+    text = line.text
+    if line.bag_points:
+        text = text.replace(f", {bags_text(line.bag_points)}", "")
+    return attrs.evolve(line, points=line.points - line.bag_points, bags=0, bag_points=0,
+                        text=f"{text} ({line.bags} over, no bags)")
 
 
 @hookimpl(wrapper=True)
