@@ -314,12 +314,17 @@ def team_bid(bids: Sequence[Action | None], seats: Sequence[int]) -> int:
     return sum(b.tricks for s in seats if isinstance(b := bids[s], Bid))
 
 
+def counting_books(summary: HandSummary, table: TableSpec, books: Sequence[int], side: int) -> int:
+    """Return the books that count toward ``side``'s bid: its ``books`` after penalty
+    transfers, less the books its nil bidders took themselves (never below 0)."""
+    nil_books = sum(summary.books[s] for s in table.sides[side] if isinstance(summary.bids[s], Nil))
+    return max(0, books[side] - nil_books)
+
+
 def was_set(summary: HandSummary, table: TableSpec, side: int) -> bool:
     """Return whether ``side`` took fewer books than it bid (after penalties)."""
-    seats = table.sides[side]
     books, _ = side_books(summary, table)
-    nil_books = sum(summary.books[s] for s in seats if isinstance(summary.bids[s], Nil))
-    return books[side] - nil_books < team_bid(summary.bids, seats)
+    return counting_books(summary, table, books, side) < team_bid(summary.bids, table.sides[side])
 
 
 @hookimpl
@@ -332,7 +337,7 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
         bid = team_bid(summary.bids, seats)
         nils = [(seat, summary.books[seat]) for seat in seats if isinstance(summary.bids[seat], Nil)]
         nil_books = sum(took for _, took in nils)
-        took = max(0, books[side] - nil_books)
+        took = counting_books(summary, table, books, side)
         factor = 2 if bid >= 10 else 1
         over = max(0, took - bid)
         made = took >= bid
@@ -345,20 +350,20 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
             text = f"{table.seat_names[seat]} nil, took {took_nil}: {signed(value)}"
             if took_nil:
                 text += f", {bags_text(took_nil)}" if bonus else f", {count(took_nil, 'sandbag')}"
-            lines.append(ScoreLine(side, value + bonus, text, bags=took_nil))
+            lines.append(ScoreLine(side, value + bonus, text, bags=took_nil, bag_points=bonus))
         label = f"{name} bid {bid}, took {took}"
         if not made:
             lines.append(ScoreLine(side, -10 * bid * factor, f"{label}: set, {signed(-10 * bid * factor)}"))
         elif doubled_over:
             lines.append(ScoreLine(side, -10 * bid, f"{label}: double over, {signed(-10 * bid)}, "
-                                                    f"{count(over, 'sandbag')}", bags=over))
+                                                    f"{count(over, 'sandbag')}", bags=over, bag_points=0))
         else:
             points = 10 * bid * factor
             text = f"{label}: {signed(points)}"
             bonus = over if options["sandbags"] else 0
             if over:
                 text += f", {bags_text(over)}" if bonus else f", {count(over, 'sandbag')}"
-            lines.append(ScoreLine(side, points + bonus, text, bags=over))
+            lines.append(ScoreLine(side, points + bonus, text, bags=over, bag_points=bonus))
         counted = match.bags[side] + over + nil_books
         if options["sandbag_penalty"] and counted >= SANDBAG_LIMIT:
             times = counted // SANDBAG_LIMIT
@@ -380,16 +385,21 @@ def _summary(result: HandResult) -> HandSummary:
 @hookimpl(tryfirst=True)
 def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec, options: Any) -> MatchEnd | None:
     """A Boston made wins at once; a Boston failed or a third set in a row loses outright
-    (a failed Boston counting first when both teams lose at once); else the target."""
+    (a failed Boston counting first when both teams lose at once); else the target.
+
+    A Boston counts only the books that count toward the bid of 13: beside a nil, the
+    partner's own books after transfers, never the nil bidder's.
+    """
     names = table.side_names
     summary = _summary(result)
     books, _ = side_books(summary, table)
     outright: dict[int, tuple[int, str]] = {}
     for side, seats in enumerate(table.sides):
         if team_bid(result.bids, seats) == 13:
-            if books[side] == 13:
+            took = counting_books(summary, table, books, side)
+            if took == 13:
                 return MatchEnd(side, f"{names[side]} ran a Boston: bid 13 and took all 13")
-            outright[side] = (FAILED_BOSTON, f"{names[side]} bid 13 and took {books[side]}, an automatic loss")
+            outright[side] = (FAILED_BOSTON, f"{names[side]} bid 13 and took {took}, an automatic loss")
     played = [r for r in match.results if not r.void][-3:]
     for side in range(len(table.sides)):
         if side not in outright and len(played) == 3 and all(was_set(_summary(r), table, side) for r in played):
