@@ -735,6 +735,30 @@ class Engine:
         object.__setattr__(game, "_legal", actions)
         return actions
 
+    def paper_bids(self, game: GameState, seat: int) -> tuple[Action, ...]:
+        """Return the bids a score sheet accepts from ``seat`` on ``game``: every bid a
+        rule lists as possible with some hand (``spadeskit_paper_bids``), then the
+        auction's own actions that none of them listed."""
+        own = self._auction_actions(game, seat)
+        extra = self.calls.paper_bids
+        if extra is None:
+            return own
+        found: list[Action] = []
+        for index, group in enumerate(extra(game, seat)):
+            for action in group or ():
+                if not isinstance(action, Action):
+                    raise self._bad("spadeskit_paper_bids", extra, action, "not an action", index)
+                if not _listed(action, found):
+                    found.append(action)
+        return tuple(found) + tuple(action for action in own if not _listed(action, found))
+
+    def paper_bid(self, game: GameState, seat: int, action: Action) -> GameState:
+        """Return ``game`` after ``seat``'s bid ``action``, which the caller checked
+        against :meth:`paper_bids`."""
+        new = copy_to_builder(game)
+        self._record_bid(new, seat, action)
+        return freeze(new)
+
     def _step_actions(self, game: GameState, seat: int) -> tuple[Action, ...]:
         cached = game._legal
         if type(cached) is tuple:

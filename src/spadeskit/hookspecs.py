@@ -151,6 +151,24 @@ def spadeskit_auction_actions(
     """
 
 
+@hookspec
+def spadeskit_paper_bids(
+    game: GameState, seat: int, table: TableSpec, options: Options
+) -> Sequence[Action] | None:
+    """Return bids ``seat`` could have made with some hand, for a score sheet that never
+    sees the cards.
+
+    Called only by the score sheet (:meth:`Rules.score_sheet
+    <spadeskit.rules.Rules.score_sheet>` and :meth:`Rules.score_hand
+    <spadeskit.rules.Rules.score_hand>`), which knows no cards and runs the auction on
+    a fixed deal.  A rule whose :func:`spadeskit_auction_actions` reads the seat's cards
+    (bid exactly your spades) implements this hook too, so the sheet judges a bid by
+    what the rule allows for *some* hand, never by that deal's cards.  Collected from
+    every plugin: the sheet accepts what :func:`spadeskit_auction_actions` offers on
+    that deal together with every bid listed here.  ``None`` adds nothing.
+    """
+
+
 # --------------------------------------------------------------------------------------
 # Events: play
 # --------------------------------------------------------------------------------------

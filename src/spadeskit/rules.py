@@ -59,8 +59,8 @@ class CompiledHooks:
     """
 
     __slots__ = ("after_trick", "apply_penalty", "auction_actions", "auction_next", "before_scoring",
-                 "contract_steps",
-                 "first_leader", "match_end", "misdeal_allowed", "next_dealer", "offers", "score_hand", "view")
+                 "contract_steps", "first_leader", "match_end", "misdeal_allowed", "next_dealer", "offers",
+                 "paper_bids", "score_hand", "view")
 
     def __init__(self, pm: pluggy.PluginManager, table: TableSpec, options: FrozenMap, name: str) -> None:
         bound = {"table": table, "options": options}
@@ -83,6 +83,7 @@ class CompiledHooks:
         self.apply_penalty: Compiled | None = hook("spadeskit_apply_penalty")
         self.misdeal_allowed: Compiled | None = hook("spadeskit_misdeal_allowed")
         self.view: Compiled | None = hook("spadeskit_view")
+        self.paper_bids: Compiled | None = hook("spadeskit_paper_bids")
         self.offers: dict[tuple[Phase, bool], Compiled | None] = {}
         shared: dict[tuple[int, ...], Compiled | None] = {}
         impls = getattr(pm.hook, "spadeskit_penalty_actions").get_hookimpls()

@@ -319,7 +319,12 @@ def _checked_won(rules: Rules, won: Sequence[Iterable[CardLike] | str] | None) -
 
 def _auction(rules: Rules, wanted: Sequence[Action | None], match: MatchState, dealer: int) -> Any:
     """Return a throwaway game whose auction took the bids, checked by the variant's own
-    auction (order, ranges, the board, blind nil) under ``match``."""
+    auction (order, ranges, the board, blind nil) under ``match``.
+
+    The sheet knows no cards: the auction runs on a fixed deal, and a rule whose bids
+    depend on the cards (``mirror``, ``whiz``) adds what it allows for some hand
+    (``spadeskit_paper_bids``), so no bid is refused because of that deal's cards.
+    """
     engine = rules._engine
     game = evolve(rules.new_game(seed=0, dealer=dealer), match=match)
     asked = set()
@@ -331,16 +336,16 @@ def _auction(rules: Rules, wanted: Sequence[Action | None], match: MatchState, d
         who = engine.seat_name(seat)
         if want is None:
             raise IllegalAction(f"{who} bids in this hand: give their bid")
-        legal = game.legal_actions()
-        if want not in legal and SeeCards() in legal and want != BlindNil():
+        legal = engine.paper_bids(game, seat)
+        if want not in legal and SeeCards() in game.legal_actions() and want != BlindNil():
             game = game.apply(SeeCards())  # a bid made after looking at one's cards
-            legal = game.legal_actions()
+            legal = engine.paper_bids(game, seat)
         if want not in legal and want == Bid(0) and Nil() in legal:
             want = Nil()  # a scorekeeper's 0 is nil where the variant says so
         if want not in legal:
-            allowed = ", ".join(str(a) for a in legal if a != SeeCards())
+            allowed = ", ".join(str(a) for a in legal)
             raise IllegalAction(f"{who} cannot bid {want} here; allowed: {allowed}")
-        game = game.apply(want)
+        game = engine.paper_bid(game, seat, want)
     for seat, want in enumerate(wanted):
         if want is not None and seat not in asked:
             raise IllegalAction(f"{engine.seat_name(seat)} was not asked to bid in this hand (the auction "

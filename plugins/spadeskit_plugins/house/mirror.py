@@ -13,6 +13,7 @@ from spadeskit import Bid, Nil
 from spadeskit.actions import Action
 from spadeskit.plugin import PluginInfo, hookimpl
 from spadeskit.state import GameState
+from spadeskit.table import TableSpec
 
 PLUGIN = PluginInfo(
     name="mirror",
@@ -32,9 +33,18 @@ def spades_held(game: GameState, seat: int) -> int:
 
 _NIL: tuple[Action, ...] = (Nil(),)
 _BIDS: tuple[tuple[Action, ...], ...] = tuple((Bid(n),) for n in range(54))
+PAPER_BIDS: tuple[tuple[Action, ...], ...] = tuple(_NIL + tuple(Bid(n) for n in range(1, size + 1))
+                                                   for size in range(54))
+"""By hand size: what a score sheet accepts under mirror or whiz, nil or a count 1 to the size."""
 
 
 @hookimpl
 def spadeskit_auction_actions(game: GameState, seat: int) -> Sequence[Action]:
     count = spades_held(game, seat)
     return _BIDS[count] if count else _NIL
+
+
+@hookimpl
+def spadeskit_paper_bids(table: TableSpec) -> Sequence[Action]:
+    """On a score sheet the cards are unknown: any count from 1 to the hand's size, or nil."""
+    return PAPER_BIDS[table.deal.hand_size]

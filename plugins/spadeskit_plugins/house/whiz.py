@@ -13,8 +13,9 @@ from spadeskit import Bid, Nil
 from spadeskit.actions import Action
 from spadeskit.plugin import PluginInfo, hookimpl
 from spadeskit.state import GameState
+from spadeskit.table import TableSpec
 
-from .mirror import spades_held
+from .mirror import PAPER_BIDS, spades_held
 
 PLUGIN = PluginInfo(
     name="whiz",
@@ -32,3 +33,9 @@ _CHOICES: tuple[tuple[Action, ...], ...] = tuple((Nil(), Bid(n)) for n in range(
 def spadeskit_auction_actions(game: GameState, seat: int) -> Sequence[Action]:
     count = spades_held(game, seat)
     return _CHOICES[count] if count else _NIL
+
+
+@hookimpl
+def spadeskit_paper_bids(table: TableSpec) -> Sequence[Action]:
+    """On a score sheet the cards are unknown: nil or any count from 1 to the hand's size."""
+    return PAPER_BIDS[table.deal.hand_size]
