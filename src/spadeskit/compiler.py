@@ -5,7 +5,9 @@ this module turns each hook's ordered implementations into one generated functio
 that play never goes through pluggy.  The semantics are pluggy's own:
 
 * implementations are called in pluggy's order (the reverse of registration, with
-  ``tryfirst``/``trylast`` honoured), each with only the arguments it names;
+  ``tryfirst``/``trylast`` honoured), each with only the arguments it names; an
+  argument it gives a default receives the hook's value where the installed pluggy
+  passes one (1.7 on) and keeps its default where it does not (earlier releases);
 * a ``firstresult`` hook returns the first result that is not ``None``; any other
   hook returns the list of results that are not ``None``;
 * ``wrapper=True`` implementations wrap the others, outermost first, and see (and may
@@ -51,13 +53,43 @@ def _failure(hook: str, plugin: str, rules: str, exc: BaseException) -> PluginEr
     return PluginError(f"plugin {plugin!r} failed in hook {hook} ({rules}): {type(exc).__name__}: {exc}")
 
 
+def _passes_defaulted() -> bool:
+    """Return whether the installed pluggy passes an implementation's defaulted
+    arguments that the hook offers (pluggy 1.7 on) or only its positional ones."""
+    spec, mark = pluggy.HookspecMarker("probe"), pluggy.HookimplMarker("probe")
+
+    class Spec:
+        @spec
+        def probe(self, value: Any) -> Any:
+            """Probe."""
+
+    class Impl:
+        @mark
+        def probe(self, value: Any = None) -> Any:
+            return value
+
+    pm = pluggy.PluginManager("probe")
+    pm.add_hookspecs(Spec)
+    pm.register(Impl())
+    return bool(pm.hook.probe(value=True) == [True])
+
+
+PASSES_DEFAULTED = _passes_defaulted()
+"""Whether pluggy hands defaulted arguments to implementations: compiled calls do the same."""
+
+
+def _keywords(impl: pluggy.HookImpl, offered: Sequence[str]) -> list[str]:
+    """Return the defaulted arguments of ``impl`` a call passes, as pluggy does."""
+    return [a for a in impl.kwargnames if a in offered] if PASSES_DEFAULTED else []
+
+
 def _arguments(impl: pluggy.HookImpl, params: Sequence[str], bound: Mapping[str, Any]) -> str:
     """Return the argument list of a generated call to ``impl``."""
     def value(name: str) -> str:
         return name if name in params else f"_bound_{name}"
 
     parts = [value(a) for a in impl.argnames]
-    parts += [f"{a}={value(a)}" for a in impl.kwargnames if a in params or a in bound]
+    parts += [f"{a}={value(a)}" for a in _keywords(impl, [*params, *bound])]
     return ", ".join(parts)
 
 
@@ -115,6 +147,7 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
     names = list(params) + list(bound)
     values = tuple(bound.values())
     positions = [[names.index(a) for a in impl.argnames] for impl in outermost_first]
+    keywords = [[(a, names.index(a)) for a in _keywords(impl, names)] for impl in outermost_first]
 
     def call(*args: Any) -> Any:
         given = args + values
@@ -124,9 +157,10 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
         error: BaseException | None = None
         who = ""
         try:
-            for impl, where in zip(outermost_first, positions):
+            for impl, where, named in zip(outermost_first, positions, keywords):
                 who = impl.plugin_name
-                gen = cast("Generator[None, Any, Any]", impl.function(*[given[i] for i in where]))
+                gen = cast("Generator[None, Any, Any]",
+                           impl.function(*[given[i] for i in where], **{a: given[i] for a, i in named}))
                 next(gen)
                 running.append((impl, gen))
             if inner is not None:
