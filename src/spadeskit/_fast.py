@@ -18,6 +18,8 @@ from typing import Any
 
 import attrs
 
+from . import codegen
+
 __all__ = ["builder_class", "constructor", "copier", "evolver", "keyword_evolver", "maker"]
 
 def builder_class(cls: type) -> type:
@@ -39,8 +41,7 @@ def builder_class(cls: type) -> type:
 
 
 def _compile(source: str, name: str, namespace: dict[str, Any]) -> Any:
-    exec(compile(source, f"<spadeskit generated {name}>", "exec"), namespace)
-    return namespace[name]
+    return codegen.function(name, source, namespace, label=f"constructor {name}")
 
 
 def constructor(cls: type, builder: type, fields: Sequence[str]) -> Callable[..., Any]:

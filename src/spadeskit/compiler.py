@@ -36,6 +36,7 @@ from typing import Any, cast
 
 import pluggy
 
+from . import codegen
 from .errors import PluginError, SpadesError
 
 __all__ = ["ACTS_IN", "answered_by", "compile_hook"]
@@ -95,7 +96,7 @@ def _arguments(impl: pluggy.HookImpl, params: Sequence[str], bound: Mapping[str,
 
 def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str],
               bound: Mapping[str, Any], firstresult: bool, rules: str,
-              failed: list[str] | None = None) -> Compiled:
+              failed: list[str] | None = None, sources: codegen.Sources | None = None) -> Compiled:
     """Return a generated function calling plain implementations in pluggy's order.
 
     An exception becomes a :class:`PluginError`, unless ``failed`` is given: then it
@@ -128,8 +129,7 @@ def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str]
                   "    except Exception as exc:", "        raise _failure(_hook, who, _rules, exc) from exc"]
     else:
         lines += ["    except BaseException:", "        _failed[0] = who", "        raise"]
-    exec(compile("\n".join(lines) + "\n", f"<spadeskit hook {name}>", "exec"), namespace)
-    function: Compiled = namespace[name]
+    function = codegen.function(name, "\n".join(lines) + "\n", namespace, label=f"hook {name}", sources=sources)
     function.answered = answered  # type: ignore[attr-defined]
     return function
 
@@ -198,9 +198,9 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
 
 
 _ONE_WRAPPER = """\
-def {name}({params}):
+def $name($params):
     try:
-        gen = _w({wargs})
+        gen = _w($wargs)
         next(gen)
     except _pass:
         raise
@@ -209,7 +209,7 @@ def {name}({params}):
     except Exception as exc:
         raise _failure(_hook, _wp, _rules, exc) from exc
     try:
-        result = {inner}
+        result = $inner
     except BaseException as exc:  # handed to the wrapper, as pluggy does
         try:
             gen.throw(exc)
@@ -233,17 +233,17 @@ def {name}({params}):
 
 
 def _one_wrapper(name: str, wrapper: pluggy.HookImpl, inner: Compiled | None, params: Sequence[str],
-                 bound: Mapping[str, Any], firstresult: bool, rules: str, failed: list[str]) -> Compiled:
+                 bound: Mapping[str, Any], firstresult: bool, rules: str, failed: list[str],
+                 sources: codegen.Sources | None = None) -> Compiled:
     """Return a generated call for the common case of one wrapper (as :func:`_wrapped`)."""
     namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
     namespace.update(_w=wrapper.function, _wp=wrapper.plugin_name, _inner=inner,
                      _pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules, _failed=failed)
     # Without plain implementations the wrapper sees what pluggy would give: None or a new [].
     result = f"_inner({', '.join(params)})" if inner is not None else "None" if firstresult else "[]"
-    source = _ONE_WRAPPER.format(name=name, params=", ".join(params), wargs=_arguments(wrapper, params, bound),
-                                 inner=result)
-    exec(compile(source, f"<spadeskit hook {name}>", "exec"), namespace)
-    call: Compiled = namespace[name]
+    source = codegen.render(_ONE_WRAPPER, name=name, params=", ".join(params),
+                            wargs=_arguments(wrapper, params, bound), inner=result)
+    call = codegen.function(name, source, namespace, label=f"hook {name}", sources=sources)
     call.answered = inner.answered if inner is not None else [None]  # type: ignore[attr-defined]
     call.wrappers = [wrapper.plugin_name]  # type: ignore[attr-defined]
     return call
@@ -280,12 +280,14 @@ def _through_pluggy(name: str, caller: pluggy.HookCaller, params: Sequence[str],
 
 
 def compile_hook(pm: pluggy.PluginManager, name: str, bound: Mapping[str, Any], rules: str,
-                 keep: Callable[[pluggy.HookImpl], bool] | None = None) -> Compiled | None:
+                 keep: Callable[[pluggy.HookImpl], bool] | None = None,
+                 sources: codegen.Sources | None = None) -> Compiled | None:
     """Return hook ``name`` compiled into one call, or ``None`` if nothing implements it.
 
     ``bound`` gives the values of arguments fixed for these rules (``table``,
     ``options``), used only where the hookspec has them.  ``keep`` selects the
-    implementations to include (all by default).
+    implementations to include (all by default).  ``sources`` collects the generated
+    source (see :func:`spadeskit.codegen.function`).
     """
     caller: pluggy.HookCaller = getattr(pm.hook, name)
     spec = caller.spec
@@ -301,9 +303,9 @@ def compile_hook(pm: pluggy.PluginManager, name: str, bound: Mapping[str, Any], 
     plain = [i for i in impls if not i.wrapper]
     wrappers = [i for i in impls if i.wrapper]
     if not wrappers:
-        return _straight(name, plain, params, bound, firstresult, rules) if plain else None
+        return _straight(name, plain, params, bound, firstresult, rules, sources=sources) if plain else None
     failed = [""]
-    inner = _straight(name, plain, params, bound, firstresult, rules, failed) if plain else None
+    inner = _straight(name, plain, params, bound, firstresult, rules, failed, sources) if plain else None
     if len(wrappers) == 1:
-        return _one_wrapper(name, wrappers[0], inner, params, bound, firstresult, rules, failed)
+        return _one_wrapper(name, wrappers[0], inner, params, bound, firstresult, rules, failed, sources)
     return _wrapped(name, wrappers, inner, params, bound, firstresult, rules, failed)
