@@ -21,9 +21,9 @@ from typing import Any
 from spadeskit import Bid, MatchEnd, ScoreLine
 from spadeskit.actions import Action
 from spadeskit.cards import STANDARD_DECK, Suit
-from spadeskit.plugin import Option, PlayFilter, PluginInfo, Ranking, choice, hookimpl, int_range
+from spadeskit.plugin import Option, PlayFilter, PluginInfo, Ranking, choice, head_the_trick, hookimpl, int_range
 from spadeskit.results import HandSummary
-from spadeskit.state import HandState, MatchState
+from spadeskit.state import MatchState
 from spadeskit.table import DealPlan, TableSpec, show_points
 
 from ._common import count
@@ -50,7 +50,6 @@ PLUGIN = PluginInfo(
 SEATS = ("N", "E", "S", "W")
 UNIT = 10
 """Scores are stored in tenths: a made call of 4 with one extra trick is 41 (shown 4.1)."""
-_SPADES = 3
 
 
 @hookimpl
@@ -76,51 +75,11 @@ def _calls(most: int) -> tuple[Action, ...]:
 
 @hookimpl
 def spadeskit_play_filters(ranking: Ranking, options: Any) -> Sequence[PlayFilter]:
-    return (head_the_trick(ranking, options["must_head"]),)
+    """Follow suit and head the trick; void: trump and over-trump if able (the library's
+    ``head_the_trick`` building block, spades trumps)."""
+    return (head_the_trick(ranking, options["must_head"], Suit.SPADES),)
 
 
-def head_the_trick(ranking: Ranking, must_head: bool) -> PlayFilter:
-    """Return Call Break's play rule as one filter (it reads the cards in the trick).
-
-    Following suit: the led suit if able, and with ``must_head`` a card beating every
-    card of the led suit in the trick if able, unless a spade has trumped it.  Void in
-    the led suit: a spade if able, and one beating every spade in the trick if able.
-    """
-    suit_of, strength, suit_mask = ranking.suit_of, ranking.strength, ranking.suit_mask
-    spades = suit_mask[Suit.SPADES]
-
-    def beating(allowed: int, suit: int, trick: Sequence[tuple[int, int]]) -> int:
-        """Return the cards of ``allowed`` beating every card of ``suit`` in the trick."""
-        top = max((strength[c] for _, c in trick if suit_of[c] == suit), default=-1)
-        mask, rest = 0, allowed
-        while rest:
-            bit = rest & -rest
-            index = bit.bit_length() - 1
-            if strength[index] > top:
-                mask |= bit
-            rest ^= bit
-        return mask
-
-    def check(hand: HandState, seat: int, allowed: int) -> int:
-        trick = hand.trick
-        if not trick:
-            return allowed  # any card may be led, spades included
-        led = suit_of[trick[0][1]]
-        following = allowed & suit_mask[led]
-        if following:
-            trumped = led != _SPADES and any(suit_of[c] == _SPADES for _, c in trick)
-            if must_head and not trumped:
-                return beating(following, led, trick) or following
-            return following
-        trumps = allowed & spades
-        if trumps:
-            return beating(trumps, _SPADES, trick) or trumps
-        return allowed
-
-    reason = ("follow suit and beat the led suit's best card if able (unless trumped); "
-              "void: play a spade, beating the best spade if able") if must_head else \
-        "follow suit if able; void: play a spade, beating the best spade if able"
-    return PlayFilter("head-the-trick", check, reason, order=10)
 
 
 @hookimpl

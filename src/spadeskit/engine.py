@@ -22,9 +22,7 @@ import hmac
 import itertools
 import math
 import random
-import re
 import secrets
-import textwrap
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
@@ -32,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import _fast
+from . import _fast, codegen
 from .actions import PLAYS, Action, Bid, Discard, Exchange, Nil, Play, plays_of
 from .cards import ALL_CARDS, Card, CardLike, card_at, cards_of, iter_mask, misplaced, parse_cards
 from .compiler import answered_by
@@ -46,7 +44,7 @@ from .errors import (
     SpadesError,
     WrongPhase,
 )
-from .plugin import compile_filters
+from .filters import READS, compile_filters
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine, Trick
 from .rules import HandScore
 from .state import (
@@ -84,6 +82,8 @@ _next_card = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
 _next_trick = evolver("to_act", "leader", "hands", "trick", "tricks", "books", "won", "played",
                       "_log", "breaches", "pile")
 _logged = evolver("_log")
+_with_bid = evolver("auction", "bids", "_log")
+_next_bidder = evolver("to_act")
 _make_trick = _fast.maker(Trick)  # (leader, plays, winner)
 _make_summary = _fast.maker(HandSummary)
 _make_result = _fast.maker(HandResult)
@@ -211,15 +211,13 @@ def _listed(action: Action, legal: Sequence[Action]) -> bool:
     return False
 
 
-_HAND_READ = re.compile(r"\bhand\.(\w+)")
-_CHANGING_IN_PLAY = frozenset({"to_act", "hands", "trick", "tricks", "books", "won", "played", "leader",
-                               "breaches", "phase", "_log", "log", "pile"})
-_LOCAL_IN_PLAY = {"trick": "_k_trick", "played": "_k_played", "tricks": "_k_tricks",
-                  "leader": "_k_leader", "to_act": "seat"}
-
-# The random-play loop the rules compile (see Engine._compile_random_play).  The hand
-# lives in locals (they start with _k_, so no filter source can clash with them):
-# _LOAD reads them from the scratch state, _STORE writes them back.
+# The playout loop the rules compile (see Engine._compile_playouts).  The hand lives in
+# locals (named _k_..., which no building block may assign: filters.Block.check_names);
+# _LOAD reads them from the scratch state, _STORE writes them back.  $filters is the
+# enforced building blocks' statements, reading the hand through the locals in _LOOP_READS;
+# $pick skips to the chosen card; $after_trick is _AFTER_TRICK where the rules have a
+# spadeskit_after_trick hook.
+_LOOP_READS = {name: f"_k_{name}" for name in READS}
 _LOAD = """\
 _k_hands = list(hand.hands)
 _k_books = list(hand.books)
@@ -244,18 +242,16 @@ hand.leader = _k_leader
 hand.to_act = seat
 hand.pile = _k_pile
 """
-# The play filters' sources replace #FILTERS#; #AFTER_TRICK# is _AFTER_TRICK where the
-# rules have a spadeskit_after_trick hook.
-_RANDOM_PLAY = f"""\
+_PLAYOUT = """\
 def play(hand, draw, rows):
-{textwrap.indent(_LOAD, "    ")}\
+$load\
     while True:
         _k_held = _k_hands[seat]
         allowed = _k_held
-        #FILTERS#
+$filters\
         if type(allowed) is not int or allowed & ~_k_held or not allowed:
             raise _bad(seat, _k_held, allowed)
-        #PICK#
+$pick
             allowed &= allowed - 1
         _k_bit = allowed & -allowed
         _k_index = _k_bit.bit_length() - 1
@@ -287,31 +283,37 @@ def play(hand, draw, rows):
                         _k_hands[_k_seat] |= 1 << _k_pile[_k_taken]
                         _k_taken += 1
             _k_pile = _k_pile[_k_taken:]
-        #AFTER_TRICK#
+$after_trick\
         if not _k_pile and not any(_k_hands):
             break
-{textwrap.indent(_STORE, "    ")}\
+$store\
     return hand
 """
 
-# The greedy loop's pick: a follower's card from greedy_card (a lead stays random).  It
-# ends in the header of the skipping loop.
-_GREEDY_PICK = """\
+# How each loop picks its card: the draw(k)-th allowed card (rollouts, as random.choice
+# does), int(draw() * k)-th for a float source (simulate), or greedy_card for a follower
+# (search's greedy playouts; a lead stays random).  Each ends in the header of the loop
+# that skips the cards before the chosen one.
+_PICKS = {
+    "exact": "        for _ in range(draw(allowed.bit_count())):",
+    "floats": "        for _ in range(int(draw() * allowed.bit_count())):",
+    "greedy": """\
         if _k_trick:
             allowed = _greedy(_k_trick, allowed, seat, rows, _suit_of, _side_of)
-        for _ in range(0 if _k_trick else int(draw() * allowed.bit_count())):"""
+        for _ in range(0 if _k_trick else int(draw() * allowed.bit_count())):""",
+}
 
-# The hand is written to the scratch state, the hook called, and the locals read back
-# from what it returns.
-_AFTER_TRICK = f"""\
-{textwrap.indent(_STORE, "        ")}\
-        _k_changed = _after(hand, _k_done)
+# The hook is handed a frozen copy of the hand (hooks never see a mutable state); the
+# locals are read back from what it returns.
+_AFTER_TRICK = """\
+$store\
+        _k_changed = _after(_freeze(_copy(hand)), _k_done)
         if _k_changed is not None:
             if not isinstance(_k_changed, _GameState):
                 raise _bad_after(_k_changed)
             hand = _copy(_k_changed)
             hand._legal = None
-{textwrap.indent(_LOAD, "            ")}\
+$load\
 """
 
 
@@ -385,7 +387,8 @@ class Engine:
         self.table = rules.table
         n = self.n = rules.table.players
         self.suit_of = rules.ranking.suit_of
-        self.check = compile_filters([f for f in rules.filters if f.enforced])
+        self.sources: codegen.Sources = rules.sources
+        self.check = compile_filters([f for f in rules.filters if f.enforced], self.sources)
         self.advisory = tuple(f for f in rules.filters if not f.enforced)
         self.next_seat = tuple((s + 1) % n for s in range(n))
         self.pairs = tuple(tuple((s, i) for i in range(54)) for s in range(n))
@@ -397,58 +400,47 @@ class Engine:
         self.draw = rules.table.deal.draw
         self.deck = tuple(c.index for c in rules.table.deck)
         self.deal_map = self._deal_map()
-        loops = self._compile_random_play()
+        loops = self._compile_playouts()
         self.compiled_play: Callable[..., Any] | None = loops[0] if loops is not None else None
         self.compiled_play_fast: Callable[..., Any] | None = loops[1] if loops is not None else None
         self.compiled_play_greedy: Callable[..., Any] | None = loops[2] if loops is not None else None
         # Auction tuples already checked, by id (each kept alive here, so ids stay unique).
         self._checked_auction: dict[int, tuple[Action, ...]] = {}
 
-    def _compile_random_play(self) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]] | None:
-        """Return generated random-play loops on plain locals (drawing exact indices, and
-        drawing floats), or ``None`` if the rules need the scratch-state loop.
+    def _compile_playouts(self) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]] | None:
+        """Return generated playout loops on plain locals (drawing exact indices, drawing
+        floats, greedy followers), or ``None`` where the rules play card by card instead.
 
-        Possible when every enforced play filter gives its ``source`` (inlined here,
-        reading the trick in progress from locals) and no filter is advisory: then
-        nothing outside this loop sees the hand during a trick, so it is kept in locals
-        and written to the state at the end of the hand, and before each
+        Possible when every enforced play filter is a building block (its statements are
+        inlined, reading the hand in play from locals) and no filter is advisory: then
+        nothing outside this loop sees the hand during a trick, so it is kept in locals and
+        written to a state at the end of the hand, and before each
         ``spadeskit_after_trick`` call where the rules have one.
         """
         filters = [f for f in self.rules.filters if f.enforced]
-        if self.advisory or any(f.source is None for f in filters):
+        if self.advisory or any(f.block is None for f in filters):
             return None
         namespace: dict[str, Any] = {}
-        body: list[str] = []
+        body = []
         for k, f in enumerate(filters):
-            names = {}
-            for key, value in f.constants.items():
-                names[key] = f"_c{k}_{key}"
-                namespace[names[key]] = value
-            source = f.source.format(**names)  # type: ignore[union-attr]
-            read = set(_HAND_READ.findall(source))
-            if read & _CHANGING_IN_PLAY - _LOCAL_IN_PLAY.keys():
-                return None
-            for name in read & _LOCAL_IN_PLAY.keys():
-                source = re.sub(rf"\bhand\.{name}\b", _LOCAL_IN_PLAY[name], source)
-            body += ["        " + line for line in source.splitlines()]
-        code = _RANDOM_PLAY.replace("        #FILTERS#\n", "\n".join(body) + "\n")
-        after = "" if self.calls.after_trick is None else _AFTER_TRICK
-        code = code.replace("        #AFTER_TRICK#\n", after)
-        # Two loops: ``draw(n)`` gives an index below n (rollouts, as random.choice does);
-        # the simulate loop's ``draw()`` gives a float in [0, 1).
-        exact = code.replace("#PICK#", "for _ in range(draw(allowed.bit_count())):")
-        fast = code.replace("#PICK#", "for _ in range(int(draw() * allowed.bit_count())):")
-        # Greedy playouts (search): a random lead, then greedy_card for each follower.
-        greedy = code.replace("#PICK#", _GREEDY_PICK.lstrip())
+            assert f.block is not None
+            names = {key: f"_c{k}_{key}" for key in f.block.constants}
+            namespace.update({names[key]: value for key, value in f.block.constants.items()})
+            body.append(f.block.render(_LOOP_READS, names))
+        load, store = codegen.indent(_LOAD, 1), codegen.indent(_STORE, 1)
+        after = "" if self.calls.after_trick is None else codegen.render(
+            _AFTER_TRICK, load=codegen.indent(_LOAD, 3), store=codegen.indent(_STORE, 2))
         namespace.update(_N=self.n, _DRAW=self.draw, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
                          _suit_of=self.suit_of, _make_trick=_make_trick, _bad=self._bad_filters,
                          _after=self.calls.after_trick, _bad_after=self._bad_after_trick,
-                         _copy=copy_to_builder, _GameState=GameState, _greedy=greedy_card,
+                         _copy=copy_to_builder, _freeze=freeze, _GameState=GameState, _greedy=greedy_card,
                          _side_of=self.rules.side_of)
         loops = []
-        for source in (exact, fast, greedy):
-            exec(compile(source, f"<spadeskit random play: {self.rules.name}>", "exec"), namespace)
-            loops.append(namespace["play"])
+        for kind, pick in _PICKS.items():
+            source = codegen.render(_PLAYOUT, load=load, store=store, filters=codegen.indent("".join(body), 2),
+                                    pick=pick, after_trick=after)
+            loops.append(codegen.function("play", source, namespace, label=f"{kind} playout {self.rules.name}",
+                                          sources=self.sources))
         return loops[0], loops[1], loops[2]
 
     def _deal_map(self) -> tuple[tuple[int, ...], ...]:
@@ -634,7 +626,8 @@ class Engine:
         put(game, "leader", (game.dealer + 1) % n)
         put(game, "_dealt", (hands, blind, pile))
         try:
-            for name, value in self._auction_step(game).items():
+            # The hooks are asked about a frozen copy: ``game`` itself changes just below.
+            for name, value in self._auction_step(evolve(game)).items():
                 put(game, name, value)
         except BaseException:
             for name in DEALT_LATER:
@@ -755,9 +748,7 @@ class Engine:
     def paper_bid(self, game: GameState, seat: int, action: Action) -> GameState:
         """Return ``game`` after ``seat``'s bid ``action``, which the caller checked
         against :meth:`paper_bids`."""
-        new = copy_to_builder(game)
-        self._record_bid(new, seat, action)
-        return freeze(new)
+        return self._bid_state(game, seat, action)
 
     def _step_actions(self, game: GameState, seat: int) -> tuple[Action, ...]:
         cached = game._legal
@@ -860,23 +851,20 @@ class Engine:
             raise IllegalAction(
                 f"{action} by {who} refused{hint}; allowed: {', '.join(map(str, legal))}"
             )
-        new = copy_to_builder(game)
-        self._record_bid(new, seat, action)
-        return freeze(new)
+        return self._bid_state(game, seat, action)
 
-    def _record_bid(self, s: Any, seat: int, action: Action) -> None:
-        """Write ``seat``'s bid on the scratch state ``s`` and move the auction on."""
+    def _bid_state(self, game: GameState, seat: int, action: Action) -> GameState:
+        """Return the state after ``seat``'s (checked) bid: a new state holding the bid,
+        about which ``spadeskit_auction_next`` is asked, then the auction moved on.  The
+        hook sees a frozen state, never one that changes after it answered."""
         entry = (seat, action)
-        s.auction = s.auction + (entry,)
-        s.bids = s.bids[:seat] + (action,) + s.bids[seat + 1:]
-        s._log = (s._log, entry)
-        s._legal = None
-        nxt = self.calls.auction_next(s)
+        bids = game.bids
+        new = _with_bid(game, game.auction + (entry,), bids[:seat] + (action,) + bids[seat + 1:],
+                        (game._log, entry))
+        nxt = self.calls.auction_next(new)
         if type(nxt) is int and 0 <= nxt < self.n:  # the next seat bids: the common case
-            s.to_act = nxt
-            return
-        for name, value in self._auction_step(s, nxt).items():
-            setattr(s, name, value)
+            return _next_bidder(new, nxt)
+        return evolve(new, **self._auction_step(new, nxt))
 
     def _auction_step(self, game: GameState, nxt: object = _ASK) -> dict[str, Any]:
         """Return the fields that change when the auction moves on (a seat, or play
@@ -1129,33 +1117,31 @@ class Engine:
         return game
 
     def _random_auction(self, game: GameState, choice: Callable[[Sequence[Action]], Action]) -> GameState:
-        """Bid at random to the end of the auction on one scratch state.
+        """Bid at random to the end of the auction.
 
         Each choice is ``choice`` of exactly what ``legal_actions()`` lists: the auction
-        actions, then anything offered out of turn.  A bid is applied on the scratch
-        state; an offered action goes through :meth:`apply`, which decides it first.
+        actions, then anything offered out of turn.  A bid goes through the step API's
+        own code (:meth:`_bid_state`, the legality check aside); an offered action
+        through :meth:`_take_offered`, as :meth:`apply` decides it.
         """
         offer = self.player_offers[_AUCTION]
         match = game.match
-        s = copy_to_builder(game)
-        s._legal = None
-        while s.phase is _AUCTION:
-            seat = s.to_act
-            own = self._auction_actions(s, seat)
+        while game.phase is _AUCTION:
+            seat = game.to_act
+            assert seat is not None
+            own = self._auction_actions(game, seat)
             if offer is None:
                 action = choice(own)
             else:
-                offered = self._offered(offer, s, seat)
+                offered = self._offered(offer, game, seat)
                 action = choice(own + offered)
                 if _listed(action, offered):  # as apply() decides: offered actions first
-                    new = self._take_offered(s, seat, action)
-                    if new.match is not match or new.phase is not _AUCTION:
-                        return new
-                    s = copy_to_builder(new)
-                    s._legal = None
+                    game = self._take_offered(game, seat, action)
+                    if game.match is not match:
+                        return game
                     continue
-            self._record_bid(s, seat, action)
-        return freeze(s)
+            game = self._bid_state(game, seat, action)
+        return game
 
     def _random_step(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
         """Take one random discard or exchange: the action ``choice(legal_actions())``
@@ -1181,7 +1167,7 @@ class Engine:
             else:
                 s = self.compiled_play(s, randbelow, rows)
             return self._end_play(freeze(s), close)
-        return self._scratch_play(game, randbelow, close)
+        return self._step_play(game, randbelow)
 
     def random_play_score(self, game: GameState, fraction: Callable[[], float],
                           memo: dict[Any, HandScore] | None = None, greedy: bool = False) -> HandScore | None:
@@ -1209,80 +1195,38 @@ class Engine:
         contract = s.contract
         if contract.blind_to == "last-trick" and s.blind:
             s.won, s.blind = _won_with_blind(s), 0
+        end = freeze(s)  # hooks see frozen states only
         review = self.calls.before_scoring
-        if review is not None and review(s) is not None:
+        if review is not None and review(end) is not None:
             return None  # a review step follows the play: only the full path has it
         if memo is None:
-            return self.score(self.summary(s), s.match)
-        key = (s.books, s.transfers)
+            return self.score(self.summary(end), end.match)
+        key = (end.books, end.transfers)
         found = memo.get(key)
         if found is None:
-            summary = self.summary(s)
-            found = self.score(summary, s.match)
+            summary = self.summary(end)
+            found = self.score(summary, end.match)
             if callable(summary._won):  # the cards won were never read
                 memo[key] = found
         return found
 
-    def _scratch_play(self, game: GameState, randbelow: Callable[[int], int],
-                      close: bool = True) -> GameState | HandResult:
-        """Play random cards to the end of the hand's play on one scratch state.
-
-        Each card is the ``randbelow(k)``-th of the legal plays in index order, which is
-        what ``rng.choice(legal_actions())`` picks with the same generator, so the
-        result equals stepping with ``apply``.  Hooks receive the scratch state (the
-        same fields, mutable); they must not keep it.
-        """
-        s = copy_to_builder(game)
-        s._legal = None
-        n, check, pairs, entries = self.n, self.check, self.pairs, self.entries
-        next_seat, after_trick, advisory = self.next_seat, self.calls.after_trick, self.advisory
-        rows, suit_of = self.rules.strength_table(s.contract.trump), self.suit_of
-        hands = list(s.hands)
+    def _step_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+        """Play random cards to the end of the hand's play through the step API's own
+        code (:meth:`_play`): the path for rules whose filters do not all compile (a plain
+        Python filter, table enforcement).  Each card is the ``randbelow(k)``-th legal
+        play in index order, what ``rng.choice(legal_actions())`` picks with the same
+        generator, so the result equals stepping with ``apply``; every hook and filter
+        sees the frozen states ``apply`` builds."""
+        match = game.match
         while True:
-            seat = s.to_act
-            held = hands[seat]
-            mask = check(s, seat, held)
-            if type(mask) is not int or mask & ~held or not mask:
-                raise self._bad_filters(seat, held, mask)
-            # The k-th card of the mask, as choice(legal plays) would pick it.
+            seat = game.to_act
+            assert seat is not None
+            mask = self.legal_mask(game)
             for _ in range(randbelow(mask.bit_count())):
                 mask &= mask - 1
-            index = (mask & -mask).bit_length() - 1
-            bit = 1 << index
-            if advisory:
-                breach = self._breach(s, seat, held, bit, index)
-                if breach is not None:
-                    s.breaches = s.breaches + (breach,)
-            hands[seat] = held ^ bit
-            s.hands = tuple(hands)
-            trick = s.trick = s.trick + (pairs[seat][index],)
-            s.played |= bit
-            s._log = (s._log, entries[seat][index])
-            if len(trick) < n:
-                s.to_act = next_seat[seat]
-                continue
-            winner, taken = _trick_won(rows[suit_of[trick[0][1]]], trick)
-            done = _make_trick(s.leader, trick, winner)
-            books, won = s.books, s.won
-            s.books = books[:winner] + (books[winner] + 1,) + books[winner + 1:]
-            s.won = won[:winner] + (won[winner] | taken,) + won[winner + 1:]
-            s.tricks = s.tricks + (done,)
-            s.trick = ()
-            s.leader = s.to_act = winner
-            if s.pile and self.draw:
-                drawn, s.pile = self._draw(tuple(hands), s.pile, winner)
-                hands = list(drawn)
-                s.hands = drawn
-            if after_trick is not None:
-                changed = after_trick(s, done)
-                if changed is not None:
-                    if not isinstance(changed, GameState):
-                        raise self._bad_after_trick(changed)
-                    s = copy_to_builder(changed)
-                    s._legal = None
-                    hands = list(s.hands)
-            if not any(hands) and not s.pile:
-                return self._end_play(freeze(s), close)
+            game = self._play(game, seat, (mask & -mask).bit_length() - 1)
+            if game.phase is not _PLAY or game.match is not match:
+                return game
 
     def simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
         for what, value in (("a number of hands", hands), ("a start", start)):

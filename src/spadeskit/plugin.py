@@ -18,13 +18,23 @@ from typing import Any, Literal, TypeVar
 import attrs
 import pluggy
 
-from .cards import Suit
 from .compiler import ACTS_IN
+from .filters import (
+    PlayCheck,
+    PlayFilter,
+    Ranking,
+    compile_filters,
+    first_trick_ban,
+    follow_suit,
+    head_the_trick,
+    no_lead_until_broken,
+)
 from .state import GameState, HandState, Phase, evolve
 
 __all__ = [
     "ActsIn",
     "Option",
+    "PlayCheck",
     "PlayFilter",
     "PluginInfo",
     "Ranking",
@@ -33,7 +43,9 @@ __all__ = [
     "clockwise",
     "compile_filters",
     "evolve_hand",
+    "first_trick_ban",
     "follow_suit",
+    "head_the_trick",
     "hookimpl",
     "int_range",
     "optional",
@@ -119,126 +131,6 @@ class PluginInfo:
     requires: tuple[str, ...] = ()
     conflicts: tuple[str, ...] = ()
     order: int = 100
-
-
-@attrs.frozen
-class Ranking:
-    """The compiled card ranking, handed to play filters and bots.
-
-    ``suit_of[i]`` is the effective suit of card index ``i`` (``-1`` if not in the deck),
-    ``strength[i]`` its strength within it, ``suit_mask[s]`` the mask of every deck card
-    of effective suit ``s``, ``deck_mask`` the whole deck.
-    """
-
-    suit_of: tuple[int, ...]
-    strength: tuple[int, ...]
-    suit_mask: tuple[int, ...]
-    deck_mask: int
-
-
-PlayCheck = Callable[["HandState", int, int], int]
-
-
-@attrs.frozen
-class PlayFilter:
-    """One restriction on plays: ``check(hand, seat, allowed) -> allowed``.
-
-    ``hand`` is the state (:data:`~spadeskit.state.HandState`), ``allowed`` an int mask
-    of the cards still allowed; the check returns the narrowed mask and must never
-    return an empty one when ``allowed`` was not empty, nor add cards to it.  Filters
-    run sorted by ``(order, name)``.
-
-    ``source`` optionally gives the same check as Python statements that narrow the
-    local ``allowed`` (reading ``hand`` and ``seat``), with ``{name}`` placeholders for
-    the values in ``constants``.  The rules then compile every filter into one function
-    and inline those statements instead of calling ``check`` (the ready-made filters
-    below do this); ``check`` stays the reference and is used for error messages.
-    """
-
-    name: str
-    check: PlayCheck = attrs.field(eq=False)
-    reason: str = ""
-    order: int = 100
-    enforced: bool = True
-    source: str | None = attrs.field(default=None, eq=False)
-    constants: Mapping[str, Any] = attrs.field(factory=dict, eq=False)
-
-
-_FOLLOW_SOURCE = """\
-trick = hand.trick
-if trick:
-    following = allowed & {suit_mask}[{suit_of}[trick[0][1]]]
-    if following:
-        allowed = following
-"""
-
-_UNBROKEN_SOURCE = """\
-if not hand.trick and not hand.played & {trump}:
-    rest = allowed & {others}
-    if rest:
-        allowed = rest
-"""
-
-
-def follow_suit(ranking: Ranking, *, enforced: bool = True, order: int = 10) -> PlayFilter:
-    """Return the filter "follow the led (effective) suit if able"."""
-    suit_of, suit_mask = ranking.suit_of, ranking.suit_mask
-
-    def check(hand: HandState, seat: int, allowed: int) -> int:
-        trick = hand.trick
-        if trick:
-            following = allowed & suit_mask[suit_of[trick[0][1]]]
-            if following:
-                return following
-        return allowed
-
-    return PlayFilter("follow-suit", check, "a player must follow the led suit when able",
-                      order=order, enforced=enforced, source=_FOLLOW_SOURCE,
-                      constants={"suit_mask": suit_mask, "suit_of": suit_of})
-
-
-def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, enforced: bool = True,
-                         order: int = 20) -> PlayFilter:
-    """Return the filter "no leading ``suit`` until one has been played, unless only it is held".
-
-    With ``enforced=False`` a lead outside it is accepted and recorded as a secret
-    :class:`~spadeskit.state.Breach` (table enforcement).
-    """
-    trump = ranking.suit_mask[suit]
-    others = ranking.deck_mask & ~trump
-
-    def check(hand: HandState, seat: int, allowed: int) -> int:
-        if not hand.trick and not hand.played & trump:
-            rest = allowed & others
-            if rest:
-                return rest
-        return allowed
-
-    name = suit.name.lower()
-    return PlayFilter(f"break-{name}", check,
-                      f"{name} may not be led until broken, unless the leader holds only {name}",
-                      order=order, enforced=enforced, source=_UNBROKEN_SOURCE,
-                      constants={"trump": trump, "others": others})
-
-
-def compile_filters(filters: Sequence[PlayFilter]) -> PlayCheck:
-    """Return one function applying ``filters`` in order, with their sources inlined."""
-    namespace: dict[str, Any] = {}
-    lines = ["def check(hand, seat, allowed):"]
-    for k, f in enumerate(filters):
-        if f.source is None:
-            namespace[f"_check{k}"] = f.check
-            lines.append(f"    allowed = _check{k}(hand, seat, allowed)")
-            continue
-        names = {}
-        for key, value in f.constants.items():
-            names[key] = f"_c{k}_{key}"
-            namespace[names[key]] = value
-        lines += ["    " + line for line in f.source.format(**names).splitlines()]
-    lines.append("    return allowed")
-    exec(compile("\n".join(lines) + "\n", "<spadeskit play filters>", "exec"), namespace)
-    check: PlayCheck = namespace["check"]
-    return check
 
 
 def clockwise(seat: int, players: int, steps: int = 1) -> int:

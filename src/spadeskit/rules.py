@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import pluggy
 
+from . import codegen
 from .actions import Action, Bid, Nil
 from .cards import CardLike, Suit, card_at, parse_card
-from .compiler import ACTS_IN, Compiled, compile_hook
+from .compiler import ACTS_IN, PASS_THROUGH, Compiled, answered_by, compile_hook
 from .errors import PluginError, SpadesError, shown
 from .plugin import ActsIn, PlayFilter, PluginInfo, Ranking
 from .results import HandResult, HandSummary, ScoreLine
@@ -62,11 +63,12 @@ class CompiledHooks:
                  "contract_steps", "first_leader", "match_end", "misdeal_allowed", "next_dealer", "offers",
                  "paper_bids", "score_hand", "view")
 
-    def __init__(self, pm: pluggy.PluginManager, table: TableSpec, options: FrozenMap, name: str) -> None:
+    def __init__(self, pm: pluggy.PluginManager, table: TableSpec, options: FrozenMap, name: str,
+                 sources: codegen.Sources | None = None) -> None:
         bound = {"table": table, "options": options}
 
         def hook(hook_name: str) -> Any:
-            return compile_hook(pm, hook_name, bound, name)
+            return compile_hook(pm, hook_name, bound, name, sources=sources)
 
         missing = [h for h in REQUIRED if not getattr(pm.hook, h).get_hookimpls()]
         if missing:
@@ -92,9 +94,26 @@ class CompiledHooks:
                 chosen = tuple(id(i) for i in impls if _acts(i, phase, referee, options))
                 if chosen not in shared:
                     shared[chosen] = compile_hook(
-                        pm, "spadeskit_penalty_actions", bound, name,
+                        pm, "spadeskit_penalty_actions", bound, name, sources=sources,
                         keep=lambda i, ids=frozenset(chosen): id(i) in ids)  # type: ignore[misc]
                 self.offers[(phase, referee)] = shared[chosen]
+
+
+def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
+    """Return ``f`` with its check raising a :class:`PluginError` naming the filter and its
+    plugin (the original exception as its cause) instead of any other exception."""
+    check = f.check
+
+    def guarded(hand: Any, seat: int, allowed: int) -> int:
+        try:
+            return check(hand, seat, allowed)
+        except PASS_THROUGH:
+            raise
+        except Exception as exc:
+            raise PluginError(f"play filter {f.name!r} ({owner}) failed in {rules!r}: "
+                              f"{type(exc).__name__}: {exc}") from exc
+
+    return attrs.evolve(f, check=guarded, source=None)
 
 
 def _acts(impl: pluggy.HookImpl, phase: Phase, referee: bool, options: Mapping[str, Any]) -> bool:
@@ -126,7 +145,9 @@ class Rules:
         self.plugin_manager = pm
         self.hook = pm.hook
         self._reload = reload
-        table_hook = compile_hook(pm, "spadeskit_table", {"options": options}, self.name)
+        self.sources: codegen.Sources = []
+        """Every function generated for these rules (see :meth:`generated_source`)."""
+        table_hook = compile_hook(pm, "spadeskit_table", {"options": options}, self.name, sources=self.sources)
         table = table_hook() if table_hook is not None else None
         if not isinstance(table, TableSpec):
             raise PluginError(f"no plugin set up the table for {self.name!r} (spadeskit_table gave {table!r})")
@@ -136,17 +157,33 @@ class Rules:
         self.table = table
         self.side_of = table.side_of
         bound = {"table": table, "options": options}
-        self._card_rank = compile_hook(pm, "spadeskit_card_rank", bound, self.name)
-        self._trick_strength = compile_hook(pm, "spadeskit_trick_strength", bound, self.name)
+        self._card_rank = compile_hook(pm, "spadeskit_card_rank", bound, self.name, sources=self.sources)
+        self._trick_strength = compile_hook(pm, "spadeskit_trick_strength", bound, self.name, sources=self.sources)
         self.ranking = self._compile_ranking()
-        self.filters = self._compile_filters(compile_hook(pm, "spadeskit_play_filters", bound, self.name))
-        self.calls = CompiledHooks(pm, table, options, self.name)
+        self.filters = self._compile_filters(compile_hook(pm, "spadeskit_play_filters", bound, self.name,
+                                                          sources=self.sources))
+        self.calls = CompiledHooks(pm, table, options, self.name, self.sources)
         self._strength: dict[str, tuple[tuple[int, ...], ...]] = {}
 
     @property
     def name(self) -> str:
         """Return ``"variant"`` or ``"variant + house rule + …"``."""
         return " + ".join((self.variant,) + self.house_rules)
+
+    def generated_source(self) -> str:
+        """Return the source of every function generated for these rules, as it runs.
+
+        spadeskit compiles each hook into one plain call, the play filters into one
+        function and the playout loops into one function each when rules load (see
+        :mod:`spadeskit.codegen`); this shows that code, each piece under a comment
+        naming it.  A traceback through it shows the same lines.
+
+        >>> import spadeskit
+        >>> text = spadeskit.load_rules("standard").generated_source()
+        >>> "# play filters" in text and "def check(hand, seat, allowed):" in text
+        True
+        """
+        return "\n".join(f"# {label}\n{source}" for label, source in self.sources)
 
     def _compile_ranking(self) -> Ranking:
         suit_of = [-1] * 54
@@ -165,10 +202,14 @@ class Rules:
 
     def _compile_filters(self, hook: Compiled | None) -> tuple[PlayFilter, ...]:
         found = hook(self.ranking) if hook is not None else []
-        filters = [f for group in found if group for f in group]
-        for f in filters:
-            if not isinstance(f, PlayFilter):
-                raise PluginError(f"spadeskit_play_filters of {self.name!r} returned {f!r}, not a PlayFilter")
+        filters = []
+        for index, group in enumerate(found):
+            for f in group or ():
+                if not isinstance(f, PlayFilter):
+                    raise PluginError(f"spadeskit_play_filters of {self.name!r} returned {f!r}, not a "
+                                      f"PlayFilter ({answered_by(hook, index)})")
+                # A building block's check is the library's; any other is guarded, on every path.
+                filters.append(f if f.block is not None else _guarded(f, answered_by(hook, index), self.name))
         return tuple(sorted(filters, key=lambda f: (f.order, f.name)))
 
     def strength_table(self, trump: str) -> tuple[tuple[int, ...], ...]:

@@ -1,0 +1,169 @@
+"""One rulebook: a rule is written once and holds on every path (step API, rollouts,
+simulate, search playouts); generated code is visible and fails naming the plugin."""
+
+from __future__ import annotations
+
+import random
+import traceback
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+import spadeskit
+from spadeskit import GameState, PluginError, PluginInfo, hookimpl
+from spadeskit.filters import Block, building_block
+from spadeskit.plugin import PlayFilter, evolve_hand
+from spadeskit.state import HandState
+
+from test_fast_core import midway, step_to_end
+
+
+def house_rule(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
+    """Return a third-party house rule module implementing ``hooks``."""
+    module = types.ModuleType(name)
+    module.PLUGIN = PluginInfo(name=name, kind="house-rule", summary=name)  # type: ignore[attr-defined]
+    for hook, function in hooks.items():
+        setattr(module, hook, hookimpl(function))
+    return module
+
+
+def late_hearts_through_an_alias(ranking: Any) -> Sequence[PlayFilter]:
+    """No heart may be led to the first two tricks (unless only hearts are held), the
+    hand read through an alias, as a plugin author may well write it."""
+    hearts = ranking.suit_mask[spadeskit.Suit.HEARTS]
+
+    def check(hand: HandState, seat: int, allowed: int) -> int:
+        h = hand
+        trick, tricks = h.trick, h.tricks
+        if not trick and len(tricks) < 2 and allowed & ~hearts:
+            return allowed & ~hearts
+        return allowed
+
+    return [PlayFilter("late-hearts", check, "no heart may be led to the first two tricks", order=40)]
+
+
+@pytest.mark.parametrize("variant", ["standard", "cutthroat", "two-handed"])
+def test_a_third_party_filter_written_once_gives_rollout_equal_to_step_on_every_seed(variant: str) -> None:
+    """A plain Python filter, reading the hand through an alias, holds on every path."""
+    rules = spadeskit.load_rules(variant, [house_rule("late-hearts", spadeskit_play_filters=late_hearts_through_an_alias)])
+    for seed in range(20):
+        start = midway(rules, seed, steps=seed % 7)
+        rng = random.Random(seed)
+        assert start.rollout(seed=seed) == step_to_end(start, lambda _state, legal: rng.choice(legal))
+
+
+def test_simulate_with_a_third_party_filter_equals_recorded_step_play() -> None:
+    rules = spadeskit.load_rules("standard", [house_rule("late-hearts", spadeskit_play_filters=late_hearts_through_an_alias)])
+    fast = list(rules.simulate(12, seed=3))
+    recorded = list(rules._engine._simulate(12, 3, None, 0, close=True))
+    assert fast == recorded
+
+
+def test_a_building_block_that_reads_hand_is_refused_when_built() -> None:
+    """Building blocks read the hand in play only through $trick, $played, $tricks."""
+    with pytest.raises(PluginError, match="reads 'hand'"):
+        building_block("alias", "", "h = hand\nif h.trick:\n    allowed = allowed\n", {}, order=5)
+    with pytest.raises(PluginError, match="assigns '_k_trick'"):
+        building_block("clobber", "", "_k_trick = ()\n", {}, order=5)
+
+
+def test_a_building_blocks_check_is_derived_from_its_one_definition() -> None:
+    """The reference check and the inlined loop code come from the same statements."""
+    ban = building_block("low-first", "lead low", "if not $trick and allowed & $low:\n    allowed &= $low\n",
+                         {"low": 0b111}, order=5)
+    assert isinstance(ban.block, Block)
+    hand = types.SimpleNamespace(trick=(), played=0, tricks=())
+    assert ban.check(hand, 0, 0b1010) == 0b10  # type: ignore[arg-type]
+    hand.trick = ((1, 5),)
+    assert ban.check(hand, 0, 0b1010) == 0b1010  # type: ignore[arg-type]
+
+
+def test_a_filter_given_source_is_warned_and_its_check_runs() -> None:
+    with pytest.warns(DeprecationWarning, match="'source' is ignored"):
+        old = PlayFilter("old", lambda hand, seat, allowed: allowed, source="allowed = 0\n")
+    rules = spadeskit.load_rules("standard", [house_rule("old", spadeskit_play_filters=lambda: [old])])
+    game = rules.new_game(seed=2)
+    assert game.rollout(seed=2).hand_results  # the ignored source would have emptied the mask
+
+
+# ------------------------------------------------------------------------------------------
+# Hooks never see a mutable state
+# ------------------------------------------------------------------------------------------
+
+
+def test_every_hook_sees_frozen_states_that_never_change_afterwards_on_every_path() -> None:
+    """Hooks and filters are handed frozen states only (no scratch copy), so a plugin
+    that keeps what it was handed sees it unchanged later, on every path."""
+    kept: list[tuple[GameState, tuple[Any, ...]]] = []
+
+    def keep(game: GameState) -> None:
+        assert type(game) is GameState
+        kept.append((game, (game.to_act, game.hands, game.trick, game.bids, game.tricks, game.phase)))
+
+    def auction_next(game: GameState) -> None:
+        keep(game)
+
+    def after_trick(hand: HandState) -> HandState:
+        keep(hand)
+        return evolve_hand(hand, extra=hand.extra.set(counted=len(hand.tricks)))
+
+    def filters(ranking: Any) -> Sequence[PlayFilter]:
+        def check(hand: HandState, seat: int, allowed: int) -> int:
+            keep(hand)
+            return allowed
+        return [PlayFilter("watcher", check, order=90)]
+
+    watcher = house_rule("watcher", spadeskit_auction_next=auction_next, spadeskit_after_trick=after_trick,
+                         spadeskit_play_filters=filters)
+    rules = spadeskit.load_rules("standard", [watcher])
+    game = rules.new_game(seed=4)
+    game.rollout(seed=4)
+    list(rules.simulate(3, seed=4))
+    rules._engine.random_play_score(midway(rules, 4, 10), random.Random(4).random)
+    assert len(kept) > 100
+    for state, seen in kept:
+        assert (state.to_act, state.hands, state.trick, state.bids, state.tricks, state.phase) == seen
+
+
+# ------------------------------------------------------------------------------------------
+# Failures inside plugins name the plugin; generated code shows its lines
+# ------------------------------------------------------------------------------------------
+
+
+def broken_filters(ranking: Any) -> Sequence[PlayFilter]:
+    def check(hand: HandState, seat: int, allowed: int) -> int:
+        if hand.tricks:
+            raise TypeError("the filter tripped")
+        return allowed
+    return [PlayFilter("tripwire", check, order=50)]
+
+
+@pytest.mark.parametrize("path", ["step", "rollout", "simulate"])
+def test_an_exception_in_a_filter_is_a_plugin_error_naming_it_on_every_path(path: str) -> None:
+    rules = spadeskit.load_rules("standard", [house_rule("tripwire", spadeskit_play_filters=broken_filters)])
+    game = rules.new_game(seed=1)
+    with pytest.raises(PluginError, match=r"play filter 'tripwire' \(plugin 'tripwire'\) failed") as caught:
+        if path == "step":
+            rng = random.Random(1)
+            while True:
+                game = game.apply(rng.choice(game.legal_actions()))
+        elif path == "rollout":
+            game.rollout(seed=1)
+        else:
+            list(rules.simulate(2, seed=1))
+    assert isinstance(caught.value.__cause__, TypeError)
+
+
+def test_generated_source_shows_what_runs_and_tracebacks_show_its_lines() -> None:
+    def auction_next(game: GameState) -> None:
+        raise ValueError("no")
+
+    rules = spadeskit.load_rules("standard", [house_rule("grumpy", spadeskit_auction_next=auction_next)])
+    text = rules.generated_source()
+    assert "# hook spadeskit_auction_next" in text and "# play filters" in text and "playout" in text
+    with pytest.raises(PluginError, match="plugin 'grumpy' failed in hook spadeskit_auction_next") as caught:
+        rules.new_game(seed=1).apply(spadeskit.Bid(3))
+    shown = "".join(traceback.format_exception(caught.value.__cause__))
+    assert "<spadeskit hook spadeskit_auction_next" in shown and "r = _f" in shown
