@@ -291,7 +291,7 @@ class DealSampler:
         if rules is None:
             from .loader import load_rules
 
-            rules = load_rules(view.variant)
+            rules = load_rules(view.variant, view.house_rules, view.options)
         f = self.facts = known or facts(view, rules)
         self.players = rules.table.players
         own = 0

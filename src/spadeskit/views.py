@@ -9,6 +9,7 @@ hook.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -70,6 +71,9 @@ def _shown_tricks(tricks: tuple[Trick, ...]) -> tuple[ShownTrick, ...]:
 class View:
     """The game as one seat sees it (``seat=None``: a spectator, who holds no cards).
 
+    ``variant``, ``house_rules`` and ``options`` name the rules it belongs to
+    (``spadeskit.load_rules(view.variant, view.house_rules, view.options)`` loads them).
+
     Seats are numbered from 0 clockwise (``seat_names`` gives their letters); ``side``
     is the viewing seat's side (an index into ``side_names``), ``partner`` its partner
     where it has one.  ``hand_number`` counts from 0: show people ``hand_number + 1``.
@@ -112,6 +116,13 @@ class View:
     partner: int | None
     events: tuple[Event, ...]
     score_unit: int = 1
+    house_rules: tuple[str, ...] = ()
+    options: Mapping[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def rules_name(self) -> str:
+        """Return the name of the rules this view belongs to: ``"standard + blind-nil"``."""
+        return " + ".join((self.variant, *self.house_rules))
 
     def show_score(self, points: int) -> str:
         """Return stored points as people read them (``41`` is ``"4.1"`` in a game scored
@@ -123,6 +134,8 @@ class View:
         return {
             "seat": self.seat,
             "variant": self.variant,
+            "house_rules": list(self.house_rules),
+            "options": dict(self.options),
             "seat_names": list(self.seat_names),
             "side_names": list(self.side_names),
             "hand_number": self.hand_number,
@@ -189,14 +202,14 @@ def make_view(game: GameState, seat: int | None) -> View:
         mates = [s for s in table.sides[side] if s != seat]
         partner = mates[0] if len(mates) == 1 else None
     view: View = _make(
-        seat, rules.name, table.seat_names, table.side_names, game.number, game.dealer, game.phase,
+        seat, rules.variant, table.seat_names, table.side_names, game.number, game.dealer, game.phase,
         game.to_act, cards_of(hands[seat]) if seat is not None else (),
         tuple([m.bit_count() for m in hands]), game.bids, contract.trump if contract else None,
         game.leader, tuple([(s, ALL_CARDS[c]) for s, c in game.trick]), _shown_tricks(game.tricks), game.books,
         game.blind.bit_count(), len(game.pile), match.scores, match.bags, match.results,
         game.legal_actions(seat) if seat is not None else (), match.end is not None,
         match.end.winner if match.end is not None else None, side, partner, hand_events(game, seat),
-        table.score_unit,
+        table.score_unit, rules.house_rules, rules.options,
     )
     hook = rules.calls.view
     if hook is None:
