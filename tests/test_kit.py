@@ -182,3 +182,80 @@ def test_the_leak_check_catches_a_view_that_depends_on_another_seats_cards() -> 
             check_inference(leaky.new_game(seed=seed), rng)
     for seed in range(5):
         check_inference(spadeskit.load_rules("standard").new_game(seed=seed), rng)  # no leak
+
+
+# ------------------------------------------------------------------------------------------
+# What the kit promises, with default settings (round 3)
+# ------------------------------------------------------------------------------------------
+
+
+def _second_partner_capped() -> types.ModuleType:
+    """A house rule whose second partner may bid at most 13 less the first partner's bid:
+    under hidden-bids that bid is sealed, so what the second partner is offered leaks it."""
+    from collections.abc import Generator, Sequence
+
+    module = types.ModuleType("team-cap")
+    module.PLUGIN = spadeskit.PluginInfo(name="team-cap", kind="house-rule", summary="team bids at most 13")  # type: ignore[attr-defined]
+
+    def spadeskit_auction_actions(game: spadeskit.GameState, seat: int, table: spadeskit.TableSpec
+                                  ) -> Generator[None, Sequence[spadeskit.Action], Sequence[spadeskit.Action]]:
+        offered = yield
+        partner = next(s for s in table.sides[table.side_of[seat]] if s != seat)
+        said = game.bids[partner]
+        if not isinstance(said, spadeskit.Bid):
+            return offered
+        return tuple(a for a in offered if not isinstance(a, spadeskit.Bid) or a.tricks + said.tricks <= 13)
+
+    module.spadeskit_auction_actions = spadeskit.hookimpl(wrapper=True)(spadeskit_auction_actions)  # type: ignore[attr-defined]
+    return module
+
+
+def test_kit_with_default_settings_catches_a_sealed_bid_leaking_through_legal_actions() -> None:
+    """Every kind of decision is deep-checked, the second bid of a hand included."""
+    rules = spadeskit.load_rules("standard", ["hidden-bids", _second_partner_capped()])
+    with pytest.raises(InvariantError) as caught:
+        check_rules(rules)
+    assert caught.value.invariant == "views" and "legal actions change" in str(caught.value)
+    assert "team-cap" in str(caught.value)
+
+
+def _suicide_without_conflicts() -> types.ModuleType:
+    """Suicide Spades (one partner nil, the other at least 4) without its declared
+    conflicts: beside mirror, a seat holding spades may be offered nothing."""
+    from collections.abc import Generator, Sequence
+
+    module = types.ModuleType("loose-suicide")
+    module.PLUGIN = spadeskit.PluginInfo(name="loose-suicide", kind="house-rule", summary="suicide")  # type: ignore[attr-defined]
+
+    def spadeskit_auction_actions(game: spadeskit.GameState, seat: int, table: spadeskit.TableSpec
+                                  ) -> Generator[None, Sequence[spadeskit.Action], Sequence[spadeskit.Action]]:
+        offered = yield
+        high = tuple(b for b in offered if isinstance(b, spadeskit.Bid) and b.tricks >= 4)
+        partner = next(s for s in table.sides[table.side_of[seat]] if s != seat)
+        said = game.bids[partner]
+        if said is None:
+            return tuple(b for b in offered if isinstance(b, spadeskit.Nil)) + high
+        return high if isinstance(said, spadeskit.Nil) else tuple(b for b in offered if isinstance(b, spadeskit.Nil))
+
+    module.spadeskit_auction_actions = spadeskit.hookimpl(wrapper=True)(spadeskit_auction_actions)  # type: ignore[attr-defined]
+    return module
+
+
+def test_a_state_where_nobody_can_act_is_a_typed_error_and_a_kit_failure_naming_the_plugins() -> None:
+    rules = spadeskit.load_rules("standard", ["mirror", _suicide_without_conflicts()])
+    with pytest.raises(InvariantError) as caught:
+        check_rules(rules, machine_examples=0)
+    assert caught.value.invariant == "legal" and "no legal action" in str(caught.value)
+    assert "loose-suicide" in str(caught.value) and "mirror" in str(caught.value)
+    stuck = spadeskit.replay(caught.value.record, rules)
+    with pytest.raises(spadeskit.Deadlock, match="no legal action"):
+        stuck.legal_actions()
+    with pytest.raises(spadeskit.Deadlock):
+        stuck.rollout(seed=1)
+
+
+def test_check_playouts_proves_rollout_simulate_and_pickling_on_the_users_rules() -> None:
+    from spadeskit.testing import check_playouts
+
+    for variant in shipped("variant"):
+        check_playouts(spadeskit.load_rules(variant), seed=2)

@@ -13,6 +13,7 @@ __all__ = [
     "ActionParseError",
     "CardParseError",
     "DealError",
+    "Deadlock",
     "GameOver",
     "IllegalAction",
     "NotYourTurn",
@@ -64,6 +65,11 @@ class RecordError(SpadesError):
 
 class PluginError(SpadesError):
     """A plugin is broken: bad metadata, or a hook returned something unusable."""
+
+
+class Deadlock(PluginError):
+    """A reachable state offers nobody an action: the rules (usually two house rules that
+    cannot be combined) leave the game stuck."""
 
 
 class UnknownPlugin(PluginError):

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import pickle
 import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -42,7 +43,7 @@ import attrs
 
 from .actions import Accept, Action, Bid, Discard, Exchange, Nil, Pass, PickUp, Play
 from .cards import card_at, iter_mask, mask_of
-from .errors import SpadesError
+from .errors import Deadlock, SpadesError
 from .plugin import PluginInfo
 from .loader import available, hook_argument_problem, load_rules, resolve
 from .replay import replay
@@ -63,6 +64,7 @@ __all__ = [
     "check_inference",
     "check_moves",
     "check_rotation",
+    "check_playouts",
     "play_random_match",
     "lint",
     "rule_sets",
@@ -79,13 +81,15 @@ _PROBES: tuple[Action, ...] = (
 
 # Which hooks can break which invariant: named in failure reports.
 SUSPECTS: dict[str, tuple[str, ...]] = {
-    "cards": ("spadeskit_after_trick", "spadeskit_apply_penalty", "spadeskit_auction_next", "spadeskit_table"),
+    "cards": ("spadeskit_after_trick", "spadeskit_apply_out_of_turn", "spadeskit_auction_next", "spadeskit_table"),
     "tricks": ("spadeskit_trick_strength", "spadeskit_card_rank", "spadeskit_after_trick"),
     "legal": ("spadeskit_play_filters", "spadeskit_auction_actions", "spadeskit_auction_next",
-              "spadeskit_penalty_actions", "spadeskit_apply_penalty", "spadeskit_match_end"),
+              "spadeskit_out_of_turn_actions", "spadeskit_apply_out_of_turn", "spadeskit_match_end"),
     "scores": ("spadeskit_score_hand",),
     "end": ("spadeskit_match_end", "spadeskit_score_hand", "spadeskit_next_dealer"),
-    "replay": ("spadeskit_apply_penalty", "spadeskit_after_trick", "spadeskit_auction_next"),
+    "replay": ("spadeskit_apply_out_of_turn", "spadeskit_after_trick", "spadeskit_auction_next"),
+    "playouts": ("spadeskit_play_filters", "spadeskit_after_trick", "spadeskit_auction_actions",
+                 "spadeskit_auction_next", "spadeskit_before_scoring"),
     "views": ("spadeskit_view",),
     "rotation": ("spadeskit_score_hand", "spadeskit_match_end", "spadeskit_auction_next",
                  "spadeskit_next_dealer", "spadeskit_play_filters"),
@@ -149,6 +153,21 @@ def _fail(game: GameState, invariant: str, what: str) -> InvariantError:
     return InvariantError(game.rules, invariant, what, game.to_record())
 
 
+def _legal_or_fail(game: GameState) -> tuple[Action, ...]:
+    """Return the legal actions; a state where nobody can act fails the ``legal`` invariant."""
+    try:
+        return game.legal_actions()
+    except Deadlock as exc:
+        raise _fail(game, "legal", f"a reachable state offers no legal action: {exc}") from exc
+
+
+def _decision_kind(game: GameState) -> tuple[Any, ...]:
+    """Return what kind of decision is pending: the phase and the place in it (the n-th
+    bid, the n-th card of a trick, the n-th exchange step)."""
+    hand = game.hand
+    return (hand.phase, len(hand.auction), len(hand.trick), len(hand.steps), game.to_act)
+
+
 # ------------------------------------------------------------------------------------------
 # Checks of one state
 # ------------------------------------------------------------------------------------------
@@ -182,7 +201,7 @@ def check_state(game: GameState) -> None:
     if sum(hand.books) != len(hand.tricks) or any(
             hand.books[s] != sum(t.winner == s for t in hand.tricks) for s in range(n)):
         raise _fail(game, "tricks", "books do not match the trick winners")
-    legal = game.legal_actions()
+    legal = _legal_or_fail(game)
     if game.is_over != (not legal) or game.is_over != (game.to_act is None):
         raise _fail(game, "legal", "legal actions must be non-empty exactly until the match ends")
     for side in range(len(rules.table.sides)):
@@ -327,22 +346,30 @@ def play_random_match(
 ) -> GameState:
     """Play a seeded random match, checking invariants; return the final state.
 
-    Every ``check_every`` steps the state invariants are checked; every ``deep_every``
-    steps also the views and every legal and some illegal actions.  At the end,
-    replaying the record must give an equal state.  The first failing state is
-    reported, so the record in the error is the shortest prefix that fails.
+    Every ``check_every`` steps the state invariants are checked.  The deep checks
+    (views, what a seat could infer from its view and its legal actions, every legal
+    and some illegal actions) run on the first decision of every kind in the match
+    (each phase, each place in the auction, in a trick, in the exchanges, each seat to
+    act) and on about one decision in ``deep_every`` after that, drawn at random, so
+    every kind of decision is checked.  At the end, replaying the record must give an
+    equal state.  The first failing state is reported, so the record in the error is
+    the shortest prefix that fails.
     """
     rng = random.Random(seed)
+    sample = random.Random(f"deep checks {seed}")  # its own stream: the match stays the same
+    checked: set[tuple[Any, ...]] = set()
     game = rules.new_game(seed=seed)
     steps = 0
     while not game.is_over:
         if steps % check_every == 0:
             check_state(game)
-        if steps % deep_every == 0:
+        kind = _decision_kind(game)
+        if kind not in checked or sample.random() * deep_every < 1:
+            checked.add(kind)
             check_views(game)
             check_inference(game, rng)
             check_moves(game, rng)
-        game = game.apply(rng.choice(game.legal_actions()))
+        game = game.apply(rng.choice(_legal_or_fail(game)))
         steps += 1
         if steps > max_actions:
             raise _fail(game, "end", f"the match did not end within {max_actions} actions")
@@ -351,6 +378,43 @@ def play_random_match(
     if replay(game.to_record(), game.rules) != game:
         raise _fail(game, "replay", "replaying the record does not give an equal state")
     return game
+
+
+def _to_hand_end(game: GameState, rng: random.Random) -> GameState:
+    """Apply ``rng.choice(legal_actions())`` until the hand in progress is scored."""
+    match = game.match
+    while game.match is match and not game.is_over:
+        game = game.apply(rng.choice(_legal_or_fail(game)))
+    return game
+
+
+def check_playouts(rules: Rules, seed: int, *, states: int = 6, hands: int = 4) -> None:
+    """Assert that the fast paths play exactly as the step API, and that states pickle.
+
+    From ``states`` states sampled along a seeded random match, ``rollout(seed=k)`` must
+    equal stepping with ``random.Random(k).choice(legal_actions())`` to the end of the
+    hand, and a pickled state must load equal.  ``rules.simulate(hands, seed)`` must
+    give the results of the same hands played and recorded action by action.
+    """
+    rng = random.Random(seed)
+    game = rules.new_game(seed=seed)
+    sampled: list[GameState] = []
+    while not game.is_over and len(sampled) < states:
+        if rng.random() < 0.08:
+            sampled.append(game)
+        game = game.apply(rng.choice(_legal_or_fail(game)))
+    picklable = rules._reload is not None
+    for number, state in enumerate(sampled):
+        k = seed * 1000 + number
+        if state.rollout(seed=k) != _to_hand_end(state, random.Random(k)):
+            raise _fail(state, "playouts", f"rollout(seed={k}) differs from stepping with the same choices")
+        if picklable and pickle.loads(pickle.dumps(state)) != state:
+            raise _fail(state, "playouts", "a pickled state does not load equal")
+    fast = list(rules.simulate(hands, seed=seed))
+    stepped = list(rules._engine._simulate(hands, seed, None, 0, close=True))
+    if fast != stepped:
+        raise _fail(rules.new_game(seed=seed), "playouts",
+                    f"simulate({hands}, seed={seed}) differs from the same hands played action by action")
 
 
 def _rotation(rules: Rules) -> tuple[int, tuple[int, ...]] | None:
@@ -462,6 +526,7 @@ def check_rules(
     matches: int = 20,
     seed: int = 0,
     rotations: int = 3,
+    playouts: int = 3,
     machine_examples: int = 20,
     max_actions: int = 20_000,
 ) -> CheckReport:
@@ -469,8 +534,10 @@ def check_rules(
 
     Lints every loaded plugin (a :class:`LintProblem` is raised as an
     :class:`InvariantError` of kind ``"lint"``), plays ``matches`` seeded random
-    matches checking every state, checks ``rotations`` matches for seat rotation, and
-    runs the hypothesis state machine for ``machine_examples`` examples (0 to skip).
+    matches checking every state (a state where nobody can act fails), checks
+    ``rotations`` matches for seat rotation and ``playouts`` for rollouts, simulations
+    and pickling equal to the step API (:func:`check_playouts`), and runs the
+    hypothesis state machine for ``machine_examples`` examples (0 to skip).
     """
     problems = lint(rules)
     if problems:
@@ -486,6 +553,12 @@ def check_rules(
                 from None
         hands += len(game.hand_results)
         actions += sum(len(log) for log in game.match.logs)
+    for number in range(playouts):
+        match_seed = seed + number
+        try:
+            check_playouts(rules, match_seed)
+        except InvariantError as error:
+            raise _blame(rules, error, lambda r: check_playouts(r, match_seed)) from None
     for number in range(rotations):
         match_seed = seed + number
         try:
@@ -733,11 +806,12 @@ def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
         @initialize(seed=st.integers(0, 2**63 - 1), dealer=st.integers(0, n - 1))
         def deal(self, seed: int, dealer: int) -> None:
             self.game = rules.new_game(seed=seed, dealer=dealer)
+            self.inferred: set[tuple[Any, ...]] = set()
 
         @precondition(lambda self: hasattr(self, "game") and not self.game.is_over)
         @rule(data=st.data())
         def take_a_legal_action(self, data: st.DataObject) -> None:
-            action = data.draw(st.sampled_from(self.game.legal_actions()), label="action")
+            action = data.draw(st.sampled_from(_legal_or_fail(self.game)), label="action")
             try:
                 self.game = self.game.apply(action)
             except SpadesError as exc:
@@ -763,6 +837,10 @@ def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
             if hasattr(self, "game"):
                 check_state(self.game)
                 check_views(self.game)
+                kind = _decision_kind(self.game)
+                if kind not in self.inferred:
+                    self.inferred.add(kind)
+                    check_inference(self.game, random.Random(len(self.inferred)))
 
         def teardown(self) -> None:
             if hasattr(self, "game") and replay(self.game.to_record(), rules) != self.game:

@@ -38,6 +38,13 @@ def test_suicide_conflicts_with_blind_nil():
         load_rules("standard", ["suicide", "blind-nil"])
 
 
+@pytest.mark.parametrize("other", ["mirror", "whiz"])
+def test_suicide_conflicts_with_bids_fixed_by_the_cards(other):
+    """Beside mirror or whiz a seat could be left with no bid at all: refused at load."""
+    with pytest.raises(RuleConflict, match="suicide"):
+        load_rules("standard", ["suicide", other])
+
+
 def test_suicide_keeps_every_invariant(spadeskit_check):
     report = spadeskit_check()
     assert report.matches > 0

@@ -22,8 +22,10 @@ PLUGIN = PluginInfo(
     options=(Option("suicide_min_bid", 4, "The least the partner of a nil bidder may bid.",
                     int_range(1, 13)),),
     fits=("standard",),
-    # With hidden-bids, what a seat may bid would reveal its partner's sealed bid.
-    conflicts=("blind-nil", "hidden-bids"),
+    # With hidden-bids, what a seat may bid would reveal its partner's sealed bid.  Under
+    # mirror or whiz a seat's bid is fixed by its spades, so a seat could be left with
+    # no bid at all: the game would be stuck.
+    conflicts=("blind-nil", "hidden-bids", "mirror", "whiz"),
 )
 
 
