@@ -155,10 +155,10 @@ def auction_plugin() -> types.ModuleType:
 
     @hookimpl
     @acts_in(Phase.AUCTION)
-    def spadeskit_penalty_actions(game: spadeskit.GameState, seat: int | None) -> None:
+    def spadeskit_out_of_turn_actions(game: spadeskit.GameState, seat: int | None) -> None:
         return None
 
-    module.spadeskit_penalty_actions = spadeskit_penalty_actions  # type: ignore[attr-defined]
+    module.spadeskit_out_of_turn_actions = spadeskit_out_of_turn_actions  # type: ignore[attr-defined]
     return module
 
 

@@ -424,13 +424,13 @@ def counting_rule(name: str, *declared: Phase, who: Any = "players", when: Any =
     module = types.ModuleType(name)
     module.PLUGIN = PluginInfo(name=name, kind="house-rule", summary="counts")  # type: ignore[attr-defined]
 
-    def spadeskit_penalty_actions(game: GameState, seat: int | None) -> Sequence[Action]:
+    def spadeskit_out_of_turn_actions(game: GameState, seat: int | None) -> Sequence[Action]:
         asked.append(game.phase)
         return ()
 
-    function = acts_in(*declared, who=who, when=when)(spadeskit_penalty_actions) if declare \
-        else spadeskit_penalty_actions
-    module.spadeskit_penalty_actions = hookimpl(function)  # type: ignore[attr-defined]
+    function = acts_in(*declared, who=who, when=when)(spadeskit_out_of_turn_actions) if declare \
+        else spadeskit_out_of_turn_actions
+    module.spadeskit_out_of_turn_actions = hookimpl(function)  # type: ignore[attr-defined]
     return module, asked
 
 
@@ -473,7 +473,7 @@ def test_shipped_out_of_turn_hooks_all_declare_their_phases() -> None:
     for name in ("jjdd", "blind-nil"):
         variant = "jjdd" if name == "jjdd" else "standard"
         rules = spadeskit.load_rules(variant, [] if name == "jjdd" else [name])
-        for found in rules.hook.spadeskit_penalty_actions.get_hookimpls():
+        for found in rules.hook.spadeskit_out_of_turn_actions.get_hookimpls():
             assert hasattr(found.function, ACTS_IN), (name, found.function.__name__)
     strict = spadeskit.load_rules("jjdd")
     assert strict._engine.play_offer is None  # strict enforcement offers nothing during play

@@ -167,3 +167,33 @@ def test_generated_source_shows_what_runs_and_tracebacks_show_its_lines() -> Non
         rules.new_game(seed=1).apply(spadeskit.Bid(3))
     shown = "".join(traceback.format_exception(caught.value.__cause__))
     assert "<spadeskit hook spadeskit_auction_next" in shown and "r = _f" in shown
+
+
+def test_a_view_names_its_variant_house_rules_and_options_so_inference_loads_them() -> None:
+    from spadeskit.inference import DealSampler
+
+    rules = spadeskit.load_rules("standard", ["blind-nil"], {"target": 300})
+    view = rules.new_game(seed=5).apply(spadeskit.SeeCards()).view(0)
+    assert (view.variant, view.house_rules, view.options["target"]) == ("standard", ("blind-nil",), 300)
+    assert view.rules_name == rules.name == "standard + blind-nil"
+    assert view.to_json()["house_rules"] == ["blind-nil"]
+    deal = DealSampler(view).draw(random.Random(1))
+    assert deal.hands[0] == rules.new_game(seed=5).hands[0] and len(deal.hands) == 4
+
+
+def test_the_out_of_turn_hooks_old_names_still_work_with_a_deprecation_warning() -> None:
+    """``spadeskit_penalty_actions`` / ``spadeskit_apply_penalty`` are now
+    ``spadeskit_out_of_turn_actions`` / ``spadeskit_apply_out_of_turn``."""
+    def spadeskit_penalty_actions(seat: int | None) -> Sequence[spadeskit.Action] | None:
+        return (spadeskit.Accept(),) if seat == 1 else None
+
+    def spadeskit_apply_penalty(game: GameState, action: spadeskit.Action) -> GameState | None:
+        return evolve_hand(game.hand, extra=game.hand.extra.set(accepted=True))
+
+    old = house_rule("old-names", spadeskit_penalty_actions=spadeskit_penalty_actions,
+                     spadeskit_apply_penalty=spadeskit_apply_penalty)
+    with pytest.warns(DeprecationWarning, match="spadeskit_penalty_actions, now called spadeskit_out_of_turn"):
+        rules = spadeskit.load_rules("standard", [old])
+    game = rules.new_game(seed=1)
+    assert game.legal_actions(1) == (spadeskit.Accept(),)
+    assert game.apply(spadeskit.Accept(), 1).hand.extra["accepted"] is True

@@ -250,7 +250,7 @@ def test_a_misspelt_hook_is_refused_at_load_with_a_suggestion() -> None:
         spadeskit.load_rules("standard", [typo])
     unmarked = house_rule("unmarked")
     unmarked.spadeskit_penalty_actionz = lambda game, seat: ()  # type: ignore[attr-defined]
-    with pytest.raises(PluginError, match="did you mean spadeskit_penalty_actions"):
+    with pytest.raises(PluginError, match="did you mean spadeskit_out_of_turn_actions"):
         spadeskit.load_rules("standard", [unmarked])
     named = house_rule("named")
     named.offers = hookimpl(specname="spadeskit_penalty_action")(lambda game: ())  # type: ignore[attr-defined]
@@ -295,7 +295,7 @@ def test_the_cli_prints_one_line_for_a_file_that_is_not_a_record(tmp_path: Any, 
     ("spadeskit_match_end", lambda: 5),
     ("spadeskit_next_dealer", lambda: 9),
     ("spadeskit_first_leader", lambda: -2),
-    ("spadeskit_penalty_actions", lambda: ["a claim"]),
+    ("spadeskit_out_of_turn_actions", lambda: ["a claim"]),
     ("spadeskit_view", lambda: "nope"),
 ])
 def test_a_hook_answer_of_the_wrong_type_is_a_plugin_error_naming_the_plugin(hook: str, answer: Any) -> None:

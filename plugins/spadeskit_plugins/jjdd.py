@@ -192,14 +192,14 @@ def _table_mode(options: Any) -> bool:
     return bool(options["enforcement"] == "table")
 
 
-@hookimpl(specname="spadeskit_penalty_actions")
+@hookimpl(specname="spadeskit_out_of_turn_actions")
 @acts_in(Phase.AUCTION)
 def misdeal_call(game: GameState) -> Sequence[Action]:
     """Any player may declare a misdeal while a seat holds the wrong number of cards."""
     return (DeclareMisdeal(),) if _uneven(game) else ()
 
 
-@hookimpl(specname="spadeskit_penalty_actions")
+@hookimpl(specname="spadeskit_out_of_turn_actions")
 @acts_in(Phase.PLAY, Phase.REVIEW, when=_table_mode)
 def renege_calls(game: GameState, seat: int | None, table: TableSpec) -> Sequence[Action]:
     """Under table enforcement, a team may call a renege in any finished trick, each once."""
@@ -210,14 +210,14 @@ def renege_calls(game: GameState, seat: int | None, table: TableSpec) -> Sequenc
     return tuple(CallRenege(t) for t in range(1, len(game.hand.tricks) + 1) if t not in called)
 
 
-@hookimpl(specname="spadeskit_penalty_actions")
+@hookimpl(specname="spadeskit_out_of_turn_actions")
 @acts_in(Phase.REVIEW)
 def review_accept(game: GameState, seat: int | None) -> Sequence[Action]:
     """The seat asked at the review step may accept the hand as played."""
     return (Accept(),) if seat == game.hand.to_act else ()
 
 
-@hookimpl(specname="spadeskit_penalty_actions")
+@hookimpl(specname="spadeskit_out_of_turn_actions")
 @acts_in(Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY, Phase.REVIEW, who="referee")
 def table_talk_rulings(game: GameState, table: TableSpec) -> Sequence[Action]:
     """The referee may rule that a side talked across the board (not during a misdeal)."""
@@ -233,7 +233,7 @@ def _transfer(game: GameState, transfer: BookTransfer, **extra: Any) -> GameStat
 
 
 @hookimpl
-def spadeskit_apply_penalty(game: GameState, seat: int | None, action: Action,
+def spadeskit_apply_out_of_turn(game: GameState, seat: int | None, action: Action,
                             table: TableSpec) -> GameState | None:
     names = table.side_names
     if isinstance(action, DeclareMisdeal):

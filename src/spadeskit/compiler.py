@@ -23,7 +23,7 @@ of the hookspec.  An exception escaping an implementation becomes a
 :class:`~spadeskit.errors.SpadesError` (a plugin refusing input on purpose),
 ``RecursionError`` and ``MemoryError``, which pass through unchanged.
 
-Out-of-turn action hooks (``spadeskit_penalty_actions``) are compiled once per phase
+Out-of-turn action hooks (``spadeskit_out_of_turn_actions``) are compiled once per phase
 and per kind of asker (a player or the referee), from the phases each implementation
 declares with :func:`spadeskit.plugin.acts_in`; an implementation that declares nothing
 is called in every phase.

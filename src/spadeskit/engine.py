@@ -37,6 +37,7 @@ from .compiler import answered_by
 from .errors import (
     shown,
     DealError,
+    Deadlock,
     GameOver,
     IllegalAction,
     NotYourTurn,
@@ -685,9 +686,10 @@ class Engine:
             else:
                 own = _NO_ACTIONS
             offer = self.player_offers.get(phase)
-            if offer is None:
-                return own
-            return own + self._offered(offer, game, actor)
+            found = own if offer is None else own + self._offered(offer, game, actor)
+            if not found:
+                raise self._stuck(game, actor)
+            return found
         if seat == REFEREE and type(seat) is int:
             offer = self.referee_offers.get(phase)
             return self._offered(offer, game, None) if offer is not None else _NO_ACTIONS
@@ -695,13 +697,20 @@ class Engine:
         offer = self.player_offers.get(phase)
         return self._offered(offer, game, seat) if offer is not None else _NO_ACTIONS
 
+    def _stuck(self, game: GameState, seat: int) -> Deadlock:
+        """Return the error for a state in which the seat to act has no action at all."""
+        names = ", ".join(info.name for info in self.rules.plugins)
+        return Deadlock(f"{self.seat_name(seat)} has no legal action in the {game.phase.value} of hand "
+                        f"{game.number + 1}: the rules {self.rules.name!r} leave the game stuck "
+                        f"(plugins {names}; two of them probably cannot be combined)")
+
     def _offered(self, offer: Any, game: GameState, seat: int | None) -> tuple[Action, ...]:
         found = offer(game, seat)
         actions: list[Action] = []
         for index, group in enumerate(found):
             for action in group or ():
                 if not isinstance(action, Action):
-                    raise self._bad("spadeskit_penalty_actions", offer, action, "not an action", index)
+                    raise self._bad("spadeskit_out_of_turn_actions", offer, action, "not an action", index)
                 actions.append(action)
         return tuple(actions)
 
@@ -818,12 +827,12 @@ class Engine:
         referee): logged in the hand where it happened, before the plugin that offered
         it applies it (and perhaps closes that hand)."""
         logged = _logged(game, (game._log, (REFEREE if claimant is None else claimant, action)))
-        hook = self.calls.apply_penalty
+        hook = self.calls.apply_out_of_turn
         new = hook(logged, claimant, action) if hook is not None else None
         if new is None:
             raise PluginError(f"no plugin of {self.rules.name!r} applied the offered action {action}")
         if not isinstance(new, GameState):
-            raise self._bad("spadeskit_apply_penalty", hook, new, "not a state")
+            raise self._bad("spadeskit_apply_out_of_turn", hook, new, "not a state")
         return new
 
     def _refuse_play(self, game: GameState, seat: int, action: Play) -> SpadesError:
@@ -1131,9 +1140,13 @@ class Engine:
             assert seat is not None
             own = self._auction_actions(game, seat)
             if offer is None:
+                if not own:
+                    raise self._stuck(game, seat)
                 action = choice(own)
             else:
                 offered = self._offered(offer, game, seat)
+                if not own and not offered:
+                    raise self._stuck(game, seat)
                 action = choice(own + offered)
                 if _listed(action, offered):  # as apply() decides: offered actions first
                     game = self._take_offered(game, seat, action)

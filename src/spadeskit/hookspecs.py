@@ -106,7 +106,7 @@ def spadeskit_misdeal_allowed(table: TableSpec, options: Options) -> bool | None
 
     Called when a game is started with an explicit deal.  By default such a deal is
     refused with a :class:`~spadeskit.errors.DealError`; a variant in which a player may
-    declare a misdeal accepts it and offers ``DeclareMisdeal`` as a penalty action.
+    declare a misdeal accepts it and offers ``DeclareMisdeal`` as an out-of-turn action.
     """
 
 
@@ -203,36 +203,57 @@ def spadeskit_before_scoring(game: GameState, table: TableSpec, options: Options
     Called after the last trick and after every action of the review that follows.  A
     variant with a review step (renege claims) returns the seat to ask; the state is then
     in :attr:`~spadeskit.state.Phase.REVIEW` and that seat's actions come from
-    :func:`spadeskit_penalty_actions`.
+    :func:`spadeskit_out_of_turn_actions`.
     """
 
 
 # --------------------------------------------------------------------------------------
-# Events: penalties
+# Events: out-of-turn actions (claims, rulings, penalties)
 # --------------------------------------------------------------------------------------
 
 
 @hookspec
-def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpec, options: Options) -> Sequence[Action] | None:
-    """Return the penalty actions ``seat`` may take now (``None`` is the referee).
+def spadeskit_out_of_turn_actions(game: GameState, seat: int | None, table: TableSpec,
+                                  options: Options) -> Sequence[Action] | None:
+    """Return the actions ``seat`` may take outside the normal turn order, now.
 
-    The referee acts as ``game.apply(action, spadeskit.REFEREE)``.
+    :param game: the state; ``game.to_act`` may be another seat.
+    :param seat: the seat asking, or ``None`` for the referee (who acts as
+        ``game.apply(action, spadeskit.REFEREE)``).
+    :returns: the actions offered (added after the seat's own bids, cards or steps when
+        it is also its turn), or ``None`` for none.
+    :kind: collected from every plugin, in pluggy's call order.
 
-    Collected from every plugin.  These are actions outside the normal turn: a renege
-    claim, a misdeal declaration, a table-talk ruling, accepting the hand at review,
-    looking at one's cards before a blind bid.  Asked whenever legal actions are
-    listed, so declare the phases an implementation acts in, and who asks, with
-    :func:`spadeskit.plugin.acts_in`; it is then not called anywhere else.  An
-    undeclared implementation is asked in every phase.
+    These are a renege claim, a misdeal declaration, a table-talk ruling, accepting the
+    hand at review, looking at one's cards before a blind bid.  Asked whenever legal
+    actions are listed, so declare the phases an implementation acts in, and who asks,
+    with :func:`spadeskit.plugin.acts_in`; it is then not called anywhere else.  An
+    undeclared implementation is asked in every phase.  Formerly
+    ``spadeskit_penalty_actions``: that name still works, with a
+    ``DeprecationWarning``.
     """
 
 
 @hookspec(firstresult=True)
-def spadeskit_apply_penalty(game: GameState, seat: int | None, action: Action, table: TableSpec, options: Options) -> GameState | None:
-    """Return the state after a penalty action listed by :func:`spadeskit_penalty_actions`.
+def spadeskit_apply_out_of_turn(game: GameState, seat: int | None, action: Action, table: TableSpec,
+                                options: Options) -> GameState | None:
+    """Return the state after an action listed by :func:`spadeskit_out_of_turn_actions`.
 
-    The first non-``None`` result wins; the plugin that offered the action applies it.
+    :param game: the state the action is taken on, the action already in its log.
+    :param seat: who took it, or ``None`` for the referee.
+    :param action: the action, one this plugin offered.
+    :returns: the new state, or ``None`` to leave the action to another plugin.
+    :kind: first result: the first non-``None`` answer wins (the plugin that offered
+        the action applies it).
+
+    Formerly ``spadeskit_apply_penalty``: that name still works, with a
+    ``DeprecationWarning``.
     """
+
+
+RENAMED = {"spadeskit_penalty_actions": "spadeskit_out_of_turn_actions",
+           "spadeskit_apply_penalty": "spadeskit_apply_out_of_turn"}
+"""Old hook names still honoured (with a ``DeprecationWarning``): old name -> new name."""
 
 
 # --------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import importlib.metadata
 import inspect
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -236,15 +237,26 @@ HOOK_NAMES = frozenset(name for name in vars(hookspecs) if name.startswith("spad
 
 def _check_hook_names(plugin: object, info: PluginInfo) -> None:
     """Refuse a plugin with a ``spadeskit_*`` function, or a ``@hookimpl(specname=...)``,
-    that names no hook: pluggy would silently never call it."""
+    that names no hook: pluggy would silently never call it.  A hook implemented under
+    its old name is pointed at its new one, with a ``DeprecationWarning``."""
+    for attr in dir(plugin):
+        function = getattr(plugin, attr, None)
+        marked = getattr(function, "spadeskit_impl", None)
+        if isinstance(marked, dict) and callable(function):
+            old = marked.get("specname") or attr
+            if old in hookspecs.RENAMED:
+                marked["specname"] = hookspecs.RENAMED[old]
+                warnings.warn(f"plugin {info.name!r} implements {old}, now called {hookspecs.RENAMED[old]}: "
+                              "rename it (the old name will go in a later release)",
+                              DeprecationWarning, stacklevel=4)
     for attr in dir(plugin):
         function = getattr(plugin, attr, None)
         marked = getattr(function, "spadeskit_impl", None)
         name = marked.get("specname") or attr if isinstance(marked, dict) else attr
         if not name.startswith("spadeskit_") or not callable(function) or name in HOOK_NAMES:
             continue
-        guess = difflib.get_close_matches(name, HOOK_NAMES, n=1)
-        hint = f"; did you mean {guess[0]}?" if guess else ""
+        guess = difflib.get_close_matches(name, HOOK_NAMES | hookspecs.RENAMED.keys(), n=1)
+        hint = f"; did you mean {hookspecs.RENAMED.get(guess[0], guess[0])}?" if guess else ""
         raise PluginError(f"plugin {info.name!r} implements {name}, which is not a spadeskit hook, "
                           f"so it would never be called{hint}")
     for attr in dir(plugin):

@@ -189,7 +189,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def acts_in(*phases: Phase, who: Who = "players",
             when: Callable[[Mapping[str, Any]], bool] | None = None) -> Callable[[F], F]:
-    """Declare when a ``spadeskit_penalty_actions`` implementation can offer anything.
+    """Declare when a ``spadeskit_out_of_turn_actions`` implementation can offer anything.
 
     Out-of-turn actions (claims, penalties, ``SeeCards``) are asked for whenever legal
     actions are listed, which is on every turn.  An implementation declared with
@@ -203,7 +203,7 @@ def acts_in(*phases: Phase, who: Who = "players",
 
         @hookimpl
         @acts_in(Phase.PLAY, Phase.REVIEW, when=lambda options: options["enforcement"] == "table")
-        def spadeskit_penalty_actions(game, seat): ...
+        def spadeskit_out_of_turn_actions(game, seat): ...
     """
     declared = ActsIn(frozenset(phases), who, when)
 

@@ -55,11 +55,11 @@ class CompiledHooks:
 
     Each call takes the hook's arguments other than ``table`` and ``options``,
     positionally in the hookspec's order.  ``offers[(phase, referee)]`` is the
-    ``spadeskit_penalty_actions`` call for that phase and asker, or ``None`` when no
+    ``spadeskit_out_of_turn_actions`` call for that phase and asker, or ``None`` when no
     implementation acts there.
     """
 
-    __slots__ = ("after_trick", "apply_penalty", "auction_actions", "auction_next", "before_scoring",
+    __slots__ = ("after_trick", "apply_out_of_turn", "auction_actions", "auction_next", "before_scoring",
                  "contract_steps", "first_leader", "match_end", "misdeal_allowed", "next_dealer", "offers",
                  "paper_bids", "score_hand", "view")
 
@@ -82,19 +82,19 @@ class CompiledHooks:
         self.first_leader: Compiled | None = hook("spadeskit_first_leader")
         self.contract_steps: Compiled | None = hook("spadeskit_contract_steps")
         self.before_scoring: Compiled | None = hook("spadeskit_before_scoring")
-        self.apply_penalty: Compiled | None = hook("spadeskit_apply_penalty")
+        self.apply_out_of_turn: Compiled | None = hook("spadeskit_apply_out_of_turn")
         self.misdeal_allowed: Compiled | None = hook("spadeskit_misdeal_allowed")
         self.view: Compiled | None = hook("spadeskit_view")
         self.paper_bids: Compiled | None = hook("spadeskit_paper_bids")
         self.offers: dict[tuple[Phase, bool], Compiled | None] = {}
         shared: dict[tuple[int, ...], Compiled | None] = {}
-        impls = getattr(pm.hook, "spadeskit_penalty_actions").get_hookimpls()
+        impls = getattr(pm.hook, "spadeskit_out_of_turn_actions").get_hookimpls()
         for phase in OFFER_PHASES:
             for referee in (False, True):
                 chosen = tuple(id(i) for i in impls if _acts(i, phase, referee, options))
                 if chosen not in shared:
                     shared[chosen] = compile_hook(
-                        pm, "spadeskit_penalty_actions", bound, name, sources=sources,
+                        pm, "spadeskit_out_of_turn_actions", bound, name, sources=sources,
                         keep=lambda i, ids=frozenset(chosen): id(i) in ids)  # type: ignore[misc]
                 self.offers[(phase, referee)] = shared[chosen]
 

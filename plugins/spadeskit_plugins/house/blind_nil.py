@@ -83,7 +83,7 @@ def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec,
 
 @hookimpl
 @acts_in(Phase.AUCTION)
-def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpec,
+def spadeskit_out_of_turn_actions(game: GameState, seat: int | None, table: TableSpec,
                               options: Options) -> Sequence[Action] | None:
     if seat is not None and undecided(game, seat, table, options):
         return _SEE
@@ -91,7 +91,7 @@ def spadeskit_penalty_actions(game: GameState, seat: int | None, table: TableSpe
 
 
 @hookimpl
-def spadeskit_apply_penalty(game: GameState, seat: int | None, action: Action) -> GameState | None:
+def spadeskit_apply_out_of_turn(game: GameState, seat: int | None, action: Action) -> GameState | None:
     if not isinstance(action, SeeCards) or seat is None:
         return None
     hand = game.hand
