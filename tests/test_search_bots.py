@@ -160,13 +160,14 @@ def test_the_score_memo_answers_as_scoring_afresh(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", ["standard", "jjdd", "cutthroat", "three-suit-trump"])
 def test_compiled_greedy_playouts_play_as_the_greedy_policy(variant: str) -> None:
-    """random_play_score(greedy=True) plays the cards the greedy policy picks on the
-    full path (drawing the same floats for the leads), so both score the hand the same."""
+    """random_play_score(follower=greedy_card) plays the cards the greedy policy picks on
+    the full path (drawing the same floats for the leads), so both score the hand the same."""
+    from spadeskit.bots import greedy_card
     from spadeskit.search import greedy_policy
 
     for seed in range(8):
         game = mid_hand(variant, seed, tricks=2)
-        fast = game.rules._engine.random_play_score(game, random.Random(seed).random, greedy=True)
+        fast = game.rules._engine.random_play_score(game, random.Random(seed).random, follower=greedy_card)
         assert fast is not None
         result = game.rollout(seed=0, policy=greedy_policy(random.Random(seed))).match.results[-1]
         assert fast.points == result.points
@@ -176,7 +177,7 @@ def test_compiled_greedy_playouts_play_as_the_greedy_policy(variant: str) -> Non
 def test_greedy_card_takes_cheaply_ducks_under_a_partner_and_discards_low() -> None:
     """The greedy follower: the cheapest card that wins, the cheapest card when its
     partner is winning or nothing wins, a side-suit discard before a trump."""
-    from spadeskit.engine import greedy_card
+    from spadeskit.bots import greedy_card
 
     rules = spadeskit.load_rules("standard")
     rows = rules.strength_table("spades")

@@ -14,7 +14,7 @@ from .cards import Card
 from .rules import Rules
 from .views import View
 
-__all__ = ["Bot", "RandomBot", "SimpleBot"]
+__all__ = ["Bot", "RandomBot", "SimpleBot", "greedy_card"]
 
 
 class Bot(Protocol):
@@ -105,3 +105,37 @@ class SimpleBot:
                 if self._power(play.card, led, trump) > best:
                     return play
         return min(plays, key=lambda p: (self._power(p.card, led, trump), self.ranking.strength[p.card.index]))
+
+
+def greedy_card(trick: Sequence[tuple[int, int]], allowed: int, seat: int, rows: Sequence[Sequence[int]],
+                suit_of: Sequence[int], side_of: Sequence[int]) -> int:
+    """Return the mask of the card a greedy player follows ``trick`` with, from the
+    ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
+    already winning it or no card can; then the cheapest card.  Cheapest: the least power
+    in this trick, then the least power in its own suit (a low discard before a high one,
+    a side suit before a trump).  Search's greedy playouts call it, inside the loop the
+    rules compile (``Engine.random_play_score(..., follower=greedy_card)``)."""
+    if not allowed & (allowed - 1):
+        return allowed
+    row = rows[suit_of[trick[0][1]]]
+    best_who, best = -1, -1
+    for who, card in trick:
+        if row[card] > best:
+            best_who, best = who, row[card]
+    low = win = -1
+    low_key = win_power = 1 << 30
+    mask = allowed
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        index = bit.bit_length() - 1
+        power = row[index]
+        key = (power << 10) + rows[suit_of[index]][index]
+        if key < low_key:
+            low, low_key = index, key
+        if best < power < win_power:
+            win, win_power = index, power
+    if win < 0 or side_of[best_who] == side_of[seat]:
+        return 1 << low
+    return 1 << win
+

@@ -12,7 +12,7 @@ spadeskit's own variants are plugins of exactly this kind.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
 
 import attrs

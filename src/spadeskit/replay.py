@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from .actions import Action, action_from_json
-from .engine import SEED_BITS
+from .seeding import SEED_BITS
 from .errors import RecordError, SpadesError, shown
 from .loader import load_rules
 from .records import RECORD_FORMAT, RECORD_VERSION, digest, verify
@@ -148,7 +148,7 @@ def _deal(engine: Any, deal: Any, number: int) -> Deal:
     n = engine.n
     if not isinstance(deal, list) or len(deal) != n + 2 or not all(isinstance(h, list) for h in deal):
         raise RecordError(f"the record's deal of hand {number} must hold {n} hands, the blind and the pile")
-    checked: Deal = engine._check_deal(deal[:n], deal[n], deal[n + 1])
+    checked: Deal = engine.check_deal(deal[:n], deal[n], deal[n + 1])
     return checked
 
 

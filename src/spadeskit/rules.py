@@ -17,7 +17,7 @@ import attrs
 import pluggy
 
 from . import codegen
-from .actions import Action, Bid, Nil
+from .actions import Action
 from .cards import CardLike, Suit, card_at, parse_card
 from .compiler import ACTS_IN, PASS_THROUGH, Compiled, answered_by, compile_hook
 from .errors import PluginError, SpadesError, shown

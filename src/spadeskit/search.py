@@ -30,7 +30,7 @@ from typing import Any
 
 from .actions import Action, Discard, Exchange, Play
 from .cards import ALL_CARDS, Card
-from .engine import greedy_card
+from .bots import greedy_card
 from .errors import SpadesError
 from .events import BidMade, CardPlayed, CardsDiscarded, CardsDrawn, CardsPassed, OutOfTurn
 from .heuristic import HeuristicBot
@@ -159,10 +159,10 @@ def _fast_rollout(state: GameState, rng: random.Random, policy: Any) -> GameStat
 
 def greedy_policy(rng: random.Random) -> Callable[[GameState, Sequence[Action]], Action]:
     """Return a cheap rollout policy on the full state, drawing from ``rng``: lead a
-    random card; follow with :func:`~spadeskit.engine.greedy_card` (the cheapest card
+    random card; follow with :func:`~spadeskit.bots.greedy_card` (the cheapest card
     that takes the trick unless the seat's side is winning it or none can, else the
     cheapest).  Decisions other than plays are random.  The rules' compiled playouts
-    play the same way (``Engine.random_play_score(..., greedy=True)``); search uses
+    play the same way (``Engine.random_play_score(..., follower=greedy_card)``); search uses
     those where the rules have them and this policy elsewhere."""
     fraction = rng.random
 
@@ -214,7 +214,7 @@ class _Rewards:
         """Play ``state``'s cards out (at random, or greedily) and return the rewards, or
         ``None`` where the rules need the full path."""
         kept = len(self.scores)
-        score = self.engine.random_play_score(state, fraction, self.scores, greedy)
+        score = self.engine.random_play_score(state, fraction, self.scores, greedy_card if greedy else None)
         if score is None:
             return None
         found = self.values.get(id(score))

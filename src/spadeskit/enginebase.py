@@ -1,0 +1,137 @@
+"""The engine's shared ground: what it keeps, how it names seats, and its errors.
+
+The engine is one class, :class:`~spadeskit.engine.Engine`, split by job into a chain
+of classes, each in its own module and each using only what the classes before it
+define: :class:`EngineBase` (this module: the engine's fields, seat names, the errors
+it raises about plugins), :class:`~spadeskit.auction.AuctionRules` (bids, contracts,
+exchanges), :class:`~spadeskit.dealing.Dealer` (shuffles, explicit deals, the lazy
+deal of each hand), :class:`~spadeskit.scoring.Scoring` (a hand's summary, its score
+lines, the match after it), :class:`~spadeskit.tricks.Tricks` (legal plays, a card
+played, the end of play), :class:`~spadeskit.turns.Turns` (legal actions and
+``apply``, out-of-turn actions) and :class:`~spadeskit.playouts.Playouts` (rollouts,
+simulations and the compiled playout loops).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+
+from . import codegen
+from .actions import Action
+from .cards import cards_of
+from .compiler import Compiled, answered_by
+from .errors import (
+    Deadlock,
+    IllegalAction,
+    PluginError,
+    shown,
+)
+from .filters import PlayCheck, PlayFilter
+from .state import (
+    GameState,
+    Phase,
+)
+from .table import TableSpec
+
+if TYPE_CHECKING:
+    from .rules import CompiledHooks, Rules
+
+# Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
+# path asks for them on every action, so they are bound once here.
+_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
+
+def listed(action: Action, legal: Sequence[Action]) -> bool:
+    """Return whether ``action`` is one of ``legal``: same exact type, equal fields.
+
+    The comparison is made by the listed action (a spadeskit class), never by the
+    caller's object, so a subclass with its own ``__eq__`` cannot pass for another.
+    """
+    for a in legal:
+        if a is action:
+            return True
+    kind = type(action)
+    for a in legal:
+        if type(a) is kind and a == action:
+            return True
+    return False
+
+
+
+class EngineBase():
+    """The engine's fields, seat names and checks, and the errors it raises about plugins.
+
+    :class:`~spadeskit.engine.Engine` fills the fields when rules are built.
+    """
+
+    rules: Rules
+    calls: CompiledHooks
+    table: TableSpec
+    n: int
+    suit_of: tuple[int, ...]
+    sources: codegen.Sources
+    check: PlayCheck
+    advisory: tuple[PlayFilter, ...]
+    next_seat: tuple[int, ...]
+    pairs: tuple[tuple[tuple[int, int], ...], ...]
+    entries: tuple[tuple[tuple[int, Action], ...], ...]
+    player_offers: dict[Phase, Compiled | None]
+    referee_offers: dict[Phase, Compiled | None]
+    play_offer: Compiled | None
+    draw: int
+    deck: tuple[int, ...]
+    deal_map: tuple[tuple[int, ...], ...]
+    compiled_play: Callable[..., Any] | None
+    compiled_play_fast: Callable[..., Any] | None
+    _checked_auction: dict[int, tuple[Action, ...]]
+    _playout: tuple[str, dict[str, Any]] | None
+    _follower_loops: dict[Any, Callable[..., Any]]
+
+    # ----------------------------------------------------------------------------------
+    # Naming and checking, for messages
+    # ----------------------------------------------------------------------------------
+
+    def seat_name(self, seat: int | None) -> str:
+        """Return ``"seat 2 (S)"``, or ``"the referee"`` for ``None``."""
+        if seat is None:
+            return "the referee"
+        return f"seat {seat} ({self.table.seat_names[seat]})"
+
+    def check_seat(self, seat: object, what: str = "seat") -> int:
+        """Return ``seat`` if it is a seat of this table; raise :class:`IllegalAction` if not."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction(f"{what} {shown(seat, 40)} does not exist: seats are 0 to {self.n - 1}")
+        return seat
+
+    def _plugin_seat(self, seat: object, hook: str, call: Any) -> int:
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise self._bad(hook, call, seat, "not a seat")
+        return seat
+
+    def _bad(self, hook: str, call: Any, value: object, what: str, index: int | None = None) -> PluginError:
+        """Return the error for a hook answer the engine cannot use, naming who gave it."""
+        return PluginError(f"{hook} answered {shown(value, 60)}, {what} ({answered_by(call, index)}, "
+                           f"in {self.rules.name!r})")
+
+    def _bad_after_trick(self, changed: object) -> PluginError:
+        return self._bad("spadeskit_after_trick", self.calls.after_trick, changed, "not a state")
+
+    def _bad_filters(self, seat: int, held: int, mask: object) -> PluginError:
+        names = ", ".join(f.name for f in self.rules.filters if f.enforced)
+        if type(mask) is not int:
+            why = f"returned {shown(mask, 40)}, not a card mask"
+        elif not mask:
+            why = "leave nothing to play from a hand that is not empty"
+        else:
+            why = f"allow {', '.join(c.code for c in cards_of(mask & ~held))}, which the seat does not hold"
+        return PluginError(f"the play filters of {self.rules.name!r} ({names}) {why} "
+                           f"for {self.seat_name(seat)}")
+
+    def _stuck(self, game: GameState, seat: int) -> Deadlock:
+        """Return the error for a state in which the seat to act has no action at all."""
+        names = ", ".join(info.name for info in self.rules.plugins)
+        return Deadlock(f"{self.seat_name(seat)} has no legal action in the {game.phase.value} of hand "
+                        f"{game.number + 1}: the rules {self.rules.name!r} leave the game stuck "
+                        f"(plugins {names}; two of them probably cannot be combined)")
+

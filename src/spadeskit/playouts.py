@@ -1,0 +1,440 @@
+"""Playouts: rollouts and simulations that play exactly as the step API does.
+
+A rollout bids through the step API's own code, finds a random discard or exchange by
+its index, and plays its cards in a loop the rules compile (:mod:`spadeskit.codegen`)
+when every enforced play filter is one of the library's building blocks: their
+statements inlined, the hand kept in locals.  Otherwise it plays card by card through
+``apply``'s own code.  Every random choice is the one
+``random.Random(seed).choice(legal_actions())`` would make."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+
+from . import codegen
+from .actions import Action, Discard, Exchange
+from .errors import (
+    SpadesError,
+    shown,
+)
+from .filters import READS
+from .results import HandResult
+from .rules import HandScore
+from .state import (
+    Dealing,
+    GameState,
+    MatchState,
+    Phase,
+    Policy,
+    copy_to_builder,
+    freeze,
+)
+from .combos import nth_combo
+from .enginebase import listed
+from .seeding import check_seed, index_drawer, mix
+from .tricks import make_trick, won_with_blind
+from .turns import Turns
+
+if TYPE_CHECKING:
+    pass
+
+# Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
+# path asks for them on every action, so they are bound once here.
+_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
+
+# The playout loop the rules compile (see Playouts._compile_playouts).  The hand lives in
+# locals (named _k_..., which no building block may assign: filters.Block.check_names);
+# _LOAD reads them from the scratch state, _STORE writes them back.  $filters is the
+# enforced building blocks' statements, reading the hand through the locals in _LOOP_READS;
+# $pick skips to the chosen card; $after_trick is _AFTER_TRICK where the rules have a
+# spadeskit_after_trick hook.
+_LOOP_READS = {name: f"_k_{name}" for name in READS}
+
+
+_LOAD = """\
+_k_hands = list(hand.hands)
+_k_books = list(hand.books)
+_k_won = list(hand.won)
+_k_trick = hand.trick
+_k_tricks = hand.tricks
+_k_played = hand.played
+_k_log = hand._log
+_k_leader = hand.leader
+_k_pile = hand.pile
+seat = hand.to_act
+"""
+
+
+_STORE = """\
+hand.hands = tuple(_k_hands)
+hand.books = tuple(_k_books)
+hand.won = tuple(_k_won)
+hand.trick = _k_trick
+hand.tricks = _k_tricks
+hand.played = _k_played
+hand._log = _k_log
+hand.leader = _k_leader
+hand.to_act = seat
+hand.pile = _k_pile
+"""
+
+
+_PLAYOUT = """\
+def play(hand, draw, rows):
+$load\
+    while True:
+        _k_held = _k_hands[seat]
+        allowed = _k_held
+$filters\
+        if type(allowed) is not int or allowed & ~_k_held or not allowed:
+            raise _bad(seat, _k_held, allowed)
+$pick
+            allowed &= allowed - 1
+        _k_bit = allowed & -allowed
+        _k_index = _k_bit.bit_length() - 1
+        _k_hands[seat] = _k_held ^ _k_bit
+        _k_trick = _k_trick + (_pairs[seat][_k_index],)
+        _k_played |= _k_bit
+        _k_log = (_k_log, _entries[seat][_k_index])
+        if len(_k_trick) < _N:
+            seat = _next[seat]
+            continue
+        _k_row = rows[_suit_of[_k_trick[0][1]]]
+        _k_winner, _k_best, _k_taken = -1, -1, 0
+        for _k_who, _k_card in _k_trick:
+            _k_taken |= 1 << _k_card
+            if _k_row[_k_card] > _k_best:
+                _k_winner, _k_best = _k_who, _k_row[_k_card]
+        _k_done = _make_trick(_k_leader, _k_trick, _k_winner)
+        _k_tricks = _k_tricks + (_k_done,)
+        _k_books[_k_winner] += 1
+        _k_won[_k_winner] |= _k_taken
+        _k_trick = ()
+        _k_leader = seat = _k_winner
+        if _k_pile and _DRAW:
+            _k_taken = 0
+            for _k_step in range(_N):
+                _k_seat = (_k_winner + _k_step) % _N
+                for _ in range(_DRAW):
+                    if _k_taken < len(_k_pile):
+                        _k_hands[_k_seat] |= 1 << _k_pile[_k_taken]
+                        _k_taken += 1
+            _k_pile = _k_pile[_k_taken:]
+$after_trick\
+        if not _k_pile and not any(_k_hands):
+            break
+$store\
+    return hand
+"""
+
+
+# How each loop picks its card: the draw(k)-th allowed card (rollouts, as random.choice
+# does), int(draw() * k)-th for a float source (simulate), or a follower policy's card
+# (search's greedy playouts: spadeskit.bots.greedy_card; a lead stays random).  Each ends in the header of the loop
+# that skips the cards before the chosen one.
+_PICKS = {
+    "exact": "        for _ in range(draw(allowed.bit_count())):",
+    "floats": "        for _ in range(int(draw() * allowed.bit_count())):",
+    "follower": """\
+        if _k_trick:
+            allowed = _follow(_k_trick, allowed, seat, rows, _suit_of, _side_of)
+        for _ in range(0 if _k_trick else int(draw() * allowed.bit_count())):""",
+}
+
+
+# The hook is handed a frozen copy of the hand (hooks never see a mutable state); the
+# locals are read back from what it returns.
+_AFTER_TRICK = """\
+$store\
+        _k_changed = _after(_freeze(_copy(hand)), _k_done)
+        if _k_changed is not None:
+            if not isinstance(_k_changed, _GameState):
+                raise _bad_after(_k_changed)
+            hand = _copy(_k_changed)
+            hand._legal = None
+$load\
+"""
+
+
+def _check_policy(policy: object) -> None:
+    if policy is not None and not callable(policy):
+        raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
+
+
+
+class Playouts(Turns):
+    """Rollouts, simulations and the compiled playout loops (see :mod:`spadeskit.enginebase`)."""
+
+    # ----------------------------------------------------------------------------------
+    # The compiled loops
+    # ----------------------------------------------------------------------------------
+
+    def _compile_playouts(self) -> None:
+        """Build the playout loops on plain locals (drawing exact indices, drawing floats),
+        or leave them ``None`` where the rules play card by card instead.
+
+        Possible when every enforced play filter is a building block (its statements are
+        inlined, reading the hand in play from locals) and no filter is advisory: then
+        nothing outside this loop sees the hand during a trick, so it is kept in locals and
+        written to a state at the end of the hand, and to a frozen copy before each
+        ``spadeskit_after_trick`` call where the rules have one.
+        """
+        self._follower_loops = {}
+        self._playout = None
+        self.compiled_play = self.compiled_play_fast = None
+        filters = [f for f in self.rules.filters if f.enforced]
+        if self.advisory or any(f.block is None for f in filters):
+            return
+        namespace: dict[str, Any] = {}
+        body = []
+        for k, f in enumerate(filters):
+            assert f.block is not None
+            names = {key: f"_c{k}_{key}" for key in f.block.constants}
+            namespace.update({names[key]: value for key, value in f.block.constants.items()})
+            body.append(f.block.render(_LOOP_READS, names))
+        after = "" if self.calls.after_trick is None else codegen.render(
+            _AFTER_TRICK, load=codegen.indent(_LOAD, 3), store=codegen.indent(_STORE, 2))
+        namespace.update(_N=self.n, _DRAW=self.draw, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
+                         _suit_of=self.suit_of, _make_trick=make_trick, _bad=self._bad_filters,
+                         _after=self.calls.after_trick, _bad_after=self._bad_after_trick,
+                         _copy=copy_to_builder, _freeze=freeze, _GameState=GameState,
+                         _side_of=self.rules.side_of)
+        template = codegen.render(_PLAYOUT, load=codegen.indent(_LOAD, 1), store=codegen.indent(_STORE, 1),
+                                  filters=codegen.indent("".join(body), 2), pick="$pick", after_trick=after)
+        self._playout = (template, namespace)
+        self.compiled_play = self._playout_loop("exact")
+        self.compiled_play_fast = self._playout_loop("floats")
+
+    def _playout_loop(self, pick: str, follower: Callable[..., int] | None = None) -> Callable[..., Any]:
+        """Return the compiled loop that picks each card as ``_PICKS[pick]`` says."""
+        assert self._playout is not None
+        template, namespace = self._playout
+        source = codegen.render(template, pick=_PICKS[pick])
+        label = f"{pick} playout {self.rules.name}"
+        return codegen.function("play", source, {**namespace, "_follow": follower}, label=label,
+                                sources=self.sources)
+
+    def _follower_loop(self, follower: Callable[..., int]) -> Callable[..., Any] | None:
+        """Return the compiled loop in which ``follower`` chooses each following card
+        (leads stay random), built the first time it is asked for; ``None`` where the
+        rules have no compiled loops."""
+        loop = self._follower_loops.get(follower)
+        if loop is None and self._playout is not None:
+            loop = self._follower_loops[follower] = self._playout_loop("follower", follower)
+        return loop
+
+    # ----------------------------------------------------------------------------------
+    # Rollouts and simulations
+    # ----------------------------------------------------------------------------------
+
+    def rollout(self, game: GameState, seed: int | None, policy: Policy | None) -> GameState:
+        if seed is not None:
+            check_seed(seed)
+        _check_policy(policy)
+        rng = random.Random(seed)
+        return self._rollout(game, rng.choice, index_drawer(rng), policy)
+
+    def _rollout(self, game: GameState, choice: Callable[[Sequence[Action]], Action],
+                 draw: Callable[[int], int], policy: Policy | None,
+                 fraction: Callable[[], float] | None = None) -> GameState:
+        """Play to the end of the hand, choosing with ``choice`` (of a sequence) or
+        ``draw`` (an index below ``n``), which must agree with each other, and with
+        ``fraction`` (``draw(n) == int(fraction() * n)``) where it is given."""
+        end = self._play_out(game, choice, draw, policy, fraction, True)
+        assert isinstance(end, GameState)
+        return end
+
+    def rollout_floats(self, game: GameState, fraction: Callable[[], float]) -> GameState:
+        """Play ``game``'s hand to its end at random, every choice drawn from ``fraction``
+        (floats in [0, 1): the ``int(fraction() * n)``-th of ``n`` options), and return
+        the state just after scoring: :meth:`GameState.rollout` for callers that keep one
+        generator across many rollouts (search)."""
+        end = self._play_out_floats(game, fraction, None, True)
+        assert isinstance(end, GameState)
+        return end
+
+    def _play_out_floats(self, game: GameState, fraction: Callable[[], float], policy: Policy | None,
+                         close: bool) -> GameState | HandResult:
+        """:meth:`_play_out` with every random choice drawn from ``fraction``."""
+
+        def draw(count: int) -> int:
+            return int(fraction() * count)
+
+        def choice(options: Sequence[Action]) -> Action:
+            return options[int(fraction() * len(options))]
+
+        return self._play_out(game, choice, draw, policy, fraction, close)
+
+    def _play_out(self, game: GameState, choice: Callable[[Sequence[Action]], Action],
+                  draw: Callable[[int], int], policy: Policy | None,
+                  fraction: Callable[[], float] | None, close: bool) -> GameState | HandResult:
+        """:meth:`_rollout`; with ``close=False``, the hand's result instead where the
+        random play ends it with no review (nothing recorded, no next hand built)."""
+        match = game.match
+        while game.match is match and match.end is None:
+            if policy is None:
+                phase = game.phase
+                if phase is _PLAY and self.play_offer is None:
+                    after = self._random_play(game, draw, fraction, close)
+                    if type(after) is HandResult:
+                        return after
+                    game = after  # type: ignore[assignment]
+                    continue
+                if phase is _AUCTION:
+                    game = self._random_auction(game, choice)
+                    continue
+                if phase is _EXCHANGE and self.player_offers[_EXCHANGE] is None:
+                    game = self._random_step(game, draw)
+                    continue
+            legal = game.legal_actions()
+            game = game.apply(choice(legal) if policy is None else policy(game, legal))
+        return game
+
+    def _random_auction(self, game: GameState, choice: Callable[[Sequence[Action]], Action]) -> GameState:
+        """Bid at random to the end of the auction.
+
+        Each choice is ``choice`` of exactly what ``legal_actions()`` lists: the auction
+        actions, then anything offered out of turn.  A bid goes through the step API's
+        own code (:meth:`_bid_state`, the legality check aside); an offered action
+        through :meth:`_take_offered`, as :meth:`apply` decides it.
+        """
+        offer = self.player_offers[_AUCTION]
+        match = game.match
+        while game.phase is _AUCTION:
+            seat = game.to_act
+            assert seat is not None
+            own = self._auction_actions(game, seat)
+            if offer is None:
+                if not own:
+                    raise self._stuck(game, seat)
+                action = choice(own)
+            else:
+                offered = self._offered(offer, game, seat)
+                if not own and not offered:
+                    raise self._stuck(game, seat)
+                action = choice(own + offered)
+                if listed(action, offered):  # as apply() decides: offered actions first
+                    game = self._take_offered(game, seat, action)
+                    if game.match is not match:
+                        return game
+                    continue
+            game = self._bid_state(game, seat, action)
+        return game
+
+    def _random_step(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+        """Take one random discard or exchange: the action ``choice(legal_actions())``
+        would pick, found by its index without building the others."""
+        seat = game.to_act
+        assert seat is not None
+        step = game.steps[0]
+        kind = Discard if step.kind == "discard" else Exchange
+        held = game.hands[seat]
+        action = nth_combo(kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count)))
+        return self._exchange(game, seat, action)
+
+    def _random_play(self, game: GameState, randbelow: Callable[[int], int],
+                     fraction: Callable[[], float] | None = None, close: bool = True) -> GameState | HandResult:
+        """Play random cards to the end of the hand's play: each the ``randbelow(k)``-th
+        legal card, or, given ``fraction`` (floats in [0, 1)), the ``int(fraction() * k)``-th."""
+        if self.compiled_play is not None and (not game.pile or self.draw or self.calls.after_trick is not None):
+            s = copy_to_builder(game)
+            s._legal = None
+            rows = self.rules.strength_table(s.contract.trump)
+            if fraction is not None and self.compiled_play_fast is not None:
+                s = self.compiled_play_fast(s, fraction, rows)
+            else:
+                s = self.compiled_play(s, randbelow, rows)
+            return self._end_play(freeze(s), close)
+        return self._step_play(game, randbelow)
+
+    def random_play_score(self, game: GameState, fraction: Callable[[], float],
+                          memo: dict[Any, HandScore] | None = None,
+                          follower: Callable[..., int] | None = None) -> HandScore | None:
+        """Play the rest of the hand's cards at random (``fraction`` gives floats in
+        [0, 1)) and return the hand's :class:`HandScore`, without closing the hand (no
+        result, match or next hand is built): the fast path for search.  ``None`` where
+        the rules need the full path (a review step, out-of-turn offers during play, no
+        compiled loop); call :meth:`GameState.rollout` then.
+
+        ``memo``, a dict shared by calls on states of one hand's play (the same bids,
+        contract and match), keeps each score the scoring hooks gave without reading the
+        cards won, by books and book transfers, and answers from it: scoring hooks are
+        functions of what they are given, so the same books score the same.
+
+        ``follower`` chooses each card that follows a lead instead (leads stay random):
+        ``follower(trick, allowed, seat, rows, suit_of, side_of)`` returns the mask of one
+        card of ``allowed``.  Search passes :func:`spadeskit.bots.greedy_card`, for
+        playouts that look more like play; the rules compile a loop around it once."""
+        if game.phase is not _PLAY or self.play_offer is not None or self.compiled_play_fast is None \
+                or (game.pile and not self.draw and self.calls.after_trick is None):
+            return None
+        s = copy_to_builder(game)
+        s._legal = None
+        loop = self.compiled_play_fast if follower is None else self._follower_loop(follower)
+        assert loop is not None
+        s = loop(s, fraction, self.rules.strength_table(s.contract.trump))
+        contract = s.contract
+        if contract.blind_to == "last-trick" and s.blind:
+            s.won, s.blind = won_with_blind(s), 0
+        end = freeze(s)  # hooks see frozen states only
+        review = self.calls.before_scoring
+        if review is not None and review(end) is not None:
+            return None  # a review step follows the play: only the full path has it
+        if memo is None:
+            return self.score(self.summary(end), end.match)
+        key = (end.books, end.transfers)
+        found = memo.get(key)
+        if found is None:
+            summary = self.summary(end)
+            found = self.score(summary, end.match)
+            if callable(summary._won):  # the cards won were never read
+                memo[key] = found
+        return found
+
+    def _step_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+        """Play random cards to the end of the hand's play through the step API's own
+        code (:meth:`_play`): the path for rules whose filters do not all compile (a plain
+        Python filter, table enforcement).  Each card is the ``randbelow(k)``-th legal
+        play in index order, what ``rng.choice(legal_actions())`` picks with the same
+        generator, so the result equals stepping with ``apply``; every hook and filter
+        sees the frozen states ``apply`` builds."""
+        match = game.match
+        while True:
+            seat = game.to_act
+            assert seat is not None
+            mask = self.legal_mask(game)
+            for _ in range(randbelow(mask.bit_count())):
+                mask &= mask - 1
+            game = self._play(game, seat, (mask & -mask).bit_length() - 1)
+            if game.phase is not _PLAY or game.match is not match:
+                return game
+
+    def simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
+        for what, value in (("a number of hands", hands), ("a start", start)):
+            if type(value) is not int or value < 0:
+                raise SpadesError(f"{what} is a whole number, 0 or more, not {shown(value, 40)}")
+        check_seed(seed)
+        _check_policy(policy)
+        return self._simulate(hands, seed, policy, start)
+
+    def _simulate(self, hands: int, seed: int, policy: Policy | None, start: int,
+                  close: bool = False) -> Iterator[HandResult]:
+        """The hands of :meth:`simulate`; each result is taken from the finished play
+        without recording it in a match (``close=True`` records each, as stepping does,
+        for the tests that compare the two)."""
+        n = self.n
+        match = MatchState.fresh(len(self.table.sides))
+        for number in range(start, start + hands):
+            # One generator per hand deals it and makes its random choices.  Choices are
+            # drawn from 53-bit floats (uniform to within n / 2**53): random.Random's own
+            # integer draw is Python code, a third of the cost of a simulated card.
+            rng = random.Random(f"spadeskit simulate {seed} {number}")
+            game = self._hand(Dealing(mix(seed, number), None), match, 0, (n - 1 + number) % n)
+            self.deal_now(game, rng=rng)
+            end = self._play_out_floats(game, rng.random, policy, close)
+            yield end if type(end) is HandResult else end.match.results[-1]  # type: ignore[union-attr]
+
