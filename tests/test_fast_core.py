@@ -125,7 +125,7 @@ def sourceless_filter() -> types.ModuleType:
 def test_rollout_equals_apply_with_an_after_trick_hook_or_a_filter_without_source(
         variant: str, make: Callable[[], types.ModuleType]) -> None:
     rules = spadeskit.load_rules(variant, [make()])
-    loop = rules._engine.compiled_play
+    loop = rules.engine.compiled_play
     assert (loop is None) == (make is sourceless_filter)  # the scratch loop, or the compiled one
     for seed in range(8):
         start = midway(rules, seed, steps=seed * 3)
@@ -476,7 +476,7 @@ def test_shipped_out_of_turn_hooks_all_declare_their_phases() -> None:
         for found in rules.hook.spadeskit_out_of_turn_actions.get_hookimpls():
             assert hasattr(found.function, ACTS_IN), (name, found.function.__name__)
     strict = spadeskit.load_rules("jjdd")
-    assert strict._engine.play_offer is None  # strict enforcement offers nothing during play
+    assert strict.engine.play_offer is None  # strict enforcement offers nothing during play
 
 
 # ------------------------------------------------------------------------------------------
@@ -611,5 +611,5 @@ def test_simulate_takes_each_result_as_closing_the_hand_would_record_it(config: 
     rules = rules_of(config)
     for policy in (None, lambda _state, legal: legal[-1]):
         fast = list(rules.simulate(8, seed=5, policy=policy))
-        recorded = list(rules._engine._simulate(8, 5, policy, 0, close=True))
+        recorded = list(rules.engine._simulate(8, 5, policy, 0, close=True))
         assert fast == recorded

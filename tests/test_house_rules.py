@@ -59,7 +59,7 @@ def test_no_trump_first_trick_no_spade_may_be_played_to_the_first_trick() -> Non
     game = bid_all(rules("no-trump-first-trick").new_game(deal=VOID_WITH_SPADES), FOUR_ONES)
     game = game.apply(Play("2H"))
     assert all(spadeskit.cards.card_at(i).suit is not spadeskit.Suit.SPADES
-               for i in spadeskit.cards.iter_mask(game.rules._engine.legal_mask(game)))
+               for i in spadeskit.cards.iter_mask(game.rules.engine.legal_mask(game)))
     with pytest.raises(IllegalAction, match="no spade may be played to the first trick"):
         game.apply(Play("2S"))
     standard = bid_all(rules().new_game(deal=VOID_WITH_SPADES), FOUR_ONES).apply(Play("2H"))

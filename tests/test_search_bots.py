@@ -129,7 +129,7 @@ def test_the_fast_scoring_path_scores_exactly_as_a_full_rollout(variant: str) ->
 
     for seed in range(6):
         game = mid_hand(variant, seed, tricks=2)
-        fast = game.rules._engine.random_play_score(game, random.Random(seed).random)
+        fast = game.rules.engine.random_play_score(game, random.Random(seed).random)
         assert fast is not None
         end = _fast_rollout(game, random.Random(seed), None)
         result = end.match.results[-1]
@@ -143,7 +143,7 @@ def test_the_score_memo_answers_as_scoring_afresh(variant: str) -> None:
     scoring reads the cards won (three-suit-trump counts card points) nothing is kept."""
     for seed in range(3):
         game = mid_hand(variant, seed, tricks=3)
-        engine = game.rules._engine
+        engine = game.rules.engine
         memo: dict[object, object] = {}
         with_memo, afresh = random.Random(seed), random.Random(seed)
         for _ in range(60):
@@ -167,7 +167,7 @@ def test_compiled_greedy_playouts_play_as_the_greedy_policy(variant: str) -> Non
 
     for seed in range(8):
         game = mid_hand(variant, seed, tricks=2)
-        fast = game.rules._engine.random_play_score(game, random.Random(seed).random, follower=greedy_card)
+        fast = game.rules.engine.random_play_score(game, random.Random(seed).random, follower=greedy_card)
         assert fast is not None
         result = game.rollout(seed=0, policy=greedy_policy(random.Random(seed))).match.results[-1]
         assert fast.points == result.points

@@ -24,7 +24,7 @@ from .state import (
     GameState,
     MatchState,
     Phase,
-    evolve,
+    copy_to_builder,
     freeze,
 )
 from .table import FrozenMap
@@ -203,7 +203,7 @@ class Dealer(AuctionRules):
         put(game, "_dealt", (hands, blind, pile))
         try:
             # The hooks are asked about a frozen copy: ``game`` itself changes just below.
-            for name, value in self._auction_step(evolve(game)).items():
+            for name, value in self._auction_step(freeze(copy_to_builder(game))).items():
                 put(game, name, value)
         except BaseException:
             for name in DEALT_LATER:

@@ -41,7 +41,7 @@ class Engine(Playouts):
     """Plays games under one compiled :class:`Rules`; reached through ``GameState``."""
 
     def __init__(self, rules: Rules) -> None:
-        rules._engine = self
+        rules.engine = self
         self.rules = rules
         self.calls = rules.calls
         self.table = rules.table

@@ -157,13 +157,13 @@ def with_hand(game: GameState, hand: HandState) -> GameState:
 def void_hand(game: GameState, note: str) -> GameState:
     """Return the state after voiding the hand in progress (a misdeal): nothing is scored,
     the result says ``note``, and the next hand is dealt by the next dealer."""
-    return game.rules._engine.void_hand(game, note)
+    return game.rules.engine.void_hand(game, note)
 
 
 def review_or_score(game: GameState) -> GameState:
     """Return the state after the last trick's review step is settled: ask the next review
     seat (``spadeskit_before_scoring``) or, when there is none, score the hand."""
-    return game.rules._engine.review_or_score(game)
+    return game.rules.engine.review_or_score(game)
 
 
 Who = Literal["players", "referee", "any"]

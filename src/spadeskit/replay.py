@@ -21,7 +21,7 @@ from .rules import Rules
 from .scoresheet import SCORE_SHEET_FORMAT, ScoreSheet
 from .state import Deal, Dealing, GameState
 
-__all__ = ["ReplayStep", "iter_replay", "load_score_sheet", "replay"]
+__all__ = ["ReplayStep", "iter_replay", "load_score_sheet", "replay", "replay_steps"]
 
 
 @attrs.frozen
@@ -61,7 +61,7 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
         if type(upto) is not int or not 0 <= upto <= total:
             raise RecordError(f"upto is a number of actions from 0 to {total} (the record's length), "
                               f"not {shown(upto, 20)}")
-    steps = _steps(record, rules, key)
+    steps = replay_steps(record, rules, key)
     if upto is None:
         return steps[-1].state
     return steps[upto].state
@@ -81,11 +81,18 @@ def iter_replay(record: Mapping[str, Any], rules: Rules | None = None, *,
     >>> [(step.number, step.seat, str(step.action)) for step in spadeskit.iter_replay(game.to_record())]
     [(0, None, 'None'), (1, 0, 'bid 3')]
     """
-    return iter(_steps(record, rules, key))
+    return iter(replay_steps(record, rules, key))
 
 
-def _steps(record: Mapping[str, Any], rules: Rules | None, key: bytes | str | None,
-           check_digest: bool = True) -> list[ReplayStep]:
+def replay_steps(record: Mapping[str, Any], rules: Rules | None, key: bytes | str | None,
+                 check_digest: bool = True) -> list[ReplayStep]:
+    """Return every step of a record, each action re-checked; raise :class:`RecordError`.
+
+    :func:`replay` and :func:`iter_replay` are built on it.  ``check_digest=False`` skips
+    only the final comparison with the record's digest, for an adapter that has just
+    appended to a record itself (the OpenSpiel game adds each dealt card); every action
+    is still checked.
+    """
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         raise RecordError("not a spadeskit record (its 'format' is not 'spadeskit-record')")
     if key is not None:
@@ -104,7 +111,7 @@ def _steps(record: Mapping[str, Any], rules: Rules | None, key: bytes | str | No
         elif (rules.variant, sorted(rules.house_rules), dict(rules.options)) != (
                 record["variant"], sorted(record["house_rules"]), record["options"]):
             raise RecordError(f"the record was played under other rules than {rules.name!r}")
-        engine = rules._engine
+        engine = rules.engine
         if seed is None:
             deals = record.get("deals")
             if not isinstance(deals, list) or not deals:

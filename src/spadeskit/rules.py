@@ -132,9 +132,13 @@ class Rules:
     from the same variant, house rules and options.  Rules pickle by those names and
     options (the receiving process loads the same installed plugins), so states can be
     sent to other processes.
+
+    ``engine`` is the :class:`~spadeskit.engine.Engine` that plays these rules (built
+    with them by :func:`~spadeskit.load_rules`): the typed seam through which states,
+    score sheets, replay, search and the adapters reach the state machine.
     """
 
-    _engine: Engine
+    engine: Engine
 
     def __init__(self, variant: PluginInfo, house: tuple[PluginInfo, ...], options: FrozenMap,
                  pm: pluggy.PluginManager, reload: tuple[Callable[..., Rules], tuple[Any, ...]] | None) -> None:
@@ -275,7 +279,7 @@ class Rules:
         Later hands are shuffled from the seed.  ``dealer`` is the first dealer (default:
         the last seat, so seat 0 speaks first).
         """
-        return self._engine.new_game(seed, deal, dealer, blind, pile)
+        return self.engine.new_game(seed, deal, dealer, blind, pile)
 
     def simulate(self, hands: int, seed: int = 0, policy: Policy | None = None, *,
                  start: int = 0) -> Iterator[HandResult]:
@@ -295,7 +299,7 @@ class Rules:
         >>> len(results), all(len(r.books) == 4 and sum(r.books) == 13 for r in results)
         (3, True)
         """
-        return self._engine.simulate(hands, seed, policy, start)
+        return self.engine.simulate(hands, seed, policy, start)
 
     def score_sheet(self, dealer: int | None = None) -> ScoreSheet:
         """Return an empty :class:`~spadeskit.scoresheet.ScoreSheet` for a match kept on paper.
@@ -335,11 +339,11 @@ class Rules:
         if summary is None:
             if bids is None or books is None:
                 raise SpadesError("score_hand needs a HandSummary, or both bids= and books=")
-            summary = checked_summary(self, bids, books, before, self._engine.check_seat(dealer, "dealer")
+            summary = checked_summary(self, bids, books, before, self.engine.check_seat(dealer, "dealer")
                                       if dealer is not None else n - 1)
         elif not isinstance(summary, HandSummary) or len(summary.bids) != n or len(summary.books) != n:
             raise SpadesError(f"{self.name!r} has {n} seats: give a HandSummary of {n} bids and {n} book counts")
-        return self._engine.score(summary, before)
+        return self.engine.score(summary, before)
 
     def _totals(self, values: Sequence[int] | None, what: str) -> tuple[int, ...]:
         sides = len(self.table.sides)

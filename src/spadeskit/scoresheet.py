@@ -98,7 +98,7 @@ class ScoreSheet(MatchTotals):
     @classmethod
     def start(cls, rules: Rules, dealer: int | None = None) -> ScoreSheet:
         """Return an empty sheet; ``dealer`` deals the first hand (default: the last seat)."""
-        first = rules.table.players - 1 if dealer is None else rules._engine.check_seat(dealer, "dealer")
+        first = rules.table.players - 1 if dealer is None else rules.engine.check_seat(dealer, "dealer")
         return cls(rules, first, (), MatchState.fresh(len(rules.table.sides)), first)
 
     # ------------------------------------------------------------------------------------
@@ -161,7 +161,7 @@ class ScoreSheet(MatchTotals):
 
     def _scored(self, entry: SheetHand) -> ScoreSheet:
         rules = self.rules
-        engine = rules._engine
+        engine = rules.engine
         assert self.dealer is not None
         summary = _summary(rules, entry, self.match, self.dealer)
         scored = engine.score(summary, self.match)
@@ -271,7 +271,7 @@ def _checked_bids(rules: Rules, bids: Sequence[BidLike]) -> tuple[Action | None,
     n = rules.table.players
     if not _one_per_seat(bids, n):
         raise SpadesError(f"{rules.name!r} has {n} seats: give {n} bids, one per seat")
-    return tuple(_as_action(b, rules._engine.seat_name(s)) for s, b in enumerate(bids))
+    return tuple(_as_action(b, rules.engine.seat_name(s)) for s, b in enumerate(bids))
 
 
 def _summary(rules: Rules, entry: SheetHand, match: MatchState, dealer: int) -> HandSummary:
@@ -284,7 +284,7 @@ def _summary(rules: Rules, entry: SheetHand, match: MatchState, dealer: int) -> 
 
 def _checked_books(rules: Rules, books: Sequence[int]) -> tuple[int, ...]:
     table = rules.table
-    engine = rules._engine
+    engine = rules.engine
     n = table.players
     if not _one_per_seat(books, n):
         raise SpadesError(f"{rules.name!r} has {n} seats: give {n} book counts, one per seat")
@@ -307,7 +307,7 @@ def _checked_won(rules: Rules, won: Sequence[Iterable[CardLike] | str] | None) -
         raise SpadesError(f"give the cards each of the {n} seats won")
     deck = {c.index for c in rules.table.deck}
     found = tuple(tuple(c.index for c in parse_cards(cards)) for cards in won)
-    problem = misplaced([(rules._engine.seat_name(s), cards) for s, cards in enumerate(found)], deck, "won", "by")
+    problem = misplaced([(rules.engine.seat_name(s), cards) for s, cards in enumerate(found)], deck, "won", "by")
     if problem:
         raise SpadesError(problem)
     taken = {c for cards in found for c in cards}
@@ -325,7 +325,7 @@ def _auction(rules: Rules, wanted: Sequence[Action | None], match: MatchState, d
     depend on the cards (``mirror``, ``whiz``) adds what it allows for some hand
     (``spadeskit_paper_bids``), so no bid is refused because of that deal's cards.
     """
-    engine = rules._engine
+    engine = rules.engine
     game = evolve(rules.new_game(seed=0, dealer=dealer), match=match)
     asked = set()
     while game.phase is Phase.AUCTION:

@@ -154,7 +154,7 @@ def _fast_rollout(state: GameState, rng: random.Random, policy: Any) -> GameStat
     """Play ``state``'s hand out with ``rng``'s floats (no generator built per rollout)."""
     if policy is not None:
         return state.rollout(seed=rng.getrandbits(64), policy=policy)
-    return state.rules._engine.rollout_floats(state, rng.random)
+    return state.rules.engine.rollout_floats(state, rng.random)
 
 
 def greedy_policy(rng: random.Random) -> Callable[[GameState, Sequence[Action]], Action]:
@@ -204,7 +204,7 @@ class _Rewards:
     so are the rewards worked out from them."""
 
     def __init__(self, rules: Rules) -> None:
-        self.engine = rules._engine
+        self.engine = rules.engine
         self.sides = len(rules.table.sides)
         self.unit = rules.table.score_unit
         self.scores: dict[Any, Any] = {}

@@ -208,7 +208,7 @@ class GameState(MatchTotals):
         # looked at yet (see DEALT_LATER).  Deal it now, once, then read the slot.
         if name in DEALT_LATER:
             rules = object.__getattribute__(self, "rules")
-            rules._engine.deal_now(self)
+            rules.engine.deal_now(self)
             return object.__getattribute__(self, name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -283,7 +283,7 @@ class GameState(MatchTotals):
         The seat to act gets its decisions; any seat may also get actions it can take
         out of turn, such as a penalty claim, where the variant offers them.
         """
-        return self.rules._engine.legal_actions(self, seat)
+        return self.rules.engine.legal_actions(self, seat)
 
     def apply(self, action: Action, seat: int | None = None) -> GameState:
         """Return the state after ``seat`` (default: the seat to act) takes ``action``.
@@ -291,7 +291,7 @@ class GameState(MatchTotals):
         Raises a :class:`~spadeskit.errors.SpadesError` subclass, naming the action, the
         seat and the reason, if the action is not allowed; this state is unchanged.
         """
-        return self.rules._engine.apply(self, action, seat)
+        return self.rules.engine.apply(self, action, seat)
 
     def rollout(self, seed: int | None = None, policy: Policy | None = None) -> GameState:
         """Play the hand in progress to its end and return the state just after scoring.
@@ -305,11 +305,11 @@ class GameState(MatchTotals):
         allow (when no out-of-turn action can be taken during play); a policy sees
         every state.  On a finished match, returns this state.
         """
-        return self.rules._engine.rollout(self, seed, policy)
+        return self.rules.engine.rollout(self, seed, policy)
 
     def view(self, seat: int | None) -> View:
         """Return what ``seat`` may see (``None``: a spectator, who sees no hand)."""
-        return self.rules._engine.view(self, seat)
+        return self.rules.engine.view(self, seat)
 
     def to_record(self, key: bytes | str | None = None) -> dict[str, Any]:
         """Return a versioned, JSON-serialisable record that :func:`spadeskit.replay` rebuilds.

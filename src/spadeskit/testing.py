@@ -411,7 +411,7 @@ def check_playouts(rules: Rules, seed: int, *, states: int = 6, hands: int = 4) 
         if picklable and pickle.loads(pickle.dumps(state)) != state:
             raise _fail(state, "playouts", "a pickled state does not load equal")
     fast = list(rules.simulate(hands, seed=seed))
-    stepped = list(rules._engine._simulate(hands, seed, None, 0, close=True))
+    stepped = list(rules.engine._simulate(hands, seed, None, 0, close=True))
     if fast != stepped:
         raise _fail(rules.new_game(seed=seed), "playouts",
                     f"simulate({hands}, seed={seed}) differs from the same hands played action by action")

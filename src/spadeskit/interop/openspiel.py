@@ -263,9 +263,9 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
 def _replay_unchecked(record: dict[str, Any], rules: Rules) -> GameState:
     """Replay a record to which a deal was just added (its digest describes the record
     before that deal, so it is not checked; every action still is)."""
-    from ..replay import _steps
+    from ..replay import replay_steps
 
-    return _steps(record, rules, None, check_digest=False)[-1].state
+    return replay_steps(record, rules, None, check_digest=False)[-1].state
 
 
 class SpadeskitObserver:
