@@ -82,3 +82,16 @@ def test_the_testing_page_strategies_example_is_a_file_the_tests_run() -> None:
     assert ".. literalinclude:: examples/test_strategies.py" in text
     source = (DOCS / "examples" / "test_strategies.py").read_text(encoding="utf-8")
     assert "import spadeskit" in source and "suicide" not in source
+
+
+def test_every_hookspec_documents_its_parameters_return_kind_and_when_it_is_called() -> None:
+    """One template for every hook, as in pytest's hookspec.py."""
+    import inspect
+
+    for name, fn in HOOKS.items():
+        doc = inspect.getdoc(fn) or ""
+        for field in (":returns:", ":kind:", ":called:"):
+            assert field in doc, f"{name} does not document {field}"
+        assert ("first result" in doc) != ("collected" in doc.split(":kind:")[1].split("\n")[0]), name
+        for param in inspect.signature(fn).parameters:
+            assert f":param {param}:" in doc, f"{name} does not document its parameter {param}"

@@ -18,6 +18,13 @@ read-only mapping), and ``table``, the :class:`~spadeskit.table.TableSpec`; each
 signature below lists what its hook offers, and as usual with pluggy an implementation
 names only the arguments it needs.
 
+Every hook is documented the same way: its parameters, what it returns, its *kind*
+(*first result*: the first answer that is not ``None`` wins and later implementations
+are not called; *collected*: every implementation is called and the answers that are
+not ``None`` are gathered) and when it is *called*.  Every state a hook receives is
+frozen and never changes afterwards; an exception raised inside a hook becomes a
+:class:`~spadeskit.errors.PluginError` naming the plugin and the hook.
+
 Ordering.  Plugins are registered variant first, then house rules sorted by their
 declared ``order`` and name, so the result never depends on the order they were listed
 or installed in.  Pluggy calls later registrations first: a house rule's
@@ -54,9 +61,14 @@ Options = Mapping[str, Any]
 def spadeskit_table(options: Options) -> TableSpec | None:
     """Return the table: seats, sides (partnerships), deck and deal plan.
 
-    Called once when rules are built.  The first non-``None`` result wins; a variant
-    returns one.  A house rule that changes the deck (adding jokers, removing a deuce)
-    wraps it: ``table = yield`` then return an evolved copy.
+    :param options: the resolved options of every loaded plugin.
+    :returns: a :class:`~spadeskit.table.TableSpec`, or ``None`` to leave it to another
+        plugin.
+    :kind: first result: the first non-``None`` answer wins; a variant gives one.
+    :called: once, when rules are built.
+
+    A house rule that changes the deck (adding jokers, removing a deuce) wraps it
+    (``wrapper=True``): ``table = yield``, then return an evolved copy.
     """
 
 
@@ -64,9 +76,15 @@ def spadeskit_table(options: Options) -> TableSpec | None:
 def spadeskit_card_rank(card: Card, table: TableSpec, options: Options) -> CardRank | None:
     """Return what ``card`` means: its effective suit and its strength within that suit.
 
-    Called once per card of the deck when rules are built.  The first non-``None`` result
-    wins, so a house rule that gives the jokers a rank answers for them (and returns
-    ``None`` for every other card) before the variant is asked.
+    :param card: a card of the deck.
+    :param table: the table (deck, seats, sides).
+    :param options: the resolved options of every loaded plugin.
+    :returns: a :class:`~spadeskit.table.CardRank`, or ``None`` for another plugin to
+        answer.
+    :kind: first result: the first non-``None`` answer wins, so a house rule that ranks
+        the jokers answers for them (and ``None`` for every other card) before the
+        variant is asked.
+    :called: once per card of the deck, when rules are built.
     """
 
 
@@ -76,11 +94,18 @@ def spadeskit_trick_strength(
 ) -> int | None:
     """Return how strong ``card`` is in a trick led in suit ``led`` under ``trump``.
 
-    The highest strength in a trick wins it; ``0`` means the card cannot win.  ``trump``
-    is the hand's trump mode from the :class:`~spadeskit.table.Contract` (``"spades"``,
-    ``"ladder"``, ``"none"`` …), so one variant can play hands with different trumps.
-    Called once per card, led suit and trump mode, the first time that trump mode is
-    played; the answers are kept in a table.  The first non-``None`` result wins.
+    :param card: the card.
+    :param rank: its :class:`~spadeskit.table.CardRank` (effective suit and strength).
+    :param led: the effective suit the trick was led in.
+    :param trump: the hand's trump mode from its :class:`~spadeskit.table.Contract`
+        (``"spades"``, ``"ladder"``, ``"none"`` …), so one variant can play hands with
+        different trumps.
+    :param options: the resolved options of every loaded plugin.
+    :returns: an int, 0 or more: the highest in a trick wins it, ``0`` cannot win; or
+        ``None`` for another plugin to answer.
+    :kind: first result: the first non-``None`` answer wins.
+    :called: once per card, led suit and trump mode, the first time that trump mode is
+        played; the answers are kept in a table.
     """
 
 
@@ -90,13 +115,20 @@ def spadeskit_play_filters(
 ) -> Sequence[PlayFilter] | None:
     """Return the restrictions on which held cards may be played.
 
-    Called once when rules are built; every plugin's filters are collected and applied,
-    sorted by ``(order, name)``, each narrowing the set of allowed cards (an int mask).
-    Following suit and breaking spades are filters; so is "no trump in the first trick".
-    A house rule that lifts a restriction wraps this hook and drops the filter by name.
-    A filter with ``enforced=False`` does not refuse a card: a play outside it is
-    accepted and recorded as a secret :class:`~spadeskit.state.Breach` (table
-    enforcement of a renege).
+    :param table: the table.
+    :param ranking: the compiled :class:`~spadeskit.filters.Ranking` (effective suits,
+        strengths, suit masks).
+    :param options: the resolved options of every loaded plugin.
+    :returns: :class:`~spadeskit.filters.PlayFilter` values, or ``None`` for none.
+    :kind: collected: every plugin's filters are applied, sorted by ``(order, name)``,
+        each narrowing the set of allowed cards (an int mask).
+    :called: once, when rules are built.
+
+    Following suit and breaking spades are filters (the library's building blocks,
+    :mod:`spadeskit.filters`); so is "no trump in the first trick".  A house rule that
+    lifts a restriction wraps this hook and drops the filter by name.  A filter with
+    ``enforced=False`` does not refuse a card: a play outside it is accepted and
+    recorded as a secret :class:`~spadeskit.state.Breach` (table enforcement).
     """
 
 
@@ -104,9 +136,15 @@ def spadeskit_play_filters(
 def spadeskit_misdeal_allowed(table: TableSpec, options: Options) -> bool | None:
     """Return ``True`` if an explicit deal may give a seat the wrong number of cards.
 
-    Called when a game is started with an explicit deal.  By default such a deal is
-    refused with a :class:`~spadeskit.errors.DealError`; a variant in which a player may
-    declare a misdeal accepts it and offers ``DeclareMisdeal`` as an out-of-turn action.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: ``True`` to accept such a deal, or ``None``.
+    :kind: first result: the first non-``None`` answer wins.
+    :called: when a game is started with an explicit deal.
+
+    By default such a deal is refused with a :class:`~spadeskit.errors.DealError`; a
+    variant in which a player may declare a misdeal accepts it and offers
+    ``DeclareMisdeal`` as an out-of-turn action.
     """
 
 
@@ -119,10 +157,18 @@ def spadeskit_misdeal_allowed(table: TableSpec, options: Options) -> bool | None
 def spadeskit_auction_next(game: GameState, table: TableSpec, options: Options) -> int | Contract | None:
     """Return the seat that speaks next in the auction, or the :class:`Contract` that ends it.
 
-    Called when a hand is dealt (with an empty ``game.hand.auction``) and after every
-    auction action.  The first non-``None`` result wins.  The contract names the trump
-    mode, the first leader, a declarer who takes the blind, and any discards or card
-    exchanges owed before play.
+    :param game: the state, holding every auction action so far (a frozen state that
+        never changes afterwards).
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: a seat number, a :class:`~spadeskit.table.Contract`, or ``None`` for
+        another plugin to answer.
+    :kind: first result: the first non-``None`` answer wins.
+    :called: when a hand is dealt (with an empty ``game.auction``) and after every
+        auction action.
+
+    The contract names the trump mode, the first leader, a declarer who takes the
+    blind, and any discards or card exchanges owed before play.
     """
 
 
@@ -131,11 +177,16 @@ def spadeskit_contract_steps(game: GameState, contract: Contract, table: TableSp
                              options: Options) -> Sequence[Step] | None:
     """Return discards or card exchanges to owe before play, on top of the contract's.
 
-    Called once per hand, when :func:`spadeskit_auction_next` returns the
-    :class:`Contract` that ends the auction (``game`` holds the final bids).  Collected
-    from every plugin: the steps are appended to ``contract.steps`` in the order the
-    implementations are called (pluggy's: later registrations first).  The blind-nil
-    house rule adds its exchanges here.  Cheaper than wrapping
+    :param game: the state, holding the final bids.
+    :param contract: the :class:`~spadeskit.table.Contract` that ends the auction.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: :class:`~spadeskit.table.Step` values, or ``None`` for none.
+    :kind: collected: the steps are appended to ``contract.steps`` in the order the
+        implementations are called (pluggy's: later registrations first).
+    :called: once per hand, when :func:`spadeskit_auction_next` returns the contract.
+
+    The blind-nil house rule adds its exchanges here.  Cheaper than wrapping
     :func:`spadeskit_auction_next`, which runs after every bid.
     """
 
@@ -146,8 +197,19 @@ def spadeskit_auction_actions(
 ) -> Sequence[Action] | None:
     """Return the auction actions open to ``seat``, whose turn it is to speak.
 
-    The first non-``None`` result wins.  A house rule that adds a bid (blind nil) or
-    takes one away wraps this hook.  The engine refuses any auction action not listed.
+    :param game: the state.
+    :param seat: the seat to speak.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: the actions (bids, nil, pick up, pass …), or ``None`` for another plugin
+        to answer.
+    :kind: first result: the first non-``None`` answer wins.
+    :called: once per auction turn (the answer is kept on the state).
+
+    The engine refuses any auction action not listed.  A house rule that adds a bid
+    answers first for the seats it concerns (blind-nil: ``tryfirst=True``, answering
+    ``None`` to defer); one that narrows the variant's bids wraps the hook
+    (``wrapper=True``).
     """
 
 
@@ -158,14 +220,21 @@ def spadeskit_paper_bids(
     """Return bids ``seat`` could have made with some hand, for a score sheet that never
     sees the cards.
 
-    Called only by the score sheet (:meth:`Rules.score_sheet
-    <spadeskit.rules.Rules.score_sheet>` and :meth:`Rules.score_hand
-    <spadeskit.rules.Rules.score_hand>`), which knows no cards and runs the auction on
-    a fixed deal.  A rule whose :func:`spadeskit_auction_actions` reads the seat's cards
-    (bid exactly your spades) implements this hook too, so the sheet judges a bid by
-    what the rule allows for *some* hand, never by that deal's cards.  Collected from
-    every plugin: the sheet accepts what :func:`spadeskit_auction_actions` offers on
-    that deal together with every bid listed here.  ``None`` adds nothing.
+    :param game: the score sheet's auction so far (on a fixed deal: the sheet knows no
+        cards).
+    :param seat: the seat whose bid is checked.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: the bids possible with some hand, or ``None`` to add nothing.
+    :kind: collected: the sheet accepts what :func:`spadeskit_auction_actions` offers
+        together with every bid listed here.
+    :called: only by the score sheet (:meth:`Rules.score_sheet
+        <spadeskit.rules.Rules.score_sheet>`, :meth:`Rules.score_hand
+        <spadeskit.rules.Rules.score_hand>`), once per bid written down.
+
+    A rule whose :func:`spadeskit_auction_actions` reads the seat's cards (bid exactly
+    your spades) implements this hook too, so the sheet judges a bid by what the rule
+    allows for *some* hand, never by that deal's cards.
     """
 
 
@@ -178,11 +247,15 @@ def spadeskit_paper_bids(
 def spadeskit_first_leader(game: GameState, table: TableSpec, options: Options) -> int | None:
     """Return the seat that leads the first trick, or ``None`` to keep the contract's leader.
 
-    Called once per hand when play begins: after the auction, and after the discards
-    and card exchanges owed before play, so ``game`` holds the cards as they will be
-    played (a rule like "the holder of the 2♣ leads" sees the 2♣ where an exchange put
-    it).  The first non-``None`` result wins; without an implementation the leader is
-    the :class:`~spadeskit.table.Contract`'s ``leader``.
+    :param game: the state as play begins, after the discards and exchanges owed before
+        play (a rule like "the holder of the 2♣ leads" sees the 2♣ where an exchange
+        put it).
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: a seat, or ``None``.
+    :kind: first result: the first non-``None`` answer wins; without one the leader is
+        the :class:`~spadeskit.table.Contract`'s ``leader``.
+    :called: once per hand when play begins (only if implemented).
     """
 
 
@@ -190,9 +263,16 @@ def spadeskit_first_leader(game: GameState, table: TableSpec, options: Options) 
 def spadeskit_after_trick(hand: HandState, trick: Trick, table: TableSpec, options: Options) -> HandState | None:
     """Return the hand after something that happens between tricks, or ``None``.
 
-    Called after every finished trick, with the hand already updated (books counted,
-    the winner to lead).  Two-handed Spades draws from the pile here.  Not called at
-    all (and costs nothing) when no plugin implements it.
+    :param hand: the state after the trick (books counted, the winner to lead, any
+        draw from the pile made), frozen.
+    :param trick: the finished :class:`~spadeskit.results.Trick`.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: a new state (from :func:`~spadeskit.plugin.evolve_hand`), or ``None`` to
+        leave the hand as it is.
+    :kind: first result: the first non-``None`` answer wins.
+    :called: after every finished trick, on every path (only if implemented: it costs
+        nothing otherwise).
     """
 
 
@@ -200,9 +280,15 @@ def spadeskit_after_trick(hand: HandState, trick: Trick, table: TableSpec, optio
 def spadeskit_before_scoring(game: GameState, table: TableSpec, options: Options) -> int | None:
     """Return a seat that still has a decision before the hand is scored, or ``None``.
 
-    Called after the last trick and after every action of the review that follows.  A
-    variant with a review step (renege claims) returns the seat to ask; the state is then
-    in :attr:`~spadeskit.state.Phase.REVIEW` and that seat's actions come from
+    :param game: the state after the last trick (or after a review action).
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: the seat to ask, or ``None`` to score the hand.
+    :kind: first result: the first non-``None`` answer wins.
+    :called: after the last trick and after every action of the review that follows.
+
+    A variant with a review step (renege claims) returns the seat to ask; the state is
+    then in :attr:`~spadeskit.state.Phase.REVIEW` and that seat's actions come from
     :func:`spadeskit_out_of_turn_actions`.
     """
 
@@ -222,7 +308,11 @@ def spadeskit_out_of_turn_actions(game: GameState, seat: int | None, table: Tabl
         ``game.apply(action, spadeskit.REFEREE)``).
     :returns: the actions offered (added after the seat's own bids, cards or steps when
         it is also its turn), or ``None`` for none.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
     :kind: collected from every plugin, in pluggy's call order.
+    :called: whenever legal actions are listed, in the phases an implementation
+        declares (:func:`spadeskit.plugin.acts_in`).
 
     These are a renege claim, a misdeal declaration, a table-talk ruling, accepting the
     hand at review, looking at one's cards before a blind bid.  Asked whenever legal
@@ -242,9 +332,12 @@ def spadeskit_apply_out_of_turn(game: GameState, seat: int | None, action: Actio
     :param game: the state the action is taken on, the action already in its log.
     :param seat: who took it, or ``None`` for the referee.
     :param action: the action, one this plugin offered.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
     :returns: the new state, or ``None`` to leave the action to another plugin.
     :kind: first result: the first non-``None`` answer wins (the plugin that offered
         the action applies it).
+    :called: when an offered out-of-turn action is taken.
 
     Formerly ``spadeskit_apply_penalty``: that name still works, with a
     ``DeprecationWarning``.
@@ -265,11 +358,23 @@ RENAMED = {"spadeskit_penalty_actions": "spadeskit_out_of_turn_actions",
 def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec, options: Options) -> Sequence[ScoreLine] | None:
     """Return score lines for a finished hand.
 
-    Collected: every plugin's lines are concatenated in registration order (the
-    variant's first, then each house rule's), and a side's points for the hand are the sum of its lines.  A house rule
-    that changes how the variant scores (no bags, a Boston bonus) wraps this hook and
-    rewrites the list: ``lines = yield`` then return the new list.  ``match`` is the
-    match before this hand (scores and bag counters), for bag penalties.
+    :param summary: the :class:`~spadeskit.results.HandSummary`: bids, books, book
+        transfers, the cards won where a variant counts them (never the card play, so a
+        paper score sheet scores the same).
+    :param match: the match before this hand (scores and bag counters), for bag
+        penalties.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: :class:`~spadeskit.results.ScoreLine` values, or ``None`` for none.
+    :kind: collected: every plugin's lines are concatenated in registration order (the
+        variant's first, then each house rule's); a side's points for the hand are the
+        sum of its lines.
+    :called: once per hand, and by :meth:`Rules.score_hand
+        <spadeskit.rules.Rules.score_hand>` and the score sheet.
+
+    A house rule that adds a line (a Boston bonus, a partnership-nil bonus)
+    implements the hook plainly; one that changes the variant's own lines (no bags)
+    wraps it (``wrapper=True``): ``lines = yield``, then return the new list.
     """
 
 
@@ -277,9 +382,15 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
 def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec, options: Options) -> MatchEnd | None:
     """Return how the match ended after this hand, or ``None`` to play on.
 
-    ``match`` already includes ``result``.  The first non-``None`` result wins, so an
-    instant win (Boston, taking all tricks) implemented with ``tryfirst=True`` is seen
-    before the target score.
+    :param match: the match, already including ``result``.
+    :param result: the finished :class:`~spadeskit.results.HandResult`.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: a :class:`~spadeskit.results.MatchEnd`, or ``None``.
+    :kind: first result: the first non-``None`` answer wins, so an instant win (a
+        Boston, taking all tricks) implemented with ``tryfirst=True`` is seen before the
+        target score.
+    :called: after every scored hand.
     """
 
 
@@ -287,9 +398,15 @@ def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec,
 def spadeskit_next_dealer(dealer: int, result: HandResult, table: TableSpec, options: Options) -> int | None:
     """Return the next hand's dealer (clockwise rotation, or passing after a misdeal).
 
-    Called after every hand that does not end the match, with the finished hand's
-    :class:`~spadeskit.results.HandResult` (``result.void`` is true after a misdeal).
-    The first non-``None`` result wins; every shipped variant passes the deal clockwise.
+    :param dealer: the finished hand's dealer.
+    :param result: the finished :class:`~spadeskit.results.HandResult`
+        (``result.void`` is true after a misdeal).
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: a seat, or ``None`` for another plugin to answer.
+    :kind: first result: the first non-``None`` answer wins; every shipped variant
+        passes the deal clockwise.
+    :called: after every hand that does not end the match.
     """
 
 
@@ -302,8 +419,17 @@ def spadeskit_next_dealer(dealer: int, result: HandResult, table: TableSpec, opt
 def spadeskit_view(view: View, game: GameState, seat: int | None, options: Options) -> View | None:
     """Return ``view`` with more hidden, or ``None`` to leave it as it is.
 
-    The core builds the view from public facts and the seat's own cards; a house rule
-    that hides more (sealed bids, cards not yet looked at) returns a redacted copy.  Use
-    ``wrapper=True`` to compose with others: ``redacted = yield`` then work on
-    ``redacted or view``.
+    :param view: the :class:`~spadeskit.views.View` the core built from public facts and
+        the seat's own cards.
+    :param game: the state.
+    :param seat: the viewing seat, or ``None`` for a spectator.
+    :param options: the resolved options of every loaded plugin.
+    :returns: a redacted copy of the view, or ``None``.
+    :kind: first result: the first non-``None`` answer wins; use ``wrapper=True`` to
+        compose with others: ``redacted = yield``, then work on ``redacted or view``.
+    :called: for every view.
+
+    A house rule that hides more (sealed bids, cards not yet looked at) returns a
+    redacted copy; the kit checks that nothing it shows depends on what the seat may not
+    know.
     """
