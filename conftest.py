@@ -11,4 +11,6 @@ _OPTIONAL = {
     "src/spadeskit/interop/pettingzoo.py": "pettingzoo",
 }
 
-collect_ignore = [path for path, module in _OPTIONAL.items() if importlib.util.find_spec(module) is None]
+collect_ignore = [
+    path for path, module in _OPTIONAL.items() if importlib.util.find_spec(module) is None
+]

@@ -127,7 +127,9 @@ def rate(unit: Unit, seconds: float) -> float:
             return hands / spent
 
 
-def interleaved(mine: Unit, theirs: Unit, rounds: int, seconds: float) -> tuple[float, float, float, float, float]:
+def interleaved(
+    mine: Unit, theirs: Unit, rounds: int, seconds: float
+) -> tuple[float, float, float, float, float]:
     """Return (median ratio, lowest, highest, my median rate, their median rate)."""
     mine()
     theirs()
@@ -138,8 +140,13 @@ def interleaved(mine: Unit, theirs: Unit, rounds: int, seconds: float) -> tuple[
         ratios.append(own / other)
         ours.append(own)
         others.append(other)
-    return (statistics.median(ratios), min(ratios), max(ratios),
-            statistics.median(ours), statistics.median(others))
+    return (
+        statistics.median(ratios),
+        min(ratios),
+        max(ratios),
+        statistics.median(ours),
+        statistics.median(others),
+    )
 
 
 # ------------------------------------------------------------------------------------------
@@ -151,7 +158,10 @@ def auction_plugin() -> types.ModuleType:
     """Return a house-rule module offering nothing, from a hook declared for the auction."""
     module = types.ModuleType("bench_auction_claims")
     module.PLUGIN = spadeskit.PluginInfo(  # type: ignore[attr-defined]
-        name="bench-auction-claims", kind="house-rule", summary="Offers nothing, during the auction only.")
+        name="bench-auction-claims",
+        kind="house-rule",
+        summary="Offers nothing, during the auction only.",
+    )
 
     @hookimpl
     @acts_in(Phase.AUCTION)
@@ -258,8 +268,14 @@ def action_costs(rules: spadeskit.Rules, seconds: float) -> list[tuple[str, floa
     seats = [(s, s.to_act) for s in states]
     ours = [
         ("apply", per_call(lambda pair: pair[0].apply(pair[1]), firsts, seconds)),
-        ("legal_actions (fresh state)", per_call(
-            lambda s: (object.__setattr__(s, "_legal", None), s.legal_actions()), states, seconds)),
+        (
+            "legal_actions (fresh state)",
+            per_call(
+                lambda s: (object.__setattr__(s, "_legal", None), s.legal_actions()),
+                states,
+                seconds,
+            ),
+        ),
         ("view", per_call(lambda pair: pair[0].view(pair[1]), seats, seconds)),
     ]
     theirs: list[float | None] = [None, None, None]
@@ -274,9 +290,11 @@ def action_costs(rules: spadeskit.Rules, seconds: float) -> list[tuple[str, floa
             copy = pair[0].clone()
             copy.apply_action(pair[1])
 
-        theirs = [per_call(clone_apply, moves, seconds),
-                  per_call(lambda s: s.legal_actions(), spiel, seconds),
-                  per_call(lambda s: s.observation_tensor(), spiel, seconds)]
+        theirs = [
+            per_call(clone_apply, moves, seconds),
+            per_call(lambda s: s.legal_actions(), spiel, seconds),
+            per_call(lambda s: s.observation_tensor(), spiel, seconds),
+        ]
     return [(name, us, other) for (name, us), other in zip(ours, theirs)]
 
 
@@ -287,23 +305,38 @@ def action_costs(rules: spadeskit.Rules, seconds: float) -> list[tuple[str, floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--round", type=float, default=1.0, help="CPU seconds per round (default 1)")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per row (default 5)")
-    parser.add_argument("--only", default="", help="comma-separated variants to measure (default all)")
+    parser.add_argument(
+        "--round", type=float, default=1.0, help="CPU seconds per round (default 1)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="interleaved rounds per row (default 5)"
+    )
+    parser.add_argument(
+        "--only", default="", help="comma-separated variants to measure (default all)"
+    )
     parser.add_argument("--states", type=int, default=100_000, help="states in the memory tree")
     args = parser.parse_args()
     only = {v for v in args.only.split(",") if v}
     theirs = openspiel_unit()
     print(f"spadeskit {spadeskit.__version__} core benchmark, {datetime.date.today()}")
-    print(f"machine: {os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()} "
-          f"({platform.python_implementation()}), {platform.system()}")
+    print(
+        f"machine: {os.cpu_count()} cores, {platform.machine()}, Python "
+        f"{platform.python_version()} "
+        f"({platform.python_implementation()}), {platform.system()}"
+    )
     if theirs is None:
         print("OpenSpiel is not installed (pip install '.[bench]'): no ratios can be printed.")
         sys.exit(1)
-    print(f"{args.rounds} interleaved rounds of {args.round:g} CPU s per row; ratio = spadeskit hands/s "
-          "÷ OpenSpiel spades hands/s in the same round; median (range)")
+    print(
+        f"{args.rounds} interleaved rounds of {args.round:g} CPU s per row; ratio = spadeskit "
+        "hands/s "
+        "÷ OpenSpiel spades hands/s in the same round; median (range)"
+    )
     print("OpenSpiel spades: Python-driven, chance outcomes sampled from chance_outcomes()\n")
-    print(f"| {'rule set':28} | {'mode':8} | {'spadeskit':>11} | {'OpenSpiel':>11} | {'ratio':>6} | {'range':>11} |")
+    print(
+        f"| {'rule set':28} | {'mode':8} | {'spadeskit':>11} | {'OpenSpiel':>11} | "
+        f"{'ratio':>6} | {'range':>11} |"
+    )
     print(f"|{'-' * 30}|{'-' * 10}|{'-' * 13}|{'-' * 13}|{'-' * 8}|{'-' * 13}|")
     for variant, house in CONFIGS:
         if only and variant not in only:
@@ -311,21 +344,33 @@ def main() -> None:
         rules = spadeskit.load_rules(variant, house)
         for mode, unit in (("step", step_unit(rules)), ("simulate", simulate_unit(rules))):
             median, low, high, mine, other = interleaved(unit, theirs, args.rounds, args.round)
-            print(f"| {label(variant, house):28} | {mode:8} | {mine:>7,.0f} h/s | {other:>7,.0f} h/s | "
-                  f"{median:>5.2f}x | {low:.2f}-{high:.2f}x |", flush=True)
+            print(
+                f"| {label(variant, house):28} | {mode:8} | {mine:>7,.0f} h/s | "
+                f"{other:>7,.0f} h/s | "
+                f"{median:>5.2f}x | {low:.2f}-{high:.2f}x |",
+                flush=True,
+            )
     if only and "standard" not in only:
         return
     standard = spadeskit.load_rules("standard")
     with_plugin = spadeskit.load_rules("standard", [auction_plugin()])
-    median, low, high, mine, other = interleaved(step_unit(with_plugin), step_unit(standard),
-                                                 args.rounds, args.round)
-    print(f"\nstandard + a third-party hook declared for the auction, step API: {median:.3f}x of plain "
-          f"standard (range {low:.3f}-{high:.3f}; cost {100 * (1 - median):+.1f}%)")
-    print(f"memory: {tree_bytes(standard, args.states):,.0f} bytes per state kept in a "
-          f"{args.states:,}-state search tree (standard)")
+    median, low, high, mine, other = interleaved(
+        step_unit(with_plugin), step_unit(standard), args.rounds, args.round
+    )
+    print(
+        f"\nstandard + a third-party hook declared for the auction, step API: {median:.3f}x "
+        "of plain "
+        f"standard (range {low:.3f}-{high:.3f}; cost {100 * (1 - median):+.1f}%)"
+    )
+    print(
+        f"memory: {tree_bytes(standard, args.states):,.0f} bytes per state kept in a "
+        f"{args.states:,}-state search tree (standard)"
+    )
     pickled, replayed, actions = transfer_costs(standard, args.round)
-    print(f"moving a state to another process: pickle round trip {pickled:,.0f} µs, "
-          f"replay of its record {replayed:,.0f} µs ({actions} actions, three hands)")
+    print(
+        f"moving a state to another process: pickle round trip {pickled:,.0f} µs, "
+        f"replay of its record {replayed:,.0f} µs ({actions} actions, three hands)"
+    )
     print("\nper action, standard (µs; OpenSpiel beside it):")
     for name, us, other_us in action_costs(standard, args.round):
         theirs_text = f"{other_us:6.2f}" if other_us is not None else "     -"

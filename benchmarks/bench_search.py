@@ -49,8 +49,11 @@ def main() -> None:
             bot.choose(game.view(seat))
             rates.append(bot.last_iterations / (time.process_time() - start))
         median = statistics.median(rates)
-        print(f"{cls.__name__:10} {args.variant} ({args.rollout} playouts): {median:,.0f} iterations/s median "
-              f"({min(rates):,.0f}-{max(rates):,.0f}); {median * 0.25:,.0f} in 0.25 s")
+        print(
+            f"{cls.__name__:10} {args.variant} ({args.rollout} playouts): {median:,.0f} "
+            "iterations/s median "
+            f"({min(rates):,.0f}-{max(rates):,.0f}); {median * 0.25:,.0f} in 0.25 s"
+        )
 
 
 if __name__ == "__main__":

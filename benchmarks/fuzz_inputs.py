@@ -25,8 +25,32 @@ import spadeskit
 from spadeskit import actions, cli
 
 VARIANTS = ("standard", "jjdd", "cutthroat", "two-handed", "three-suit-trump")
-WORDS = ["AS", "10H", "TS", "A♠", "BJ", "LJ", "1S", "", " ", "nil", "blind nil", "pick up", "pass", "ZZ",
-         "standard", "jjdd", "no-bags", "blind-nil", "target", "floor", "\x00", "é", "AS AS", "-1"]
+WORDS = [
+    "AS",
+    "10H",
+    "TS",
+    "A♠",
+    "BJ",
+    "LJ",
+    "1S",
+    "",
+    " ",
+    "nil",
+    "blind nil",
+    "pick up",
+    "pass",
+    "ZZ",
+    "standard",
+    "jjdd",
+    "no-bags",
+    "blind-nil",
+    "target",
+    "floor",
+    "\x00",
+    "é",
+    "AS AS",
+    "-1",
+]
 
 
 class Odd:
@@ -71,7 +95,9 @@ def junk(rng: random.Random, depth: int = 0) -> Any:
     if kind == 7:
         return Odd()
     if kind == 8:
-        return rng.choice([spadeskit.Card.of("AS"), spadeskit.Play("2C"), spadeskit.Nil(), spadeskit.Pass()])
+        return rng.choice(
+            [spadeskit.Card.of("AS"), spadeskit.Play("2C"), spadeskit.Nil(), spadeskit.Pass()]
+        )
     if kind == 9:
         return SpoofBid(3)
     if kind == 10:
@@ -89,8 +115,14 @@ def an_action(rng: random.Random, fuzzer: Fuzzer) -> Any:
         cls = rng.choice(list(actions.ACTION_TYPES.values()))
         fields = [f.name for f in cls.__attrs_attrs__]  # type: ignore[attr-defined]
         made: list[Any] = []
-        fuzzer.attempt(f"{cls.__name__}(...)", lambda: made.append(cls(**{f: junk(rng) for f in fields})))
-        return made[0] if made else rng.choice([spadeskit.Bid(4), spadeskit.Nil(), spadeskit.Play("AS")])
+        fuzzer.attempt(
+            f"{cls.__name__}(...)", lambda: made.append(cls(**{f: junk(rng) for f in fields}))
+        )
+        return (
+            made[0]
+            if made
+            else rng.choice([spadeskit.Bid(4), spadeskit.Nil(), spadeskit.Play("AS")])
+        )
     if kind == 3:
         return SpoofBid(rng.randrange(0, 30))
     return junk(rng)
@@ -113,7 +145,9 @@ class Fuzzer:
                 game = game.apply(self.rng.choice(game.legal_actions()))
         self.records = [s.to_record() for s in self.states[::7]]
 
-    def attempt(self, what: str, call: Callable[[], object], state: spadeskit.GameState | None = None) -> None:
+    def attempt(
+        self, what: str, call: Callable[[], object], state: spadeskit.GameState | None = None
+    ) -> None:
         self.tried += 1
         before = (state.to_record(), state.legal_actions()) if state is not None else None
         try:
@@ -134,15 +168,28 @@ class Fuzzer:
             value = junk(rng)
             self.attempt(f"parse_card({type(value).__name__})", lambda: spadeskit.parse_card(value))
         elif kind == 1:
-            args = (rng.choice(list(VARIANTS) + [junk(rng)]), rng.choice([(), ["no-bags"], junk(rng)]),
-                    rng.choice([None, {}, {"target": junk(rng)}, junk(rng)]))
+            args = (
+                rng.choice(list(VARIANTS) + [junk(rng)]),
+                rng.choice([(), ["no-bags"], junk(rng)]),
+                rng.choice([None, {}, {"target": junk(rng)}, junk(rng)]),
+            )
             self.attempt("load_rules", lambda: spadeskit.load_rules(*args))
         elif kind == 2:
-            kwargs = {k: junk(rng) for k in rng.sample(["seed", "deal", "dealer", "blind", "pile"], rng.randrange(1, 4))}
+            kwargs = {
+                k: junk(rng)
+                for k in rng.sample(
+                    ["seed", "deal", "dealer", "blind", "pile"], rng.randrange(1, 4)
+                )
+            }
             self.attempt("new_game", lambda: state.rules.new_game(**kwargs))
         elif kind in (3, 4):
-            action, seat = an_action(rng, self), rng.choice([None, junk(rng), spadeskit.REFEREE, 0, 1])
-            self.attempt(f"apply({type(action).__name__})", lambda: state.apply(action, seat), state)
+            action, seat = (
+                an_action(rng, self),
+                rng.choice([None, junk(rng), spadeskit.REFEREE, 0, 1]),
+            )
+            self.attempt(
+                f"apply({type(action).__name__})", lambda: state.apply(action, seat), state
+            )
         elif kind == 5:
             seat = junk(rng)
             self.attempt("legal_actions", lambda: state.legal_actions(seat), state)
@@ -154,7 +201,10 @@ class Fuzzer:
                 record[key] = junk(rng) if rng.random() < 0.7 else record.get(key)
             if record.get("actions") and isinstance(record["actions"], list) and rng.random() < 0.5:
                 record["actions"][rng.randrange(len(record["actions"]))] = junk(rng)
-            self.attempt("replay", lambda: spadeskit.replay(record, key=rng.choice([None, b"0123456789abcdef!"])))
+            self.attempt(
+                "replay",
+                lambda: spadeskit.replay(record, key=rng.choice([None, b"0123456789abcdef!"])),
+            )
         elif kind == 7:
             bids, books = junk(rng), junk(rng)
             if rng.random() < 0.5:
@@ -165,11 +215,32 @@ class Fuzzer:
         elif kind == 8:
             self.attempt("action_from_json", lambda: spadeskit.action_from_json(junk(rng)))
         else:
-            argv = [str(rng.choice(["demo", "list", "replay", "--seed", "--variant", "x", "--option", "a=b",
-                                    "/nonexistent", "jjdd", "--bots"])) for _ in range(rng.randrange(1, 4))]
+            argv = [
+                str(
+                    rng.choice(
+                        [
+                            "demo",
+                            "list",
+                            "replay",
+                            "--seed",
+                            "--variant",
+                            "x",
+                            "--option",
+                            "a=b",
+                            "/nonexistent",
+                            "jjdd",
+                            "--bots",
+                        ]
+                    )
+                )
+                for _ in range(rng.randrange(1, 4))
+            ]
             if "demo" in argv:
                 return  # a whole match: too slow for a fuzz loop, and covered by the tests
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            with (
+                contextlib.redirect_stdout(io.StringIO()),
+                contextlib.redirect_stderr(io.StringIO()),
+            ):
                 self.attempt("cli", lambda: _exit_code(argv))
 
 
@@ -199,7 +270,9 @@ def main() -> None:
     print(f"states changed by a refused input: {len(fuzzer.changed)}")
     for line in sorted(set(fuzzer.changed))[:20]:
         print(f"  {line}")
-    print(json.dumps({"inputs": fuzzer.tried, "raw": len(fuzzer.raw), "changed": len(fuzzer.changed)}))
+    print(
+        json.dumps({"inputs": fuzzer.tried, "raw": len(fuzzer.raw), "changed": len(fuzzer.changed)})
+    )
 
 
 if __name__ == "__main__":

@@ -19,5 +19,13 @@ autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "undoc-members": False}
 html_theme = "furo"
 # The optional extras' modules are documented whether or not they are installed.
-autodoc_mock_imports = ["pyspiel", "open_spiel", "pettingzoo", "gymnasium", "textual", "numpy", "ray"]
+autodoc_mock_imports = [
+    "pyspiel",
+    "open_spiel",
+    "pettingzoo",
+    "gymnasium",
+    "textual",
+    "numpy",
+    "ray",
+]
 exclude_patterns = ["_build"]

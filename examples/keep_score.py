@@ -1,6 +1,6 @@
 """Keep score of real games from bids and books alone, with the same rules as play.
 
-    python examples/keep_score.py
+python examples/keep_score.py
 """
 
 from __future__ import annotations

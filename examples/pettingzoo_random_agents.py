@@ -23,7 +23,11 @@ def main() -> None:
     for agent in e.agent_iter():
         observation, reward, termination, truncation, _ = e.last()
         totals[agent] += reward
-        action = None if termination or truncation else e.action_space(agent).sample(observation["action_mask"])
+        action = (
+            None
+            if termination or truncation
+            else e.action_space(agent).sample(observation["action_mask"])
+        )
         e.step(action)
     print(e.render())
     print("rewards (side points minus the best other side's, in hundreds, summed over hands):")

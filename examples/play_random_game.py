@@ -1,6 +1,6 @@
 """Play one seeded match between random bots and print the final score.
 
-    python examples/play_random_game.py [seed]
+python examples/play_random_game.py [seed]
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ def main(seed: int) -> None:
     while not game.is_over:
         game = game.apply(rng.choice(game.legal_actions()))
     names = rules.table.side_names
-    print(f"{len(game.hand_results)} hands; " + ", ".join(f"{n} {s}" for n, s in zip(names, game.scores)))
+    print(
+        f"{len(game.hand_results)} hands; "
+        + ", ".join(f"{n} {s}" for n, s in zip(names, game.scores))
+    )
     assert game.match.end is not None
     print(game.match.end.reason)
 

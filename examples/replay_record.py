@@ -1,6 +1,6 @@
 """Save a match as a JSON record, load it back, and check that it replays exactly.
 
-    python examples/replay_record.py match.json
+python examples/replay_record.py match.json
 """
 
 from __future__ import annotations

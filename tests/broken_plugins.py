@@ -42,7 +42,9 @@ CARD_TWICE = plugin("card-twice", spadeskit_after_trick)
 
 
 @hookimpl(wrapper=True)
-def spadeskit_view(view: View, game: GameState, seat: int | None) -> Generator[None, View | None, View | None]:
+def spadeskit_view(
+    view: View, game: GameState, seat: int | None
+) -> Generator[None, View | None, View | None]:
     """Show every seat its left-hand opponent's cards too."""
     shown = (yield) or view
     if seat is None:
@@ -72,9 +74,17 @@ def _bad_args() -> types.ModuleType:
     def spadeskit_score_hands(summary: Any) -> Sequence[ScoreLine]:
         return []
 
-    return plugin("bad-args", spadeskit_score_hand, spadeskit_score_hands,
-                  options=(Option("undocumented", 3, ""), Option("bad_default", -1, "must be positive",
-                                                                     lambda v: None if v > 0 else "must be > 0")))
+    return plugin(
+        "bad-args",
+        spadeskit_score_hand,
+        spadeskit_score_hands,
+        options=(
+            Option("undocumented", 3, ""),
+            Option(
+                "bad_default", -1, "must be positive", lambda v: None if v > 0 else "must be > 0"
+            ),
+        ),
+    )
 
 
 BAD_ARGS = _bad_args()

@@ -6,10 +6,10 @@ from collections.abc import Iterable
 
 import pytest
 
-pytest_plugins = ["pytester"]
-
 import spadeskit
 from spadeskit import GameState, Play
+
+pytest_plugins = ["pytester"]
 
 
 def shipped(kind: str) -> list[str]:
@@ -17,8 +17,11 @@ def shipped(kind: str) -> list[str]:
     (other installed plugins, such as the example package, are left out)."""
     import importlib.metadata
 
-    ours = {ep.name for ep in importlib.metadata.entry_points(group="spadeskit")
-            if ep.value.startswith("spadeskit_plugins.")}
+    ours = {
+        ep.name
+        for ep in importlib.metadata.entry_points(group="spadeskit")
+        if ep.value.startswith("spadeskit_plugins.")
+    }
     return sorted(p.name for p in spadeskit.available() if p.kind == kind and p.name in ours)
 
 

@@ -26,10 +26,22 @@ from spadeskit import (
     SeeCards,
     parse_action,
 )
-from spadeskit.events import BidMade, CardPlayed, CardsDiscarded, CardsDrawn, CardsPassed, OutOfTurn, TrickWon
+from spadeskit.events import (
+    BidMade,
+    CardPlayed,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsPassed,
+    OutOfTurn,
+    TrickWon,
+)
 
-STANDARD_DEAL = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
-                 "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH", "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"]
+STANDARD_DEAL = [
+    "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+    "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+    "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+    "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+]
 
 
 def play_until(game: spadeskit.GameState, done: object, seed: int = 1) -> spadeskit.GameState:
@@ -73,14 +85,22 @@ def test_parse_action_refuses_an_illegal_card_and_lists_the_choices() -> None:
     view = game.view(1)  # E holds only diamonds
     with pytest.raises(IllegalAction, match=r"^E does not hold A♠; you may: play 2♦ 3♦ .* A♦$"):
         parse_action("AS", view)
-    mixed = ["2S 3S 4S 5S 6S 7S 8S 2C 3C 4C 5C 6C 7C", "8C 9C 10C JC QC KC AC 9S 10S JS QS KS AS",
-             "3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 2H", "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2D"]
+    mixed = [
+        "2S 3S 4S 5S 6S 7S 8S 2C 3C 4C 5C 6C 7C",
+        "8C 9C 10C JC QC KC AC 9S 10S JS QS KS AS",
+        "3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 2H",
+        "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2D",
+    ]
     game = spadeskit.load_rules("standard").new_game(deal=mixed)
     for _ in range(4):
         game = game.apply(Bid(3))
-    with pytest.raises(IllegalAction, match=r"^play 2S is not allowed now; you may: play 2♣ .* 7♣$"):
+    with pytest.raises(
+        IllegalAction, match=r"^play 2S is not allowed now; you may: play 2♣ .* 7♣$"
+    ):
         parse_action("2S", game.view(0))  # spades are not broken
-    with pytest.raises(ActionParseError, match=r"cannot read 'banana' as an action; you may: play 2♦"):
+    with pytest.raises(
+        ActionParseError, match=r"cannot read 'banana' as an action; you may: play 2♦"
+    ):
         parse_action("banana", view)
     with pytest.raises(IllegalAction, match="N has nothing to do now: it is E's turn"):
         parse_action("3C", led.view(0))
@@ -141,9 +161,14 @@ def test_parse_action_reads_a_renege_call_in_jjdd_table_mode() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6), steps=st.integers(0, 60),
-       variant=st.sampled_from(["standard", "jjdd", "two-handed", "three-suit-trump", "cutthroat"]))
-def test_every_legal_action_reads_back_from_its_own_text(seed: int, steps: int, variant: str) -> None:
+@given(
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 60),
+    variant=st.sampled_from(["standard", "jjdd", "two-handed", "three-suit-trump", "cutthroat"]),
+)
+def test_every_legal_action_reads_back_from_its_own_text(
+    seed: int, steps: int, variant: str
+) -> None:
     """What str(action) prints for a player, parse_action reads back."""
     game = spadeskit.load_rules(variant).new_game(seed=seed)
     rng = random.Random(seed)
@@ -174,17 +199,33 @@ def test_view_events_tell_the_hand_in_order_with_text() -> None:
         game = game.apply(Play(card))
     events = game.view(1).events
     assert [e.text for e in events] == [
-        "N bids 3", "E bids nil", "S bids 4", "W bids 5",
-        "N plays 2♣", "E plays 2♦", "S plays 2♥", "W plays 2♠", "W wins trick 1 with 2♠", "W plays 3♠"]
+        "N bids 3",
+        "E bids nil",
+        "S bids 4",
+        "W bids 5",
+        "N plays 2♣",
+        "E plays 2♦",
+        "S plays 2♥",
+        "W plays 2♠",
+        "W wins trick 1 with 2♠",
+        "W plays 3♠",
+    ]
     assert events[1] == BidMade(1, Nil(), text="")
     assert events[8] == TrickWon(1, 3, Card.of("2S"), text="")
     assert isinstance(events[9], CardPlayed) and events[9].trick == 2
     assert json.loads(json.dumps(game.view(1).to_json()))["events"][8] == {
-        "type": "trick-won", "text": "W wins trick 1 with 2♠", "trick": 1, "winner": 3, "card": "2S"}
+        "type": "trick-won",
+        "text": "W wins trick 1 with 2♠",
+        "trick": 1,
+        "winner": 3,
+        "card": "2S",
+    }
 
 
 def test_view_events_start_again_with_each_hand() -> None:
-    game = play_until(spadeskit.load_rules("standard").new_game(seed=3), lambda g: len(g.hand_results) == 1)
+    game = play_until(
+        spadeskit.load_rules("standard").new_game(seed=3), lambda g: len(g.hand_results) == 1
+    )
     assert game.view(0).events == ()
 
 
@@ -198,7 +239,9 @@ def test_hidden_bids_seal_the_bid_events_too() -> None:
 
 
 def test_two_handed_draws_show_the_card_only_to_the_drawer() -> None:
-    game = play_until(spadeskit.load_rules("two-handed").new_game(seed=5), lambda g: len(g.tricks) == 1)
+    game = play_until(
+        spadeskit.load_rules("two-handed").new_game(seed=5), lambda g: len(g.tricks) == 1
+    )
     winner = game.tricks[0].winner
     mine = [e for e in game.view(winner).events if isinstance(e, CardsDrawn)]
     theirs = [e for e in game.view(1 - winner).events if isinstance(e, CardsDrawn)]
@@ -218,7 +261,11 @@ def test_blind_nil_exchange_cards_are_shown_to_the_partners_only() -> None:
         assert [(e.seat, e.to, e.count) for e in passed] == [(2, 0, 2), (0, 2, 2)]
         assert all((e.cards is not None) == sees for e in passed)
     looked = [e for e in game.view(1).events if isinstance(e, OutOfTurn)]
-    assert [e.text for e in looked] == ["E looks at their cards", "S looks at their cards", "W looks at their cards"]
+    assert [e.text for e in looked] == [
+        "E looks at their cards",
+        "S looks at their cards",
+        "W looks at their cards",
+    ]
 
 
 def test_three_suit_trump_discards_are_shown_to_the_discarder_only() -> None:
@@ -260,20 +307,25 @@ def test_new_game_accepts_the_deal_a_record_holds(variant: str) -> None:
     first = rules.new_game(seed=9)
     hands = [" ".join(c.code for c in first.cards(s)) for s in range(rules.table.players)]
     from spadeskit.cards import card_at, cards_of
+
     blind = [c.code for c in cards_of(first.blind)]
     pile = [card_at(c).code for c in first.pile]
     seeded = rules.new_game(seed=1, deal=hands, blind=blind, pile=pile).to_record()
     secret = rules.new_game(deal=hands, blind=blind, pile=pile).to_record()
     for deal in (seeded["deal"], secret["deals"][0]):
         again = rules.new_game(deal=deal)
-        assert again.hands == first.hands and again.blind == first.blind and again.pile == first.pile
+        assert (
+            again.hands == first.hands and again.blind == first.blind and again.pile == first.pile
+        )
     if blind or pile:
         with pytest.raises(spadeskit.DealError, match="already lists the blind and the pile"):
             rules.new_game(deal=seeded["deal"], blind=pile or blind[::-1], pile=blind)
 
 
 def test_replay_upto_and_iter_replay_step_through_a_record() -> None:
-    game = play_until(spadeskit.load_rules("standard").new_game(seed=2), lambda g: len(g.hand_results) == 1)
+    game = play_until(
+        spadeskit.load_rules("standard").new_game(seed=2), lambda g: len(g.hand_results) == 1
+    )
     record = game.to_record()
     steps = list(spadeskit.iter_replay(record))
     assert len(steps) == len(record["actions"]) + 1
@@ -288,7 +340,9 @@ def test_replay_upto_and_iter_replay_step_through_a_record() -> None:
 
 
 def test_iter_replay_refuses_a_tampered_record_before_the_first_step() -> None:
-    game = play_until(spadeskit.load_rules("standard").new_game(seed=2), lambda g: len(g.tricks) == 2)
+    game = play_until(
+        spadeskit.load_rules("standard").new_game(seed=2), lambda g: len(g.tricks) == 2
+    )
     record = game.to_record()
     record["actions"] = record["actions"][:-1]
     with pytest.raises(spadeskit.RecordError, match="altered"):

@@ -31,8 +31,12 @@ def test_bots_are_named_by_short_name_module_and_class_or_given_as_a_class() -> 
     assert isinstance(make_bot("heuristic", 0, rules, rng), HeuristicBot)
     assert isinstance(make_bot("spadeskit.heuristic:HeuristicBot", 0, rules, rng), HeuristicBot)
     assert isinstance(make_bot(SimpleBot, 0, rules, rng), SimpleBot)
-    for bad, why in (("genius", "no bot named 'genius'"), ("nowhere.at_all:Bot", "cannot import"),
-                     ("spadeskit.bots:Nobody", "has no class 'Nobody'"), (42, "a bot is a name")):
+    for bad, why in (
+        ("genius", "no bot named 'genius'"),
+        ("nowhere.at_all:Bot", "cannot import"),
+        ("spadeskit.bots:Nobody", "has no class 'Nobody'"),
+        (42, "a bot is a name"),
+    ):
         with pytest.raises(spadeskit.SpadesError, match=why):
             make_bot(bad, 0, rules, rng)
 
@@ -50,7 +54,11 @@ def test_play_match_plays_to_the_end_and_names_a_bot_that_cheats() -> None:
 
     class Cheat:
         def choose(self, view: spadeskit.View) -> spadeskit.Action:
-            return spadeskit.Bid(13) if spadeskit.Bid(13) not in view.legal_actions else spadeskit.Play("AS")
+            return (
+                spadeskit.Bid(13)
+                if spadeskit.Bid(13) not in view.legal_actions
+                else spadeskit.Play("AS")
+            )
 
     with pytest.raises(spadeskit.SpadesError, match=r"the bot at seat 0 \(Cheat\) chose"):
         play_match(rules, [Cheat(), *(RandomBot(s) for s in range(3))], seed=1)
@@ -65,7 +73,7 @@ def test_clopper_pearson_matches_known_intervals() -> None:
     assert abs(low - 0.6915) < 1e-3 and high == 1
     low, high = clopper_pearson(50, 100)
     assert abs(low - 0.3983) < 1e-3 and abs(high - 0.6017) < 1e-3
-    assert abs(sign_test(10, 0) - 2 * 0.5 ** 10) < 1e-12
+    assert abs(sign_test(10, 0) - 2 * 0.5**10) < 1e-12
     assert sign_test(5, 5) == 1.0 and sign_test(0, 0) == 1.0
 
 
@@ -89,7 +97,10 @@ def test_an_evaluation_pairs_deals_and_reports_its_statistics() -> None:
     assert result.matches == 10 and {o.deal for o in result.outcomes} == set(range(5))
     assert [o.seating for o in result.outcomes] == [0, 1] * 5
     data = json.loads(json.dumps(result.to_json()))
-    assert data["matches"] == 10 and 0 <= data["win_interval_95"][0] <= data["win_rate"] <= data["win_interval_95"][1]
+    assert (
+        data["matches"] == 10
+        and 0 <= data["win_interval_95"][0] <= data["win_rate"] <= data["win_interval_95"][1]
+    )
     assert result.wins >= 9 and result.sign[0] >= 4 and result.mean_margin > 0
     assert "challenger won" in result.table() and "paired sign test" in result.table()
 
@@ -103,8 +114,13 @@ def test_evaluate_refuses_bad_arguments_before_playing() -> None:
 
 
 def test_three_player_evaluations_use_all_six_seatings() -> None:
-    result = evaluate(spadeskit.load_rules("three-suit-trump", options={"target": 3}), "heuristic", "random",
-                      deals=2, seed=2)
+    result = evaluate(
+        spadeskit.load_rules("three-suit-trump", options={"target": 3}),
+        "heuristic",
+        "random",
+        deals=2,
+        seed=2,
+    )
     assert result.matches == 12 and abs(result.fair_share - 1 / 3) < 1e-12
     assert sorted({o.challenger_seats[0] for o in result.outcomes}) == [0, 1, 2]
 
@@ -116,8 +132,11 @@ def test_hand_evaluation_counts_deals_won_by_their_mean_margin_and_gives_a_win_r
     from spadeskit.arena import HandEvaluation, HandOutcome
 
     margins = {0: (30, -10), 1: (-40, 20), 2: (10, -10), 3: (50, 0)}
-    outcomes = tuple(HandOutcome(deal, k, (0, 1, 2, 3), (0, 0), m)
-                     for deal, pair in margins.items() for k, m in enumerate(pair))
+    outcomes = tuple(
+        HandOutcome(deal, k, (0, 1, 2, 3), (0, 0), m)
+        for deal, pair in margins.items()
+        for k, m in enumerate(pair)
+    )
     result = HandEvaluation("standard", "a", "b", 4, 0, 1, outcomes)
     assert result.deals_won == (2, 1)
     rate, low, high = result.win_rate

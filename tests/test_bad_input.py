@@ -28,8 +28,13 @@ from tests.conftest import bid_all
 FOUR_ONES = [Bid(1)] * 4
 
 
-def refused(game: spadeskit.GameState, action: object, seat: int | None, error: type[SpadesError],
-            match: str) -> None:
+def refused(
+    game: spadeskit.GameState,
+    action: object,
+    seat: int | None,
+    error: type[SpadesError],
+    match: str,
+) -> None:
     """Assert that applying ``action`` raises ``error`` and leaves ``game`` as it was."""
     before = json.dumps(game.to_record(), sort_keys=True)
     snapshot = (game.hand, game.match)
@@ -58,12 +63,20 @@ def test_card_not_in_hand_names_seat_and_card(playing: spadeskit.GameState) -> N
     seat = playing.to_act
     assert seat is not None
     other = playing.cards((seat + 1) % 4)[0]
-    refused(playing, Play(other), None, IllegalAction, rf"seat {seat} \(N\) cannot play {other}: it is not in their hand")
+    refused(
+        playing,
+        Play(other),
+        None,
+        IllegalAction,
+        rf"seat {seat} \(N\) cannot play {other}: it is not in their hand",
+    )
 
 
 def test_acting_out_of_turn(standard: spadeskit.Rules) -> None:
     game = standard.new_game(seed=8)
-    refused(game, Bid(3), 2, NotYourTurn, r"bid 3 by seat 2 \(S\) refused: it is seat 0 \(N\)'s turn")
+    refused(
+        game, Bid(3), 2, NotYourTurn, r"bid 3 by seat 2 \(S\) refused: it is seat 0 \(N\)'s turn"
+    )
 
 
 def test_a_seat_that_does_not_exist(standard: spadeskit.Rules) -> None:
@@ -96,12 +109,15 @@ def test_actions_after_the_match_is_over() -> None:
     refused(game, Play("AS"), 0, GameOver, "the match is over")
 
 
-@pytest.mark.parametrize(("deal", "match"), [
-    (["AS"] * 4, "dealt twice"),
-    ([["BJ"], [], [], []], "not in the deck"),
-    ([[], [], [], []], "is dealt 0 cards"),
-    ("AS KS", "4 hands"),
-])
+@pytest.mark.parametrize(
+    ("deal", "match"),
+    [
+        (["AS"] * 4, "dealt twice"),
+        ([["BJ"], [], [], []], "not in the deck"),
+        ([[], [], [], []], "is dealt 0 cards"),
+        ("AS KS", "4 hands"),
+    ],
+)
 def test_bad_explicit_deals(standard: spadeskit.Rules, deal: object, match: str) -> None:
     with pytest.raises(DealError, match=match):
         standard.new_game(deal=deal)  # type: ignore[arg-type]
@@ -119,9 +135,15 @@ def test_unknown_variant_house_rule_and_option() -> None:
         spadeskit.load_rules("bridge")
     with pytest.raises(UnknownPlugin, match="'no-such-rule'"):
         spadeskit.load_rules("standard", ["no-such-rule"])
-    with pytest.raises(OptionError, match="unknown option 'targte' for standard \\(did you mean 'target'\\?\\); options: .*target"):
+    with pytest.raises(
+        OptionError,
+        match="unknown option 'targte' for standard \\(did you mean 'target'\\?\\); "
+        "options: .*target",
+    ):
         spadeskit.load_rules("standard", options={"targte": 300})
-    with pytest.raises(OptionError, match="option 'target' of 'standard' must be a whole number, not '300'"):
+    with pytest.raises(
+        OptionError, match="option 'target' of 'standard' must be a whole number, not '300'"
+    ):
         spadeskit.load_rules("standard", options={"target": "300"})
     with pytest.raises(OptionError, match="must be at most 0"):
         spadeskit.load_rules("standard", options={"floor": 50})
@@ -159,22 +181,53 @@ def test_tampered_records_are_refused(playing: spadeskit.GameState) -> None:
         spadeskit.replay(changed)
 
 
-@pytest.mark.parametrize(("make", "error", "match"), [
-    (lambda: spadeskit.Card(-1), spadeskit.CardParseError, "card index is a whole number from 0 to 53"),
-    (lambda: spadeskit.Card(60), spadeskit.CardParseError, "not 60"),
-    (lambda: spadeskit.Bid(10**5000), spadeskit.SpadesError, "a number of about 5001 digits"),
-    (lambda: spadeskit.Bid(-3), spadeskit.SpadesError, "from 0 to 999"),
-    (lambda: spadeskit.Bid(True), spadeskit.SpadesError, "not True"),
-    (lambda: spadeskit.load_rules("standard").new_game(deal=5), spadeskit.DealError, "4 hands, one per seat"),
-    (lambda: spadeskit.load_rules("standard", house_rules=None), spadeskit.UnknownPlugin, "list of house-rule names"),
-    (lambda: spadeskit.load_rules("standard", options="x"), spadeskit.OptionError, "a mapping of option names"),
-    (lambda: spadeskit.load_rules("jjdd", options={"sandbags": 1}), spadeskit.OptionError, "True, False, not 1"),
-    (lambda: spadeskit.load_rules("standard", ["blind-nil"], {"blind_nil_pass": 1.0}), spadeskit.OptionError,
-     "0, 1, 2, not 1.0"),
-    (lambda: spadeskit.load_rules("standard").new_game(seed=1).view(10**5000), spadeskit.IllegalAction,
-     "a number of about 5001 digits does not exist"),
-])
-def test_malformed_input_at_the_public_entry_points_raises_a_spades_error(make: Any, error: type, match: str) -> None:
+@pytest.mark.parametrize(
+    ("make", "error", "match"),
+    [
+        (
+            lambda: spadeskit.Card(-1),
+            spadeskit.CardParseError,
+            "card index is a whole number from 0 to 53",
+        ),
+        (lambda: spadeskit.Card(60), spadeskit.CardParseError, "not 60"),
+        (lambda: spadeskit.Bid(10**5000), spadeskit.SpadesError, "a number of about 5001 digits"),
+        (lambda: spadeskit.Bid(-3), spadeskit.SpadesError, "from 0 to 999"),
+        (lambda: spadeskit.Bid(True), spadeskit.SpadesError, "not True"),
+        (
+            lambda: spadeskit.load_rules("standard").new_game(deal=5),
+            spadeskit.DealError,
+            "4 hands, one per seat",
+        ),
+        (
+            lambda: spadeskit.load_rules("standard", house_rules=None),
+            spadeskit.UnknownPlugin,
+            "list of house-rule names",
+        ),
+        (
+            lambda: spadeskit.load_rules("standard", options="x"),
+            spadeskit.OptionError,
+            "a mapping of option names",
+        ),
+        (
+            lambda: spadeskit.load_rules("jjdd", options={"sandbags": 1}),
+            spadeskit.OptionError,
+            "True, False, not 1",
+        ),
+        (
+            lambda: spadeskit.load_rules("standard", ["blind-nil"], {"blind_nil_pass": 1.0}),
+            spadeskit.OptionError,
+            "0, 1, 2, not 1.0",
+        ),
+        (
+            lambda: spadeskit.load_rules("standard").new_game(seed=1).view(10**5000),
+            spadeskit.IllegalAction,
+            "a number of about 5001 digits does not exist",
+        ),
+    ],
+)
+def test_malformed_input_at_the_public_entry_points_raises_a_spades_error(
+    make: Any, error: type, match: str
+) -> None:
     """Every malformed input raises a SpadesError subclass (exact types; huge integers
     shortened in messages), never a raw TypeError or ValueError."""
     with pytest.raises(error, match=match):

@@ -11,17 +11,21 @@ from spadeskit import Bid, IllegalAction, Nil, Play
 from tests.conftest import play_out
 
 # N: clubs and the low spades; E: diamonds and AS; S: hearts and KS; W: the rest.
-DEAL = ["2C 3C 4C 5C 6C 7C 8C 9C 10C 2S 3S 4S 5S",
-        "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AS",
-        "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH AH KS",
-        "JC QC KC AC AD KH 6S 7S 8S 9S 10S JS QS"]
+DEAL = [
+    "2C 3C 4C 5C 6C 7C 8C 9C 10C 2S 3S 4S 5S",
+    "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AS",
+    "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH AH KS",
+    "JC QC KC AC AD KH 6S 7S 8S 9S 10S JS QS",
+]
 
 
 def rules(**options: object) -> spadeskit.Rules:
     return spadeskit.load_rules("call-break", options=options)
 
 
-def bid_all(game: spadeskit.GameState, calls: tuple[int, ...] = (1, 1, 1, 1)) -> spadeskit.GameState:
+def bid_all(
+    game: spadeskit.GameState, calls: tuple[int, ...] = (1, 1, 1, 1)
+) -> spadeskit.GameState:
     for call in calls:
         game = game.apply(Bid(call))
     return game
@@ -65,9 +69,15 @@ def test_heading_a_follower_must_beat_the_led_suit_when_not_trumped() -> None:
     game = bid_all(rules().new_game(deal=DEAL, dealer=2))  # W leads
     game = game.apply(Play("JC"))
     # N follows clubs, all below J♣: it cannot head, so any club.
-    assert set(game.legal_actions()) == {Play(c) for c in ("2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C")}
-    hands = ["2C 3C 4C 5C 6C 7C 8C 9C QC 2S 3S 4S 5S", DEAL[1], DEAL[2],
-             "JC 10C KC AC AD KH 6S 7S 8S 9S 10S JS QS"]
+    assert set(game.legal_actions()) == {
+        Play(c) for c in ("2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C")
+    }
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C QC 2S 3S 4S 5S",
+        DEAL[1],
+        DEAL[2],
+        "JC 10C KC AC AD KH 6S 7S 8S 9S 10S JS QS",
+    ]
     game = bid_all(rules().new_game(deal=hands, dealer=2))
     game = game.apply(Play("JC"))
     assert game.legal_actions() == (Play("QC"),)  # N holds the Q♣: it must head
@@ -78,8 +88,12 @@ def test_heading_a_follower_must_beat_the_led_suit_when_not_trumped() -> None:
 
 
 def test_not_obliged_to_head_once_trumped() -> None:
-    hands = ["2C 3C 4C 5C 6C 7C 8C 9C 10C 2S 3S 4S 5S", "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AS",
-             "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH AH KC", "JC QC KS AC AD KH 6S 7S 8S 9S 10S JS QS"]
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C 10C 2S 3S 4S 5S",
+        "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AS",
+        "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH AH KC",
+        "JC QC KS AC AD KH 6S 7S 8S 9S 10S JS QS",
+    ]
     game = bid_all(rules().new_game(deal=hands))
     game = game.apply(Play("2C")).apply(Play("AS"))  # E trumps
     # S holds only the K♣ in clubs: it follows (heading is moot once trumped).
@@ -89,25 +103,38 @@ def test_not_obliged_to_head_once_trumped() -> None:
 
 
 def test_over_trumping_a_void_player_must_beat_the_best_spade_if_able() -> None:
-    hands = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD 5S",
-             "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 2S", "AD AH 3S 4S 6S 7S 8S 9S 10S JS QS KS AS"]
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD 5S",
+        "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 2S",
+        "AD AH 3S 4S 6S 7S 8S 9S 10S JS QS KS AS",
+    ]
     game = bid_all(rules().new_game(deal=hands))
     game = game.apply(Play("2C")).apply(Play("5S"))  # E trumps with the 5♠
     assert game.legal_actions() == (Play("2S"),)  # S cannot over-trump: any spade (its only one)
     game = game.apply(Play("2S"))
     legal = set(game.legal_actions())
-    assert Play("3S") not in legal and Play("4S") not in legal and Play("6S") in legal and Play("AS") in legal
+    assert (
+        Play("3S") not in legal
+        and Play("4S") not in legal
+        and Play("6S") in legal
+        and Play("AS") in legal
+    )
     assert Play("AD") not in legal  # void in clubs with spades: must trump
 
 
-@pytest.mark.parametrize("call, took, points, text", [
-    (4, 4, 40, "N called 4, took 4: +4.0"),
-    (4, 5, 41, "N called 4, took 5, 1 extra trick: +4.1"),
-    (5, 3, -50, "N called 5, took 3: failed, -5.0"),
-    (2, 5, 23, "N called 2, took 5, 3 extra tricks: +2.3"),
-])
+@pytest.mark.parametrize(
+    "call, took, points, text",
+    [
+        (4, 4, 40, "N called 4, took 4: +4.0"),
+        (4, 5, 41, "N called 4, took 5, 1 extra trick: +4.1"),
+        (5, 3, -50, "N called 5, took 3: failed, -5.0"),
+        (2, 5, 23, "N called 2, took 5, 3 extra tricks: +2.3"),
+    ],
+)
 def test_scoring_made_call_plus_a_tenth_per_extra_trick_failed_minus_the_call(
-        call: int, took: int, points: int, text: str) -> None:
+    call: int, took: int, points: int, text: str
+) -> None:
     score = rules().score_hand(bids=[call, 1, 1, 1], books=[took, 13 - took - 2, 1, 1])
     line = score.lines[0]
     assert (line.side, line.points, line.text) == (0, points, text)
@@ -115,7 +142,11 @@ def test_scoring_made_call_plus_a_tenth_per_extra_trick_failed_minus_the_call(
 
 def test_scores_are_kept_in_tenths_and_shown_with_one_decimal_everywhere() -> None:
     r = rules(rounds=1)
-    assert r.table.score_unit == 10 and r.table.show_score(41) == "4.1" and r.table.show_score(-50) == "-5.0"
+    assert (
+        r.table.score_unit == 10
+        and r.table.show_score(41) == "4.1"
+        and r.table.show_score(-50) == "-5.0"
+    )
     game = play_out(r.new_game(seed=3))
     view = game.view(0)
     data = json.loads(json.dumps(view.to_json()))

@@ -13,7 +13,9 @@ def test_ten_of_spades_in_every_form(text: str) -> None:
     assert parse_card(text).code == "10S"
 
 
-@pytest.mark.parametrize(("text", "index"), [("AS", 51), ("A♠", 51), ("2C", 0), ("KH", 37), ("QD", 23)])
+@pytest.mark.parametrize(
+    ("text", "index"), [("AS", 51), ("A♠", 51), ("2C", 0), ("KH", 37), ("QD", 23)]
+)
 def test_rank_and_suit_forms(text: str, index: int) -> None:
     assert parse_card(text).index == index
 

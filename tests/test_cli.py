@@ -15,45 +15,64 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_every_option_of_every_command_has_help_text(capsys: pytest.CaptureFixture[str]) -> None:
-    for command, options in (("demo", ("--seed", "--variant", "--house-rule", "--option", "--bots", "--record")),
-                             ("replay", ("FILE",))):
+    for command, options in (
+        ("demo", ("--seed", "--variant", "--house-rule", "--option", "--bots", "--record")),
+        ("replay", ("FILE",)),
+    ):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         text = capsys.readouterr().out
         for option in options:
             line = next(line for line in text.splitlines() if line.strip().startswith(option))
-            rest = line.strip()[len(option):].strip()
-            assert rest or text.split(line, 1)[1].splitlines()[0].strip(), f"{command} {option} has no help"
+            rest = line.strip()[len(option) :].strip()
+            assert rest or text.split(line, 1)[1].splitlines()[0].strip(), (
+                f"{command} {option} has no help"
+            )
 
 
 @pytest.mark.parametrize("none", ["None", "none", "null"])
-def test_none_switches_off_an_optional_option(capsys: pytest.CaptureFixture[str], none: str) -> None:
+def test_none_switches_off_an_optional_option(
+    capsys: pytest.CaptureFixture[str], none: str
+) -> None:
     status, out, err = run(capsys, "demo", "--option", f"floor={none}", "--option", "target=150")
     assert status == 0 and err == "" and "Match over: won by" in out
 
 
-@pytest.mark.parametrize("args, hint", [
-    (("--variant", "standrd"), "did you mean 'standard'?"),
-    (("--house-rule", "blind-nill"), "did you mean 'blind-nil'?"),
-    (("--option", "targt=300"), "did you mean 'target'?"),
-])
-def test_a_misspelt_name_gets_a_suggestion(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
-                                           hint: str) -> None:
+@pytest.mark.parametrize(
+    "args, hint",
+    [
+        (("--variant", "standrd"), "did you mean 'standard'?"),
+        (("--house-rule", "blind-nill"), "did you mean 'blind-nil'?"),
+        (("--option", "targt=300"), "did you mean 'target'?"),
+    ],
+)
+def test_a_misspelt_name_gets_a_suggestion(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], hint: str
+) -> None:
     status, out, err = run(capsys, "demo", *args)
     assert status == 2 and hint in err and "Traceback" not in err
 
 
-def test_three_suit_trump_demo_shows_pick_up_and_pass_and_no_bags(capsys: pytest.CaptureFixture[str]) -> None:
+def test_three_suit_trump_demo_shows_pick_up_and_pass_and_no_bags(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, _ = run(capsys, "demo", "--variant", "three-suit-trump", "--seed", "7")
     assert status == 0
     assert "None" not in out and "bags" not in out
     assert "pick up" in out and "game point" in out
     bids = [line for line in out.splitlines() if line.strip().startswith("bids:")]
-    assert all(word in ("pick", "up,", "up", "-,", "-", "pass,", "pass") or word.endswith(",") or len(word) <= 2
-               for line in bids for word in line.split()[1:])
+    assert all(
+        word in ("pick", "up,", "up", "-,", "-", "pass,", "pass")
+        or word.endswith(",")
+        or len(word) <= 2
+        for line in bids
+        for word in line.split()[1:]
+    )
 
 
-def test_the_end_line_names_the_winner_with_its_own_score(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_end_line_names_the_winner_with_its_own_score(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, _ = run(capsys, "demo", "--seed", "3", "--option", "floor=-50", "--bots", "random")
     last = out.strip().splitlines()[-1]
     assert last.startswith("Match over: won by ")
@@ -71,13 +90,29 @@ def test_standard_demo_shows_bags(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and "(bags " in out and "None" not in out
 
 
-def test_arena_prints_the_result_table_and_writes_json(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+def test_arena_prints_the_result_table_and_writes_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
     import json
     import pathlib
 
     path = pathlib.Path(str(tmp_path)) / "result.json"
-    status, out, err = run(capsys, "arena", "--deals", "3", "--option", "target=150", "--json", str(path),
-                           "--challenger", "heuristic", "--baseline", "random", "--jobs", "2")
+    status, out, err = run(
+        capsys,
+        "arena",
+        "--deals",
+        "3",
+        "--option",
+        "target=150",
+        "--json",
+        str(path),
+        "--challenger",
+        "heuristic",
+        "--baseline",
+        "random",
+        "--jobs",
+        "2",
+    )
     assert status == 0
     assert "challenger won" in out and "3 x 2 = 6 matches" in out
     assert "3/3 deals" in err  # the progress bar
@@ -88,8 +123,16 @@ def test_arena_prints_the_result_table_and_writes_json(capsys: pytest.CaptureFix
 
 
 def test_demo_takes_a_bot_for_each_seat(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "demo", "--bot", "N=random", "--bot", "S=spadeskit.bots:RandomBot",
-                           "--option", "target=200")
+    status, out, err = run(
+        capsys,
+        "demo",
+        "--bot",
+        "N=random",
+        "--bot",
+        "S=spadeskit.bots:RandomBot",
+        "--option",
+        "target=200",
+    )
     assert status == 0 and "Match over" in out
     status, out, err = run(capsys, "demo", "--bot", "Q=random")
     assert status == 2 and "there is no seat 'Q'" in err

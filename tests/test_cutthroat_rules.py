@@ -10,9 +10,11 @@ from tests.conftest import bid_all, play_cards, play_out
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 # N: all 13 hearts + AC KC QC JC; E: the other 9 clubs + 8 diamonds; S: 5 diamonds + 12 spades.
-HEARTS_HAND = [" ".join(r + "H" for r in RANKS) + " AC KC QC JC",
-               " ".join(r + "C" for r in RANKS[:9]) + " " + " ".join(r + "D" for r in RANKS[:8]),
-               " ".join(r + "D" for r in RANKS[8:]) + " " + " ".join(r + "S" for r in RANKS[1:])]
+HEARTS_HAND = [
+    " ".join(r + "H" for r in RANKS) + " AC KC QC JC",
+    " ".join(r + "C" for r in RANKS[:9]) + " " + " ".join(r + "D" for r in RANKS[:8]),
+    " ".join(r + "D" for r in RANKS[8:]) + " " + " ".join(r + "S" for r in RANKS[1:]),
+]
 
 
 @pytest.fixture
@@ -20,10 +22,11 @@ def cutthroat() -> spadeskit.Rules:
     return spadeskit.load_rules("cutthroat")
 
 
-
 def test_remove_the_2_of_spades_51_cards_17_each(cutthroat: spadeskit.Rules) -> None:
     """Remove the 2♠: 51 cards, 17 each."""
-    assert len(cutthroat.table.deck) == 51 and spadeskit.parse_card("2S") not in cutthroat.table.deck
+    assert (
+        len(cutthroat.table.deck) == 51 and spadeskit.parse_card("2S") not in cutthroat.table.deck
+    )
     game = cutthroat.new_game(seed=3)
     assert [len(game.cards(s)) for s in range(3)] == [17, 17, 17]
     with pytest.raises(spadeskit.DealError, match="is not in the deck of .cutthroat."):
@@ -120,7 +123,9 @@ def test_play_follows_standard_rules_with_three_cards_a_trick(cutthroat: spadesk
     assert game.hand.tricks[0].winner == 2 and game.phase is Phase.PLAY and game.to_act == 2
 
 
-def _end(rules: spadeskit.Rules, scores: tuple[int, ...], bids: list[object], books: list[int]) -> spadeskit.MatchEnd | None:
+def _end(
+    rules: spadeskit.Rules, scores: tuple[int, ...], bids: list[object], books: list[int]
+) -> spadeskit.MatchEnd | None:
     from spadeskit.results import HandResult
     from spadeskit.state import MatchState
     from spadeskit.table import FrozenMap
@@ -129,19 +134,34 @@ def _end(rules: spadeskit.Rules, scores: tuple[int, ...], bids: list[object], bo
     result = HandResult(0, 2, actions, tuple(books), (), (0, 0, 0), scores, (0, 0, 0))
     match = MatchState(scores, (0, 0, 0), (result,), (), None, FrozenMap())
     end: spadeskit.MatchEnd | None = rules.hook.spadeskit_match_end(
-        match=match, result=result, table=rules.table, options=rules.options)
+        match=match, result=result, table=rules.table, options=rules.options
+    )
     return end
 
 
-def test_a_player_at_or_below_the_floor_loses_and_the_best_of_the_rest_wins(cutthroat: spadeskit.Rules) -> None:
+def test_a_player_at_or_below_the_floor_loses_and_the_best_of_the_rest_wins(
+    cutthroat: spadeskit.Rules,
+) -> None:
     """A player at or below −200 (option ``floor``) loses; with more than two sides, the
     losers drop out and the best of the rest wins; an exact tie at the top plays on."""
     assert cutthroat.options["floor"] == -200
     end = _end(cutthroat, (150, -220, 120), [3, 3, 3], [5, 6, 6])
-    assert end is not None and end.winner == 0 and "E fell to -220 (at or below -200)" in end.reason and end.reason.startswith("won by N with 150")
+    assert (
+        end is not None
+        and end.winner == 0
+        and "E fell to -220 (at or below -200)" in end.reason
+        and end.reason.startswith("won by N with 150")
+    )
     assert _end(cutthroat, (150, -220, 150), [3, 3, 3], [5, 6, 6]) is None
-    assert _end(spadeskit.load_rules("cutthroat", options={"floor": None}), (150, -220, 120), [3, 3, 3],
-                [5, 6, 6]) is None
+    assert (
+        _end(
+            spadeskit.load_rules("cutthroat", options={"floor": None}),
+            (150, -220, 120),
+            [3, 3, 3],
+            [5, 6, 6],
+        )
+        is None
+    )
 
 
 def test_all_tricks_applies_to_a_player_who_bid_not_to_a_nil(cutthroat: spadeskit.Rules) -> None:

@@ -17,23 +17,31 @@ def test_every_hook_is_in_the_hook_reference_with_a_docstring() -> None:
     reference = (DOCS / "hooks.rst").read_text(encoding="utf-8")
     assert len(HOOKS) >= 15
     for name, fn in HOOKS.items():
-        assert f".. autofunction:: spadeskit.hookspecs.{name}" in reference, f"{name} is not in docs/hooks.rst"
+        assert f".. autofunction:: spadeskit.hookspecs.{name}" in reference, (
+            f"{name} is not in docs/hooks.rst"
+        )
         assert f"``{name}``" in reference, f"{name} is missing from the table in docs/hooks.rst"
         doc = inspect.getdoc(fn) or ""
         assert len(doc.split()) >= 15, f"{name} has no real docstring"
 
 
 def test_every_option_of_every_shipped_plugin_is_on_a_rules_page() -> None:
-    pages = "\n".join(p.read_text(encoding="utf-8") for p in [*DOCS.glob("rules/*.rst"), DOCS / "house_rules.rst"])
+    pages = "\n".join(
+        p.read_text(encoding="utf-8") for p in [*DOCS.glob("rules/*.rst"), DOCS / "house_rules.rst"]
+    )
     for plugin in spadeskit.available():
         if plugin.name not in shipped(plugin.kind):
             continue
         for option in plugin.options:
-            assert f"``{option.name}``" in pages, f"option {option.name!r} of {plugin.name!r} is undocumented"
+            assert f"``{option.name}``" in pages, (
+                f"option {option.name!r} of {plugin.name!r} is undocumented"
+            )
 
 
 def test_every_shipped_plugin_has_a_page_or_a_section() -> None:
-    pages = "\n".join(p.read_text(encoding="utf-8") for p in [*DOCS.glob("rules/*.rst"), DOCS / "house_rules.rst"])
+    pages = "\n".join(
+        p.read_text(encoding="utf-8") for p in [*DOCS.glob("rules/*.rst"), DOCS / "house_rules.rst"]
+    )
     for name in shipped("variant") + shipped("house-rule"):
         assert f"(``{name}``)" in pages or f"``{name}``\n---" in pages, f"{name} has no docs"
 
@@ -45,11 +53,18 @@ def test_the_hook_table_says_which_hooks_offer_table() -> None:
     from spadeskit import hookspecs
 
     text = (DOCS / "hooks.rst").read_text(encoding="utf-8")
-    without = sorted(name for name, fn in vars(hookspecs).items()
-                     if name.startswith("spadeskit_") and callable(fn)
-                     and "table" not in inspect.signature(fn).parameters)
+    without = sorted(
+        name
+        for name, fn in vars(hookspecs).items()
+        if name.startswith("spadeskit_")
+        and callable(fn)
+        and "table" not in inspect.signature(fn).parameters
+    )
     assert without == ["spadeskit_table", "spadeskit_trick_strength", "spadeskit_view"]
-    assert "``table`` to every\nhook but ``spadeskit_table``, ``spadeskit_trick_strength`` and ``spadeskit_view``" in text
+    assert (
+        "``table`` to every\nhook but ``spadeskit_table``, ``spadeskit_trick_strength`` and "
+        "``spadeskit_view``" in text
+    )
 
 
 def test_the_plugins_page_names_the_file_after_its_rule() -> None:
@@ -92,6 +107,8 @@ def test_every_hookspec_documents_its_parameters_return_kind_and_when_it_is_call
         doc = inspect.getdoc(fn) or ""
         for field in (":returns:", ":kind:", ":called:"):
             assert field in doc, f"{name} does not document {field}"
-        assert ("first result" in doc) != ("collected" in doc.split(":kind:")[1].split("\n")[0]), name
+        assert ("first result" in doc) != ("collected" in doc.split(":kind:")[1].split("\n")[0]), (
+            name
+        )
         for param in inspect.signature(fn).parameters:
             assert f":param {param}:" in doc, f"{name} does not document its parameter {param}"

@@ -18,12 +18,21 @@ import pytest
 from hypothesis import given, settings
 
 import spadeskit
-from spadeskit import Action, GameState, Phase, PluginError, PluginInfo, ScoreLine, SpadesError, acts_in, hookimpl
+from conftest import shipped
+from spadeskit import (
+    Action,
+    GameState,
+    Phase,
+    PluginError,
+    PluginInfo,
+    ScoreLine,
+    SpadesError,
+    acts_in,
+    hookimpl,
+)
 from spadeskit.compiler import compile_hook
 from spadeskit.plugin import PlayFilter, compile_filters, evolve_hand
 from spadeskit.state import DEALT_LATER, HandState
-
-from conftest import shipped
 
 CONFIGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
     ("standard", (), {}),
@@ -48,7 +57,9 @@ def rules_of(config: tuple[str, tuple[str, ...], dict[str, Any]]) -> spadeskit.R
     return spadeskit.load_rules(variant, house, options)
 
 
-def step_to_end(game: GameState, choose: Callable[[GameState, tuple[Action, ...]], Action]) -> GameState:
+def step_to_end(
+    game: GameState, choose: Callable[[GameState, tuple[Action, ...]], Action]
+) -> GameState:
     """Apply ``choose(state, legal_actions)`` until the hand in progress is scored."""
     match = game.match
     while game.match is match and not game.is_over:
@@ -104,7 +115,9 @@ def trick_counter() -> types.ModuleType:
 def sourceless_filter() -> types.ModuleType:
     """Return a house rule with a play filter that gives no source (no hearts led first)."""
     module = types.ModuleType("late-hearts")
-    module.PLUGIN = PluginInfo(name="late-hearts", kind="house-rule", summary="no heart leads first")  # type: ignore[attr-defined]
+    module.PLUGIN = PluginInfo(
+        name="late-hearts", kind="house-rule", summary="no heart leads first"
+    )  # type: ignore[attr-defined]
 
     def spadeskit_play_filters(ranking: Any) -> Sequence[PlayFilter]:
         hearts = ranking.suit_mask[spadeskit.Suit.HEARTS]
@@ -123,14 +136,17 @@ def sourceless_filter() -> types.ModuleType:
 @pytest.mark.parametrize("variant", ["standard", "two-handed"])
 @pytest.mark.parametrize("make", [trick_counter, sourceless_filter])
 def test_rollout_equals_apply_with_an_after_trick_hook_or_a_filter_without_source(
-        variant: str, make: Callable[[], types.ModuleType]) -> None:
+    variant: str, make: Callable[[], types.ModuleType]
+) -> None:
     rules = spadeskit.load_rules(variant, [make()])
     loop = rules.engine.compiled_play
     assert (loop is None) == (make is sourceless_filter)  # the scratch loop, or the compiled one
     for seed in range(8):
         start = midway(rules, seed, steps=seed * 3)
         rng = random.Random(seed)
-        assert start.rollout(seed=seed) == step_to_end(start, lambda _state, legal: rng.choice(legal))
+        assert start.rollout(seed=seed) == step_to_end(
+            start, lambda _state, legal: rng.choice(legal)
+        )
 
 
 @pytest.mark.parametrize("config", CONFIGS[:8], ids=IDS[:8])
@@ -180,8 +196,13 @@ def test_simulate_hand_i_depends_only_on_seed_and_i(variant: str) -> None:
 
 def test_simulate_refuses_bad_arguments() -> None:
     rules = spadeskit.load_rules("standard")
-    for kwargs in ({"hands": -1}, {"hands": 2.0}, {"hands": 1, "seed": None}, {"hands": 1, "start": -2},
-                   {"hands": 1, "policy": "x"}):
+    for kwargs in (
+        {"hands": -1},
+        {"hands": 2.0},
+        {"hands": 1, "seed": None},
+        {"hands": 1, "start": -2},
+        {"hands": 1, "policy": "x"},
+    ):
         with pytest.raises(SpadesError):
             list(rules.simulate(**kwargs))
 
@@ -313,21 +334,26 @@ def test_compiled_hooks_follow_pluggy_order_firstresult_and_tryfirst_trylast() -
         def f(game: Any) -> Any:
             calls.append(tag)
             return value
+
         return f
 
-    pm = manager(plugin(first=impl(trylast=True)(answer("last", "L"))),
-                 plugin(first=impl(answer("none", None))),
-                 plugin(first=impl(answer("mid", "M"))),
-                 plugin(first=impl(tryfirst=True)(answer("firstnone", None))))
+    pm = manager(
+        plugin(first=impl(trylast=True)(answer("last", "L"))),
+        plugin(first=impl(answer("none", None))),
+        plugin(first=impl(answer("mid", "M"))),
+        plugin(first=impl(tryfirst=True)(answer("firstnone", None))),
+    )
     mine, theirs = both(pm, "first", "g")
     assert mine == theirs == "M"
     assert calls == ["firstnone", "mid"] * 2
 
 
 def test_compiled_collected_hooks_pass_only_the_arguments_each_implementation_names() -> None:
-    pm = manager(plugin(collect=impl(lambda seat: ("seat", seat))),
-                 plugin(collect=impl(lambda options, game: ("both", options["o"], game))),
-                 plugin(collect=impl(lambda game: None)))
+    pm = manager(
+        plugin(collect=impl(lambda seat: ("seat", seat))),
+        plugin(collect=impl(lambda options, game: ("both", options["o"], game))),
+        plugin(collect=impl(lambda game: None)),
+    )
     mine, theirs = both(pm, "collect", "g", 3)
     assert mine == theirs == [("both", 1, "g"), ("seat", 3)]
 
@@ -344,9 +370,11 @@ def test_compiled_wrappers_see_and_replace_the_result_and_the_exception() -> Non
             return "rescued"
         return f"inner({result})"
 
-    pm = manager(plugin(first=impl(lambda game: "x")),
-                 plugin(first=impl(wrapper=True)(inner)),
-                 plugin(first=impl(wrapper=True, tryfirst=True)(outer)))
+    pm = manager(
+        plugin(first=impl(lambda game: "x")),
+        plugin(first=impl(wrapper=True)(inner)),
+        plugin(first=impl(wrapper=True, tryfirst=True)(outer)),
+    )
     mine, theirs = both(pm, "first", "g")
     assert mine == theirs == "outer(inner(x))"
 
@@ -363,6 +391,7 @@ def test_compiled_wrappers_without_plain_implementations_get_a_new_list_each_cal
             result = yield
             result.append(game)
             return result
+
         return grow
 
     for wrappers in (1, 2):  # the generated single-wrapper call and the general one
@@ -393,19 +422,29 @@ def test_a_failing_hook_is_a_plugin_error_naming_the_plugin_and_the_hook() -> No
     def broken(game: Any) -> Any:
         return 1 // 0
 
-    compiled = compile_hook(manager(plugin(first=impl(lambda game: None)), plugin(first=impl(broken))),
-                            "first", {"table": None, "options": None}, "test")
+    compiled = compile_hook(
+        manager(plugin(first=impl(lambda game: None)), plugin(first=impl(broken))),
+        "first",
+        {"table": None, "options": None},
+        "test",
+    )
     assert compiled is not None
     with pytest.raises(PluginError, match=r"plugin 'p1' failed in hook first.*ZeroDivisionError"):
         compiled("g")
 
 
-@pytest.mark.parametrize("error", [SpadesError("refused on purpose"), RecursionError("deep"), MemoryError()])
-def test_spades_errors_recursion_and_memory_errors_pass_through_hooks_unchanged(error: BaseException) -> None:
+@pytest.mark.parametrize(
+    "error", [SpadesError("refused on purpose"), RecursionError("deep"), MemoryError()]
+)
+def test_spades_errors_recursion_and_memory_errors_pass_through_hooks_unchanged(
+    error: BaseException,
+) -> None:
     def raising(game: Any) -> Any:
         raise error
 
-    compiled = compile_hook(manager(plugin(first=impl(raising))), "first", {"table": 1, "options": 2}, "t")
+    compiled = compile_hook(
+        manager(plugin(first=impl(raising))), "first", {"table": 1, "options": 2}, "t"
+    )
     assert compiled is not None
     with pytest.raises(type(error)) as caught:
         compiled("g")
@@ -417,8 +456,9 @@ def test_spades_errors_recursion_and_memory_errors_pass_through_hooks_unchanged(
 # ------------------------------------------------------------------------------------------
 
 
-def counting_rule(name: str, *declared: Phase, who: Any = "players", when: Any = None,
-                  declare: bool = True) -> tuple[types.ModuleType, list[Phase]]:
+def counting_rule(
+    name: str, *declared: Phase, who: Any = "players", when: Any = None, declare: bool = True
+) -> tuple[types.ModuleType, list[Phase]]:
     """Return a house rule whose out-of-turn hook records the phases it is asked in."""
     asked: list[Phase] = []
     module = types.ModuleType(name)
@@ -428,8 +468,11 @@ def counting_rule(name: str, *declared: Phase, who: Any = "players", when: Any =
         asked.append(game.phase)
         return ()
 
-    function = acts_in(*declared, who=who, when=when)(spadeskit_out_of_turn_actions) if declare \
+    function = (
+        acts_in(*declared, who=who, when=when)(spadeskit_out_of_turn_actions)
+        if declare
         else spadeskit_out_of_turn_actions
+    )
     module.spadeskit_out_of_turn_actions = hookimpl(function)  # type: ignore[attr-defined]
     return module, asked
 
@@ -462,7 +505,9 @@ def test_who_and_when_leave_an_out_of_turn_hook_out_where_it_cannot_act() -> Non
     assert not asked_referee
     play_a_hand(spadeskit.load_rules("standard", [referee]), referee_too=True)
     assert asked_referee
-    never, asked_never = counting_rule("switched-off", Phase.PLAY, when=lambda options: options["target"] > 10_000)
+    never, asked_never = counting_rule(
+        "switched-off", Phase.PLAY, when=lambda options: options["target"] > 10_000
+    )
     play_a_hand(spadeskit.load_rules("standard", [never]), referee_too=True)
     assert not asked_never
 
@@ -486,9 +531,14 @@ def test_shipped_out_of_turn_hooks_all_declare_their_phases() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 60))
-def test_compiled_play_filters_allow_exactly_what_the_filters_allow_one_by_one(seed: int, steps: int) -> None:
-    for rules in (spadeskit.load_rules("standard"), spadeskit.load_rules("jjdd"),
-                  spadeskit.load_rules("standard", ["no-trump-first-trick"])):
+def test_compiled_play_filters_allow_exactly_what_the_filters_allow_one_by_one(
+    seed: int, steps: int
+) -> None:
+    for rules in (
+        spadeskit.load_rules("standard"),
+        spadeskit.load_rules("jjdd"),
+        spadeskit.load_rules("standard", ["no-trump-first-trick"]),
+    ):
         game = midway(rules, seed, steps)
         if game.phase is not Phase.PLAY:
             continue
@@ -504,9 +554,15 @@ def test_a_filter_without_source_is_called_in_its_place() -> None:
     def odd_only(hand: HandState, seat: int, allowed: int) -> int:
         return allowed & 0x5555555555555 or allowed
 
-    filters = [PlayFilter("odd", odd_only, order=5),
-               PlayFilter("high", lambda h, s, a: a >> 1 << 1 or a, order=6,
-                          source="if allowed >> 1 << 1:\n    allowed = allowed >> 1 << 1\n")]
+    filters = [
+        PlayFilter("odd", odd_only, order=5),
+        PlayFilter(
+            "high",
+            lambda h, s, a: a >> 1 << 1 or a,
+            order=6,
+            source="if allowed >> 1 << 1:\n    allowed = allowed >> 1 << 1\n",
+        ),
+    ]
     check = compile_filters(filters)
     assert check(None, 0, 0b1111) == 0b0100  # type: ignore[arg-type]
 
@@ -515,7 +571,8 @@ def test_a_play_filter_that_allows_a_card_not_held_is_a_plugin_error() -> None:
     module = types.ModuleType("greedy")
     module.PLUGIN = PluginInfo(name="greedy", kind="house-rule", summary="allows everything")  # type: ignore[attr-defined]
     module.spadeskit_play_filters = hookimpl(  # type: ignore[attr-defined]
-        lambda ranking: [PlayFilter("greedy", lambda hand, seat, allowed: ranking.deck_mask)])
+        lambda ranking: [PlayFilter("greedy", lambda hand, seat, allowed: ranking.deck_mask)]
+    )
     rules = spadeskit.load_rules("standard", [module])
     game = rules.new_game(seed=1)
     for bid in (spadeskit.Bid(3),) * 4:
@@ -555,7 +612,11 @@ def core_imports() -> dict[str, set[str]]:
                     found.add(node.module.split(".")[0])
                 else:
                     found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("spadeskit."):
+            elif (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("spadeskit.")
+            ):
                 found.add(node.module.split(".")[1])
         graph[name] = found - {name}
     return graph
@@ -570,7 +631,7 @@ def test_the_core_has_no_import_cycle() -> None:
 
     def visit(module: str, path: list[str]) -> None:
         if module in path:
-            cycle = path[path.index(module):] + [module]
+            cycle = path[path.index(module) :] + [module]
             raise AssertionError(f"import cycle: {' -> '.join(cycle)}")
         if module in done:
             return
@@ -597,8 +658,12 @@ def test_a_failure_under_a_wrapper_names_the_plugin_that_raised_it() -> None:
     def broken(game: Any) -> Any:
         raise KeyError("k")
 
-    compiled = compile_hook(manager(plugin(first=impl(broken)), plugin(first=impl(wrapper=True)(passing))),
-                            "first", {"table": None, "options": None}, "test")
+    compiled = compile_hook(
+        manager(plugin(first=impl(broken)), plugin(first=impl(wrapper=True)(passing))),
+        "first",
+        {"table": None, "options": None},
+        "test",
+    )
     assert compiled is not None
     with pytest.raises(PluginError, match=r"plugin 'p0' failed in hook first.*KeyError"):
         compiled("g")

@@ -13,13 +13,25 @@ from hypothesis import HealthCheck, given, settings
 import spadeskit
 
 SCALARS = st.one_of(
-    st.integers(), st.integers(min_value=10**4000, max_value=10**4300), st.floats(allow_nan=True),
-    st.booleans(), st.none(), st.text(max_size=8), st.binary(max_size=4),
-    st.sampled_from(["AS", "10H", "BJ", "nil", "blind nil", "pick up", "pass", "standard", "no-bags", "target"]),
+    st.integers(),
+    st.integers(min_value=10**4000, max_value=10**4300),
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=8),
+    st.binary(max_size=4),
+    st.sampled_from(
+        ["AS", "10H", "BJ", "nil", "blind nil", "pick up", "pass", "standard", "no-bags", "target"]
+    ),
     st.sampled_from([spadeskit.Card.of("AS"), spadeskit.Play("2C"), spadeskit.Nil(), object()]),
 )
-JUNK = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner,
-                                                                                         max_size=4), max_leaves=12)
+JUNK = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 
 
@@ -59,7 +71,8 @@ def test_cards_and_actions_refuse_odd_values_with_a_spades_error(value: Any) -> 
 @FAST
 @given(st.sampled_from(STATES), JUNK, JUNK)
 def test_apply_legal_actions_and_view_refuse_odd_values_and_change_nothing(
-        state: spadeskit.GameState, action: Any, seat: Any) -> None:
+    state: spadeskit.GameState, action: Any, seat: Any
+) -> None:
     refused_cleanly(lambda: state.apply(action, seat), state)
     refused_cleanly(lambda: state.apply(action), state)
     refused_cleanly(lambda: state.legal_actions(seat), state)
@@ -68,7 +81,9 @@ def test_apply_legal_actions_and_view_refuse_odd_values_and_change_nothing(
 
 @FAST
 @given(JUNK, JUNK, JUNK)
-def test_loading_rules_starting_games_and_scoring_refuse_odd_values(first: Any, second: Any, third: Any) -> None:
+def test_loading_rules_starting_games_and_scoring_refuse_odd_values(
+    first: Any, second: Any, third: Any
+) -> None:
     refused_cleanly(lambda: spadeskit.load_rules(first, second, third))
     refused_cleanly(lambda: spadeskit.load_rules("standard", ["no-bags"], {"target": first}))
     rules = spadeskit.load_rules("standard")
@@ -78,9 +93,27 @@ def test_loading_rules_starting_games_and_scoring_refuse_odd_values(first: Any, 
 
 
 @FAST
-@given(st.sampled_from(STATES), st.sampled_from(["variant", "options", "seed", "dealer", "deal", "deals",
-                                                 "actions", "digest", "version", "house_rules"]), JUNK)
-def test_replay_refuses_a_record_with_any_field_replaced(state: spadeskit.GameState, field: str, value: Any) -> None:
+@given(
+    st.sampled_from(STATES),
+    st.sampled_from(
+        [
+            "variant",
+            "options",
+            "seed",
+            "dealer",
+            "deal",
+            "deals",
+            "actions",
+            "digest",
+            "version",
+            "house_rules",
+        ]
+    ),
+    JUNK,
+)
+def test_replay_refuses_a_record_with_any_field_replaced(
+    state: spadeskit.GameState, field: str, value: Any
+) -> None:
     record = copy.deepcopy(state.to_record())
     record[field] = value
     refused_cleanly(lambda: spadeskit.replay(record))

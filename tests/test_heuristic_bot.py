@@ -11,16 +11,26 @@ from spadeskit import Bid, Nil, Play
 from spadeskit.arena import evaluate, make_bot, play_match
 from spadeskit.heuristic import HeuristicBot
 
-CONFIGS = [("standard", [], {}), ("standard", ["blind-nil", "hidden-bids"], {}), ("standard", ["jokers"], {}),
-           ("standard", ["spades-anytime", "boston"], {}), ("standard", ["no-bags"], {}),
-           ("standard", ["partnership-nil"], {}), ("standard", ["no-trump-first-trick"], {}),
-           ("jjdd", [], {}), ("jjdd", [], {"enforcement": "table"}), ("cutthroat", [], {}),
-           ("two-handed", [], {}), ("three-suit-trump", [], {})]
+CONFIGS = [
+    ("standard", [], {}),
+    ("standard", ["blind-nil", "hidden-bids"], {}),
+    ("standard", ["jokers"], {}),
+    ("standard", ["spades-anytime", "boston"], {}),
+    ("standard", ["no-bags"], {}),
+    ("standard", ["partnership-nil"], {}),
+    ("standard", ["no-trump-first-trick"], {}),
+    ("jjdd", [], {}),
+    ("jjdd", [], {"enforcement": "table"}),
+    ("cutthroat", [], {}),
+    ("two-handed", [], {}),
+    ("three-suit-trump", [], {}),
+]
 
 
 @pytest.mark.parametrize("variant, house, options", CONFIGS)
 def test_heuristic_bot_plays_whole_matches_of_every_variant_from_its_view(
-        variant: str, house: list[str], options: dict[str, object]) -> None:
+    variant: str, house: list[str], options: dict[str, object]
+) -> None:
     rules = spadeskit.load_rules(variant, house, options)
     bots = [make_bot("heuristic", s, rules, random.Random(s)) for s in range(rules.table.players)]
     game = play_match(rules, bots, seed=11)  # play_match refuses any illegal choice
@@ -32,21 +42,39 @@ def deal_game(hands: list[str], **options: object) -> spadeskit.GameState:
 
 
 def test_counted_bidding_bids_top_spades_side_aces_and_long_trumps() -> None:
-    game = deal_game(["AS KS QS JS 10S 9S AH AD AC KC 2H 3D 4C", "2S 3S 4S 5S 6S 7S 8S 2C 3C 5C 6C 7C 8C",
-                      "KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H KD QD", "JD 10D 9D 8D 7D 6D 5D 4D 2D 9C 10C JC QC"])
+    game = deal_game(
+        [
+            "AS KS QS JS 10S 9S AH AD AC KC 2H 3D 4C",
+            "2S 3S 4S 5S 6S 7S 8S 2C 3C 5C 6C 7C 8C",
+            "KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H KD QD",
+            "JD 10D 9D 8D 7D 6D 5D 4D 2D 9C 10C JC QC",
+        ]
+    )
     bid = HeuristicBot(game.rules).choose(game.view(0))
     assert isinstance(bid, Bid) and bid.tricks >= 9
 
 
 def test_nil_is_bid_with_low_cards_and_few_low_spades() -> None:
-    game = deal_game(["2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5H 2S", "AS KS QS JS 10S 9S AH AD AC KC 6H 6D 6C",
-                      "7C 8C 9C 10C JC QC 7D 8D 9D 10D JD QD 7H", "KD 8S 8H 9H 10H JH QH KH 3S 4S 5S 6S 7S"])
+    game = deal_game(
+        [
+            "2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 5H 2S",
+            "AS KS QS JS 10S 9S AH AD AC KC 6H 6D 6C",
+            "7C 8C 9C 10C JC QC 7D 8D 9D 10D JD QD 7H",
+            "KD 8S 8H 9H 10H JH QH KH 3S 4S 5S 6S 7S",
+        ]
+    )
     assert HeuristicBot(game.rules).choose(game.view(0)) == Nil()
 
 
 def test_no_nil_is_bid_with_an_unguarded_ace() -> None:
-    game = deal_game(["2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H AH 2S", "AS KS QS JS 10S 9S 5H AD AC KC 6H 6D 6C",
-                      "7C 8C 9C 10C JC QC 7D 8D 9D 10D JD QD 7H", "KD 8S 8H 9H 10H JH QH KH 3S 4S 5S 6S 7S"])
+    game = deal_game(
+        [
+            "2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H AH 2S",
+            "AS KS QS JS 10S 9S 5H AD AC KC 6H 6D 6C",
+            "7C 8C 9C 10C JC QC 7D 8D 9D 10D JD QD 7H",
+            "KD 8S 8H 9H 10H JH QH KH 3S 4S 5S 6S 7S",
+        ]
+    )
     assert HeuristicBot(game.rules).choose(game.view(0)) != Nil()
 
 
@@ -85,13 +113,20 @@ def test_calls_reneges_it_saw_and_never_calls_one_wrongly() -> None:
     rules = spadeskit.load_rules("jjdd", options={"enforcement": "table", "target": 300})
     calls = 0
     for seed in range(6):
-        bots = [make_bot("heuristic" if s % 2 == 0 else "random", s, rules, random.Random(s)) for s in range(4)]
+        bots = [
+            make_bot("heuristic" if s % 2 == 0 else "random", s, rules, random.Random(s))
+            for s in range(4)
+        ]
         game = play_match(rules, bots, seed=seed)
         for result in game.hand_results:
             texts = [line.text for line in result.lines]
             assert not any("N/S called a renege" in t and "wrongly" in t for t in texts), texts
-        calls += sum(1 for log in game.match.logs for seat, a in log
-                     if isinstance(a, spadeskit.CallRenege) and seat in (0, 2))
+        calls += sum(
+            1
+            for log in game.match.logs
+            for seat, a in log
+            if isinstance(a, spadeskit.CallRenege) and seat in (0, 2)
+        )
     assert calls > 0
 
 

@@ -35,14 +35,21 @@ HOUSE_RULES = shipped("house-rule")
 FOUR_ONES = [Bid(1)] * 4
 
 # N: 13 hearts; E: 7 clubs + 6 spades; S: 13 diamonds; W: 6 clubs + 7 spades.
-VOID_WITH_SPADES = [cards("H", RANKS), cards("C", RANKS[:7]) + " " + cards("S", RANKS[:6]),
-                    cards("D", RANKS), cards("C", RANKS[7:]) + " " + cards("S", RANKS[6:])]
+VOID_WITH_SPADES = [
+    cards("H", RANKS),
+    cards("C", RANKS[:7]) + " " + cards("S", RANKS[:6]),
+    cards("D", RANKS),
+    cards("C", RANKS[7:]) + " " + cards("S", RANKS[6:]),
+]
 # N: 13 hearts; E: 13 spades; S: 13 diamonds; W: 13 clubs.
 SPADES_ONLY = [cards("H", RANKS), cards("S", RANKS), cards("D", RANKS), cards("C", RANKS)]
 # N: 6 spades + 7 hearts; the rest spread so that every seat has several suits.
-SPADE_LEADER = [cards("S", RANKS[:6]) + " " + cards("H", RANKS[:7]),
-                cards("S", RANKS[6:]) + " " + cards("H", RANKS[7:]),
-                cards("D", RANKS), cards("C", RANKS)]
+SPADE_LEADER = [
+    cards("S", RANKS[:6]) + " " + cards("H", RANKS[:7]),
+    cards("S", RANKS[6:]) + " " + cards("H", RANKS[7:]),
+    cards("D", RANKS),
+    cards("C", RANKS),
+]
 
 
 def rules(*house: str, **options: object) -> spadeskit.Rules:
@@ -58,8 +65,10 @@ def test_no_trump_first_trick_no_spade_may_be_played_to_the_first_trick() -> Non
     """no-trump-first-trick: no spade may be played to the first trick ..."""
     game = bid_all(rules("no-trump-first-trick").new_game(deal=VOID_WITH_SPADES), FOUR_ONES)
     game = game.apply(Play("2H"))
-    assert all(spadeskit.cards.card_at(i).suit is not spadeskit.Suit.SPADES
-               for i in spadeskit.cards.iter_mask(game.rules.engine.legal_mask(game)))
+    assert all(
+        spadeskit.cards.card_at(i).suit is not spadeskit.Suit.SPADES
+        for i in spadeskit.cards.iter_mask(game.rules.engine.legal_mask(game))
+    )
     with pytest.raises(IllegalAction, match="no spade may be played to the first trick"):
         game.apply(Play("2S"))
     standard = bid_all(rules().new_game(deal=VOID_WITH_SPADES), FOUR_ONES).apply(Play("2H"))
@@ -132,8 +141,12 @@ def test_jokers_remove_option_refuses_a_bad_value() -> None:
 
 def test_jokers_count_as_spades_for_following_and_breaking() -> None:
     """Spades may not be led until broken — including any card that counts as a spade: jokers."""
-    deal = ["BJ " + cards("H", RANKS[:12]), cards("S", RANKS[:12]) + " LJ",
-            cards("D", RANKS[1:]) + " AH", cards("C", RANKS[1:]) + " AS"]
+    deal = [
+        "BJ " + cards("H", RANKS[:12]),
+        cards("S", RANKS[:12]) + " LJ",
+        cards("D", RANKS[1:]) + " AH",
+        cards("C", RANKS[1:]) + " AS",
+    ]
     game = bid_all(rules("jokers").new_game(deal=deal), FOUR_ONES)
     with pytest.raises(IllegalAction, match="may not be led until broken"):
         game.apply(Play("BJ"))
@@ -151,7 +164,9 @@ def test_hidden_bids_no_view_shows_another_seats_bid_until_all_have_bid() -> Non
     game = bid_all(rules("hidden-bids").new_game(seed=3), [Bid(3), Bid(5), Bid(2)])
     for seat in (1, 2, 3, None):
         view = game.view(seat)
-        assert [b for s, b in enumerate(view.bids) if s != seat] == [None] * (3 if seat is not None else 4)
+        assert [b for s, b in enumerate(view.bids) if s != seat] == [None] * (
+            3 if seat is not None else 4
+        )
         assert '"tricks": 3' not in json.dumps(view.to_json()["bids"])
     assert game.view(1).bids[1] == Bid(5)
     game = game.apply(Bid(4))
@@ -183,14 +198,18 @@ def test_boston_and_minus_130_plus_bonus_if_not() -> None:
 
 def test_boston_with_a_nil_partner_and_the_bonus_option() -> None:
     """boston: the contract is the sum of non-nil bids; the bonus is an option."""
-    result = rules("boston", boston_bonus=250).score_hand(bids=[13, 1, "nil", 1], books=[13, 0, 0, 0])
+    result = rules("boston", boston_bonus=250).score_hand(
+        bids=[13, 1, "nil", 1], books=[13, 0, 0, 0]
+    )
     assert result.points == (130 + 250 + 100, -20)
 
 
 def test_boston_contracts_below_13_are_untouched() -> None:
     """boston applies only to a team contract of 13."""
-    assert rules("boston").score_hand(bids=[6, 1, 6, 1], books=[7, 0, 6, 0]).points == \
-        rules().score_hand(bids=[6, 1, 6, 1], books=[7, 0, 6, 0]).points
+    assert (
+        rules("boston").score_hand(bids=[6, 1, 6, 1], books=[7, 0, 6, 0]).points
+        == rules().score_hand(bids=[6, 1, 6, 1], books=[7, 0, 6, 0]).points
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -210,7 +229,10 @@ def test_no_bags_and_there_is_no_bag_penalty() -> None:
     """no-bags: ... and there is no bag penalty."""
     result = rules("no-bags").score_hand(bids=[1, 1, 1, 1], books=[6, 1, 5, 1], bags=[9, 0])
     assert result.points == (20, 20) and result.bags == (9, 0)
-    assert rules().score_hand(bids=[1, 1, 1, 1], books=[6, 1, 5, 1], bags=[9, 0]).points == (29 - 100, 20)
+    assert rules().score_hand(bids=[1, 1, 1, 1], books=[6, 1, 5, 1], bags=[9, 0]).points == (
+        29 - 100,
+        20,
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -219,7 +241,8 @@ def test_no_bags_and_there_is_no_bag_penalty() -> None:
 
 
 def test_partnership_nil_both_succeed_scores_a_bonus_on_top_of_the_two_nils() -> None:
-    """partnership-nil: when both partners bid nil and both succeed, the team scores a bonus (100)."""
+    """partnership-nil: when both partners bid nil and both succeed, the team scores a bonus "
+    "(100)."""
     result = rules("partnership-nil").score_hand(bids=["nil", 6, "nil", 7], books=[0, 6, 0, 7])
     assert result.points == (300, 130)
 
@@ -227,7 +250,10 @@ def test_partnership_nil_both_succeed_scores_a_bonus_on_top_of_the_two_nils() ->
 def test_partnership_nil_each_failure_costs_100_as_usual() -> None:
     """partnership-nil: ... each failure costs −100 as usual."""
     r = rules("partnership-nil", partnership_nil_bonus=50)
-    assert r.score_hand(bids=["nil", 6, "nil", 7], books=[1, 6, 0, 6]).points == (-100 + 1 + 100, -130)
+    assert r.score_hand(bids=["nil", 6, "nil", 7], books=[1, 6, 0, 6]).points == (
+        -100 + 1 + 100,
+        -130,
+    )
     assert r.score_hand(bids=["nil", 6, "nil", 7], books=[0, 6, 0, 7]).points == (250, 130)
 
 
@@ -268,7 +294,8 @@ def test_blind_nil_scores_plus_or_minus_200() -> None:
     # N's trick is a bag; S's contract is set, so it scores no point (standard: nil tricks).
     assert r.score_hand(bids=[BlindNil(), 4, 5, 4], books=[1, 4, 4, 4]).points == (-200 - 50, 80)
     assert rules("blind-nil", blind_nil_value=300).score_hand(
-        bids=[BlindNil(), 4, 5, 4], books=[0, 4, 5, 4]).points == (350, 80)
+        bids=[BlindNil(), 4, 5, 4], books=[0, 4, 5, 4]
+    ).points == (350, 80)
 
 
 def test_blind_nil_partner_passes_2_cards_then_the_bidder_passes_as_many_back() -> None:
@@ -370,22 +397,38 @@ def test_declared_conflicts_are_declared_on_both_sides() -> None:
     assert declared == CONFLICTS
 
 
-@pytest.mark.parametrize("house, variant", [
-    ("boston", "cutthroat"), ("partnership-nil", "two-handed"), ("blind-nil", "cutthroat"),
-    ("jokers", "two-handed"), ("no-bags", "jjdd"), ("spades-anytime", "three-suit-trump"),
-])
-def test_a_house_rule_on_a_variant_it_does_not_fit_is_refused_naming_both(house: str, variant: str) -> None:
+@pytest.mark.parametrize(
+    "house, variant",
+    [
+        ("boston", "cutthroat"),
+        ("partnership-nil", "two-handed"),
+        ("blind-nil", "cutthroat"),
+        ("jokers", "two-handed"),
+        ("no-bags", "jjdd"),
+        ("spades-anytime", "three-suit-trump"),
+    ],
+)
+def test_a_house_rule_on_a_variant_it_does_not_fit_is_refused_naming_both(
+    house: str, variant: str
+) -> None:
     """A house rule on a variant it does not fit is an error naming both."""
     with pytest.raises(RuleConflict, match=f"{house}.*does not fit variant '{variant}'"):
         spadeskit.load_rules(variant, [house])
 
 
-@pytest.mark.parametrize("house, variant", [
-    ("no-bags", "cutthroat"), ("no-bags", "two-handed"), ("spades-anytime", "cutthroat"),
-    ("no-trump-first-trick", "two-handed"), ("hidden-bids", "cutthroat"),
-])
+@pytest.mark.parametrize(
+    "house, variant",
+    [
+        ("no-bags", "cutthroat"),
+        ("no-bags", "two-handed"),
+        ("spades-anytime", "cutthroat"),
+        ("no-trump-first-trick", "two-handed"),
+        ("hidden-bids", "cutthroat"),
+    ],
+)
 def test_individual_house_rules_fit_the_individual_variants(house: str, variant: str) -> None:
-    """no-bags, spades-anytime, no-trump-first-trick and hidden-bids fit cutthroat and two-handed."""
+    """no-bags, spades-anytime, no-trump-first-trick and hidden-bids fit cutthroat and "
+    "two-handed."""
     assert spadeskit.load_rules(variant, [house]).house_rules == (house,)
 
 
@@ -403,13 +446,17 @@ def test_jokers_no_bags_boston_combine() -> None:
     assert len(r.table.deck) == 52
 
 
-@pytest.mark.parametrize("house", [
-    ("no-bags", "boston", "partnership-nil"),
-    ("jokers", "no-bags", "boston"),
-    ("blind-nil", "partnership-nil", "hidden-bids"),
-])
+@pytest.mark.parametrize(
+    "house",
+    [
+        ("no-bags", "boston", "partnership-nil"),
+        ("jokers", "no-bags", "boston"),
+        ("blind-nil", "partnership-nil", "hidden-bids"),
+    ],
+)
 def test_house_rules_combine_the_same_in_any_listed_order(house: tuple[str, ...]) -> None:
-    """Two house rules that adjust scoring combine in a deterministic order, whatever the listing."""
+    """Two house rules that adjust scoring combine in a deterministic order, whatever the "
+    "listing."""
     orders = list(itertools.permutations(house))
     built = [rules(*order) for order in orders]
     assert all(r == built[0] and r.house_rules == tuple(sorted(house)) for r in built)
@@ -433,8 +480,12 @@ def test_score_adjustments_are_independent_of_installation_order() -> None:
 # mirror and whiz
 # --------------------------------------------------------------------------------------
 
-MIRROR_DEAL = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", "2S 3S 4S 2D 3D 4D 5D 6D 7D 8D 9D 10D JD",
-               "5S 6S 7S 8S 9S QD KD AD 2H 3H 4H 5H 6H", "10S JS QS KS AS 7H 8H 9H 10H JH QH KH AH"]
+MIRROR_DEAL = [
+    "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+    "2S 3S 4S 2D 3D 4D 5D 6D 7D 8D 9D 10D JD",
+    "5S 6S 7S 8S 9S QD KD AD 2H 3H 4H 5H 6H",
+    "10S JS QS KS AS 7H 8H 9H 10H JH QH KH AH",
+]
 
 
 def test_mirror_each_player_must_bid_exactly_the_spades_they_hold_none_bids_nil() -> None:

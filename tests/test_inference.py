@@ -24,8 +24,11 @@ def chi_square_p(observed: Counter[object], outcomes: list[object], draws: int) 
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
-def position(variant: str, done: Callable[[spadeskit.GameState, Facts], bool],
-             options: dict[str, object] | None = None) -> tuple[spadeskit.GameState, Facts]:
+def position(
+    variant: str,
+    done: Callable[[spadeskit.GameState, Facts], bool],
+    options: dict[str, object] | None = None,
+) -> tuple[spadeskit.GameState, Facts]:
     """Return the first position (over seeds) whose viewer's facts satisfy ``done``."""
     rules = spadeskit.load_rules(variant, options=options or {})
     for seed in range(500):
@@ -48,17 +51,27 @@ def consistent(game: spadeskit.GameState, viewer: int) -> Iterator[tuple[object,
     view = game.view(viewer)
     suit_of = rules.ranking.suit_of
     others = [s for s in range(rules.table.players) if s != viewer]
-    hidden = [c.index for c in rules.table.deck if c not in view.cards
-              and not any(c == card for t in view.tricks for _, card in t.plays)
-              and not any(c == card for _, card in view.trick)]
-    discards = {e.seat: e.count for e in view.events if type(e).__name__ == "CardsDiscarded" and e.cards is None}
+    hidden = [
+        c.index
+        for c in rules.table.deck
+        if c not in view.cards
+        and not any(c == card for t in view.tricks for _, card in t.plays)
+        and not any(c == card for _, card in view.trick)
+    ]
+    discards = {
+        e.seat: e.count
+        for e in view.events
+        if type(e).__name__ == "CardsDiscarded" and e.cards is None
+    }
     voids: dict[int, set[int]] = {}
     broken = False
     for plays in [t.plays for t in view.tricks] + [view.trick]:
         if plays:
             led = suit_of[plays[0][1].index]
             if led == 3 and not broken and any(f.name == "break-spades" for f in rules.filters):
-                voids.setdefault(plays[0][0], set()).update({0, 1, 2})  # led a spade unbroken: only spades
+                voids.setdefault(plays[0][0], set()).update(
+                    {0, 1, 2}
+                )  # led a spade unbroken: only spades
             for s, c in plays[1:]:
                 if suit_of[c.index] != led:
                     voids.setdefault(s, set()).add(led)
@@ -84,7 +97,9 @@ def consistent(game: spadeskit.GameState, viewer: int) -> Iterator[tuple[object,
 def key_of(deal: SampledDeal, viewer: int, game: spadeskit.GameState) -> tuple[object, ...]:
     view = game.view(viewer)
     others = [s for s in range(game.rules.table.players) if s != viewer]
-    discards = [e.seat for e in view.events if type(e).__name__ == "CardsDiscarded" and e.cards is None]
+    discards = [
+        e.seat for e in view.events if type(e).__name__ == "CardsDiscarded" and e.cards is None
+    ]
     sets = [frozenset(i for i in range(54) if deal.hands[s] >> i & 1) for s in others]
     sets += [frozenset(i for i in range(54) if deal.discards[s] >> i & 1) for s in discards]
     return tuple(sets)
@@ -99,11 +114,15 @@ def test_sampled_deals_are_uniform_among_consistent_deals(variant: str) -> None:
     game, f = position(variant, small_with_voids)
     viewer = f.seat
     outcomes = list(consistent(game, viewer))
-    assert len(outcomes) == count_deals(f)  # the inference counts what an independent enumeration finds
+    assert len(outcomes) == count_deals(
+        f
+    )  # the inference counts what an independent enumeration finds
     rng = random.Random(1)
     draws = 40 * len(outcomes)
-    seen = Counter(key_of(sample_deal(game.view(viewer), rng, game.rules, known=f), viewer, game)
-                   for _ in range(draws))
+    seen = Counter(
+        key_of(sample_deal(game.view(viewer), rng, game.rules, known=f), viewer, game)
+        for _ in range(draws)
+    )
     assert set(seen) <= set(outcomes)  # every sample is consistent
     assert chi_square_p(seen, outcomes, draws) > 1e-4
 
@@ -120,10 +139,16 @@ def test_the_uniformity_check_rejects_constrained_cards_first() -> None:
         while True:
             room = list(f.sizes)
             placed: list[set[int]] = [set() for _ in room]
-            order = sorted(f.unseen, key=lambda c: -sum(1 for (p, s) in f.limits if s == f.suit_of[c]))
+            order = sorted(
+                f.unseen, key=lambda c: -sum(1 for (p, s) in f.limits if s == f.suit_of[c])
+            )
             ok = True
             for c in order:
-                allowed = [p for p in range(len(room)) if room[p] and f.limits.get((p, f.suit_of[c]), 99) > 0]
+                allowed = [
+                    p
+                    for p in range(len(room))
+                    if room[p] and f.limits.get((p, f.suit_of[c]), 99) > 0
+                ]
                 if not allowed:
                     ok = False
                     break
@@ -155,10 +180,16 @@ def test_two_handed_pile_and_the_void_caps_after_draws() -> None:
         assert not deal.hands[f.seat] & deal.hands[other]
 
 
-def test_facts_know_the_cards_passed_to_a_partner_and_ignore_voids_under_table_enforcement() -> None:
+def test_facts_know_the_cards_passed_to_a_partner_and_ignore_voids_under_table_enforcement() -> (
+    None
+):
     rules = spadeskit.load_rules("standard", ["blind-nil"])
-    hands = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
-             "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH", "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"]
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+        "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+        "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+    ]
     game = rules.new_game(deal=hands).apply(spadeskit.BlindNil())
     for _ in range(3):
         game = game.apply(spadeskit.SeeCards()).apply(spadeskit.Bid(3))
@@ -167,7 +198,9 @@ def test_facts_know_the_cards_passed_to_a_partner_and_ignore_voids_under_table_e
     north = f.places.index(("hand", 0))
     assert sorted(spadeskit.cards.card_at(c).code for c in f.known[north]) == ["2H", "3H"]
     deal = sample_deal(game.view(2), random.Random(1), rules, known=f)
-    assert deal.hands[0] & spadeskit.Card.of("2H").bit and deal.hands[0] & spadeskit.Card.of("3H").bit
+    assert (
+        deal.hands[0] & spadeskit.Card.of("2H").bit and deal.hands[0] & spadeskit.Card.of("3H").bit
+    )
     _, g = position("jjdd", lambda game, f: len(game.tricks) >= 6, options={"enforcement": "table"})
     assert not g.limits
 

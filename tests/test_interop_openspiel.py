@@ -20,8 +20,10 @@ VARIANTS = ["standard", "jjdd", "cutthroat", "two-handed", "three-suit-trump", "
 
 
 def load(variant: str, house: str = "", options: str = "{}", match: bool = False) -> object:
-    return pyspiel.load_game("python_spadeskit", {"variant": variant, "house_rules": house, "options": options,
-                                                  "match": match})
+    return pyspiel.load_game(
+        "python_spadeskit",
+        {"variant": variant, "house_rules": house, "options": options, "match": match},
+    )
 
 
 def deal(state: object, rng: random.Random) -> object:
@@ -36,7 +38,9 @@ def test_openspiels_random_simulation_checks_pass_on_every_variant(variant: str)
     pyspiel.random_sim_test(load(variant), num_sims=2, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("house", ["blind-nil", "hidden-bids+partnership-nil", "mirror", "jokers;no-bags"])
+@pytest.mark.parametrize(
+    "house", ["blind-nil", "hidden-bids+partnership-nil", "mirror", "jokers;no-bags"]
+)
 def test_house_rules_load_through_the_parameters(house: str) -> None:
     pyspiel.random_sim_test(load("standard", house), num_sims=1, serialize=False, verbose=False)
 
@@ -54,10 +58,14 @@ def test_whole_matches_return_plus_or_minus_one() -> None:
     assert sorted(returns) == [-1.0, -1.0, 1.0, 1.0] and returns[0] == returns[2]
 
 
-def test_one_hand_returns_are_score_margins_and_the_action_numbering_is_the_documented_one() -> None:
+def test_one_hand_returns_are_score_margins_and_the_action_numbering_is_the_documented_one() -> (
+    None
+):
     game = load("standard")
     state = deal(game.new_initial_state(), random.Random(1))
-    assert state.legal_actions() == sorted(encoding.action_id(a) for a in state.game.legal_actions())
+    assert state.legal_actions() == sorted(
+        encoding.action_id(a) for a in state.game.legal_actions()
+    )
     assert state.action_to_string(state.current_player(), encoding.BID0 + 4) == "bid 4"
     rng = random.Random(2)
     while not state.is_terminal():
@@ -110,7 +118,10 @@ def test_resampling_keeps_what_the_player_saw_and_redraws_the_rest() -> None:
     draws = [state.resample_from_infostate(player, random.random) for _ in range(20)]
     for other in draws:
         assert other.game.cards(player) == state.game.cards(player)
-        assert other.game.tricks == state.game.tricks and other.legal_actions() == state.legal_actions()
+        assert (
+            other.game.tricks == state.game.tricks
+            and other.legal_actions() == state.legal_actions()
+        )
     assert len({other.game.hands for other in draws}) > 1
 
 
@@ -119,8 +130,10 @@ def test_bad_parameters_are_refused_with_a_spadeskit_error() -> None:
         load("bridge")
     with pytest.raises(spadeskit.SpadesError, match="options must be a JSON object"):
         load("standard", options="{target: 3")
-    game = pyspiel.load_game("python_spadeskit(variant=standard,house_rules=blind-nil+no-bags,"
-                             "options=target:300;floor:none,match=True)")
+    game = pyspiel.load_game(
+        "python_spadeskit(variant=standard,house_rules=blind-nil+no-bags,"
+        "options=target:300;floor:none,match=True)"
+    )
     assert game.rules.options["target"] == 300 and game.rules.options["floor"] is None
     assert game.rules.house_rules == ("blind-nil", "no-bags")
 
@@ -149,7 +162,9 @@ def test_standard_agrees_with_openspiels_own_spades_wherever_the_rules_coincide(
             assert theirs.current_player() == ours.current_player()
             their_legal, our_legal = theirs.legal_actions(), ours.legal_actions()
             if their_legal[0] >= 52:  # a bid: 52 is nil, 53 + k is k + 1
-                mapped = [encoding.SIMPLE0 if a == 52 else encoding.BID0 + a - 52 for a in their_legal]
+                mapped = [
+                    encoding.SIMPLE0 if a == 52 else encoding.BID0 + a - 52 for a in their_legal
+                ]
                 assert set(mapped) <= set(our_legal)
                 choice = rng.choice(their_legal)
                 theirs.apply_action(choice)
@@ -160,8 +175,10 @@ def test_standard_agrees_with_openspiels_own_spades_wherever_the_rules_coincide(
                 follows += 1
             else:
                 assert set(their_legal) <= set(our_legal)
-                assert all(spadeskit.cards.card_at(a).suit is spadeskit.Suit.SPADES
-                           for a in set(our_legal) - set(their_legal))
+                assert all(
+                    spadeskit.cards.card_at(a).suit is spadeskit.Suit.SPADES
+                    for a in set(our_legal) - set(their_legal)
+                )
             choice = rng.choice(sorted(set(their_legal) & set(our_legal)))
             theirs.apply_action(choice)
             ours.apply_action(choice)

@@ -15,8 +15,11 @@ VARIANTS = ["standard", "jjdd", "cutthroat", "two-handed", "three-suit-trump", "
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_pettingzoos_api_test_passes_on_every_variant(variant: str) -> None:
-    api_test(env(variant=variant, options={"target": 100} if variant in ("standard", "jjdd") else None),
-             num_cycles=60, verbose_progress=False)
+    api_test(
+        env(variant=variant, options={"target": 100} if variant in ("standard", "jjdd") else None),
+        num_cycles=60,
+        verbose_progress=False,
+    )
 
 
 def test_pettingzoos_seed_test_passes() -> None:
@@ -24,18 +27,26 @@ def test_pettingzoos_seed_test_passes() -> None:
 
 
 def test_random_agents_play_a_whole_match_with_rewards_and_ansi_rendering() -> None:
-    e = env(variant="standard", house_rules=["blind-nil"], options={"target": 150}, render_mode="ansi")
+    e = env(
+        variant="standard", house_rules=["blind-nil"], options={"target": 150}, render_mode="ansi"
+    )
     e.reset(seed=3)
     total = {a: 0.0 for a in e.possible_agents}
     steps = 0
     for agent in e.agent_iter(max_iter=20_000):
         observation, reward, termination, truncation, _ = e.last()
         total[agent] += reward
-        action = None if termination or truncation else e.action_space(agent).sample(observation["action_mask"])
+        action = (
+            None
+            if termination or truncation
+            else e.action_space(agent).sample(observation["action_mask"])
+        )
         e.step(action)
         steps += 1
     assert e.game is not None and e.game.is_over and steps > 50
-    assert total["player_0"] == total["player_2"] and abs(total["player_0"] + total["player_1"]) < 1e-9
+    assert (
+        total["player_0"] == total["player_2"] and abs(total["player_0"] + total["player_1"]) < 1e-9
+    )
     assert "Match over" in (e.render() or "")
 
 
@@ -44,7 +55,9 @@ def test_the_random_agents_example_plays_a_whole_match(capsys: pytest.CaptureFix
     import runpy
     import sys
 
-    script = pathlib.Path(__file__).resolve().parents[1] / "examples" / "pettingzoo_random_agents.py"
+    script = (
+        pathlib.Path(__file__).resolve().parents[1] / "examples" / "pettingzoo_random_agents.py"
+    )
     old = sys.argv
     sys.argv = [str(script), "cutthroat", "3"]
     try:

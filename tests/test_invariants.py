@@ -39,8 +39,19 @@ CONFIGURATIONS: list[tuple[str, tuple[str, ...], dict[str, object]]] = (
         ("standard", ("mirror", "blind-nil", "jokers"), {}),
         ("standard", ("whiz", "blind-nil", "hidden-bids"), {}),
         ("call-break", (), {"must_head": False, "max_call": 13, "rounds": 2}),
-        ("standard", ("spades-anytime", "jokers", "blind-nil", "no-bags", "boston", "hidden-bids",
-                      "partnership-nil"), {"jokers_remove": "2D 2H"}),
+        (
+            "standard",
+            (
+                "spades-anytime",
+                "jokers",
+                "blind-nil",
+                "no-bags",
+                "boston",
+                "hidden-bids",
+                "partnership-nil",
+            ),
+            {"jokers_remove": "2D 2H"},
+        ),
     ]
 )
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -48,33 +59,47 @@ SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 
 @SLOW
 @given(seed=st.integers(0, 2**63 - 1), config=st.sampled_from(CONFIGURATIONS))
-def test_random_matches_keep_every_invariant(seed: int,
-                                            config: tuple[str, tuple[str, ...], dict[str, object]]) -> None:
+def test_random_matches_keep_every_invariant(
+    seed: int, config: tuple[str, tuple[str, ...], dict[str, object]]
+) -> None:
     variant, house, options = config
     game = play_random_match(spadeskit.load_rules(variant, house, options), seed)
     assert game.is_over and game.winner is not None
 
 
-@pytest.mark.parametrize("config", CONFIGURATIONS, ids=lambda c: "+".join((c[0],) + c[1]) + str(c[2] or ""))
+@pytest.mark.parametrize(
+    "config", CONFIGURATIONS, ids=lambda c: "+".join((c[0],) + c[1]) + str(c[2] or "")
+)
 def test_every_variant_and_house_rule_passes_the_consistency_suite(
-        config: tuple[str, tuple[str, ...], dict[str, object]], spadeskit_check: Callable[..., CheckReport]) -> None:
+    config: tuple[str, tuple[str, ...], dict[str, object]],
+    spadeskit_check: Callable[..., CheckReport],
+) -> None:
     """The kit's one call (through its pytest fixture) on every shipped plugin."""
     variant, house, options = config
-    report = spadeskit_check(spadeskit.load_rules(variant, house, options), matches=3, rotations=2,
-                             machine_examples=4)
+    report = spadeskit_check(
+        spadeskit.load_rules(variant, house, options), matches=3, rotations=2, machine_examples=4
+    )
     assert report.matches == 3
 
 
-@pytest.mark.spadeskit("standard", house_rules=["jokers", "no-bags", "boston"], options={"target": 300})
-def test_the_marker_builds_the_rules_the_fixtures_check(spadeskit_rules: spadeskit.Rules,
-                                                         spadeskit_check: Callable[..., CheckReport]) -> None:
+@pytest.mark.spadeskit(
+    "standard", house_rules=["jokers", "no-bags", "boston"], options={"target": 300}
+)
+def test_the_marker_builds_the_rules_the_fixtures_check(
+    spadeskit_rules: spadeskit.Rules, spadeskit_check: Callable[..., CheckReport]
+) -> None:
     assert spadeskit_rules.name == "standard + boston + jokers + no-bags"
     assert spadeskit_check(matches=2, machine_examples=2).rules == spadeskit_rules.name
 
 
 def test_table_mode_random_matches_include_reneges_and_claims() -> None:
     rules = spadeskit.load_rules("jjdd", options={"enforcement": "table"})
-    texts = [ln.text for seed in range(8) for r in play_random_match(rules, seed).hand_results for ln in r.lines]
+    texts = [
+        ln.text
+        for seed in range(8)
+        for r in play_random_match(rules, seed).hand_results
+        for ln in r.lines
+    ]
     assert any("reneged in trick" in t for t in texts)
     assert any("called a renege" in t for t in texts)
 

@@ -25,7 +25,24 @@ from spadeskit.state import MatchState
 from spadeskit.table import FrozenMap
 from tests.conftest import bid_all, play_cards, play_out
 
-TRUMP_ORDER = ["BJ", "LJ", "2D", "2S", "AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "6S", "5S", "4S", "3S"]
+TRUMP_ORDER = [
+    "BJ",
+    "LJ",
+    "2D",
+    "2S",
+    "AS",
+    "KS",
+    "QS",
+    "JS",
+    "10S",
+    "9S",
+    "8S",
+    "7S",
+    "6S",
+    "5S",
+    "4S",
+    "3S",
+]
 
 # N: diamonds A-4 and AH KH; E: 3D 2D, hearts 3-Q, AC; S: clubs 3-K, 2S 3S; W: spades 4-A, LJ, BJ.
 DIAMOND_LEAD = [
@@ -52,7 +69,6 @@ BOSTON = [
 
 def jjdd(**options: object) -> spadeskit.Rules:
     return spadeskit.load_rules("jjdd", options=options)
-
 
 
 def texts(result: HandResult) -> list[str]:
@@ -90,7 +106,9 @@ def test_other_suits_run_ace_high_down_to_3() -> None:
 
 def test_2d_cannot_follow_a_diamond_lead() -> None:
     """The 2♦ is a spade for following: it cannot follow a diamond lead."""
-    game = play_cards(bid_all(jjdd().new_game(deal=DIAMOND_LEAD), [Bid(4), Bid(4), Bid(0), Bid(0)]), ["AD"])
+    game = play_cards(
+        bid_all(jjdd().new_game(deal=DIAMOND_LEAD), [Bid(4), Bid(4), Bid(0), Bid(0)]), ["AD"]
+    )
     assert game.legal_actions() == (Play("3D"),)
     with pytest.raises(IllegalAction, match="must follow the led suit"):
         game.apply(Play("2D"))
@@ -123,14 +141,20 @@ def test_no_nil_unless_the_option_allows_it() -> None:
     assert spadeskit.Nil() not in jjdd().new_game(seed=1).legal_actions()
     rules = jjdd(nil=True)
     assert spadeskit.Nil() in rules.new_game(seed=1).legal_actions()
-    assert [ln.text for ln in rules.score_hand(bids=["nil", 4, 5, 0], books=[0, 5, 6, 2]).lines
-            if ln.side == 0] == ["N nil, took 0: +100", "N/S bid 5, took 6: +50, 1 bag (+1)"]
+    assert [
+        ln.text
+        for ln in rules.score_hand(bids=["nil", 4, 5, 0], books=[0, 5, 6, 2]).lines
+        if ln.side == 0
+    ] == ["N nil, took 0: +100", "N/S bid 5, took 6: +50, 1 bag (+1)"]
 
 
 def test_made_scores_10_per_book_bid_and_sandbags_1_each() -> None:
     """Made: +10 per book bid; sandbags (option, on): +1 per book over the bid."""
     score = jjdd().score_hand(bids=[3, 2, 3, 2], books=[4, 2, 3, 4])
-    assert texts_of(score) == ["N/S bid 6, took 7: +60, 1 bag (+1)", "E/W bid 4, took 6: +40, 2 bags (+2)"]
+    assert texts_of(score) == [
+        "N/S bid 6, took 7: +60, 1 bag (+1)",
+        "E/W bid 4, took 6: +40, 2 bags (+2)",
+    ]
     assert score.points == (61, 42)
     off = jjdd(sandbags=False).score_hand(bids=[3, 2, 3, 2], books=[4, 2, 3, 4])
     assert off.points == (60, 40) and off.bags == (1, 2)
@@ -187,8 +211,16 @@ def test_boston_bid_13_take_fewer_loses_at_once() -> None:
 
 
 def _result(number: int, bids: list[int], books: list[int]) -> HandResult:
-    return HandResult(number, 3, tuple(Bid(b) for b in bids), tuple(books), (ScoreLine(0, 0, ""),),
-                      (0, 0), (0, 0), (0, 0))
+    return HandResult(
+        number,
+        3,
+        tuple(Bid(b) for b in bids),
+        tuple(books),
+        (ScoreLine(0, 0, ""),),
+        (0, 0),
+        (0, 0),
+        (0, 0),
+    )
 
 
 def test_a_team_set_three_hands_in_a_row_loses() -> None:
@@ -199,13 +231,16 @@ def test_a_team_set_three_hands_in_a_row_loses() -> None:
 
     def end(results: list[HandResult]) -> spadeskit.MatchEnd | None:
         match = MatchState((0, 0), (0, 0), tuple(results), (), None, FrozenMap())
-        return rules.hook.spadeskit_match_end(match=match, result=results[-1], table=rules.table,
-                                              options=rules.options)
+        return rules.hook.spadeskit_match_end(
+            match=match, result=results[-1], table=rules.table, options=rules.options
+        )
 
     assert end([set_ns, set_ns]) is None
     assert end([set_ns, made_ns, set_ns, set_ns]) is None
     finished = end([made_ns, set_ns, set_ns, set_ns])
-    assert finished is not None and finished.winner == 1 and "three hands in a row" in finished.reason
+    assert (
+        finished is not None and finished.winner == 1 and "three hands in a row" in finished.reason
+    )
 
 
 def test_target_is_an_option() -> None:
@@ -213,7 +248,9 @@ def test_target_is_an_option() -> None:
     game = bid_all(jjdd(target=40).new_game(deal=BOSTON), [Bid(7), Bid(4), Bid(0), Bid(0)])
     game = play_out(game)
     assert game.scores == (76, -40) and game.is_over and game.winner == 0
-    assert not play_out(bid_all(jjdd().new_game(deal=BOSTON), [Bid(7), Bid(4), Bid(0), Bid(0)])).is_over
+    assert not play_out(
+        bid_all(jjdd().new_game(deal=BOSTON), [Bid(7), Bid(4), Bid(0), Bid(0)])
+    ).is_over
 
 
 def test_first_lead_left_of_the_dealer_or_the_winner_of_the_last_book() -> None:
@@ -244,12 +281,16 @@ def test_misdeal_a_short_hand_may_be_declared_the_hand_is_void_and_the_deal_pass
     assert game.scores == (0, 0) and game.hand.dealer == 0 and game.hand.number == 1
     assert spadeskit.replay(game.to_record()) == game
     with pytest.raises(DealError, match="is dealt 16 cards"):
-        spadeskit.load_rules("standard").new_game(deal=[h.replace("BJ", "2C").replace("LJ", "2H") for h in deal])
+        spadeskit.load_rules("standard").new_game(
+            deal=[h.replace("BJ", "2C").replace("LJ", "2H") for h in deal]
+        )
 
 
 def test_strict_enforcement_rejects_a_renege() -> None:
     """Enforcement strict (default) rejects a card that fails to follow suit."""
-    game = play_cards(bid_all(jjdd().new_game(deal=DIAMOND_LEAD), [Bid(4), Bid(4), Bid(0), Bid(0)]), ["AD"])
+    game = play_cards(
+        bid_all(jjdd().new_game(deal=DIAMOND_LEAD), [Bid(4), Bid(4), Bid(0), Bid(0)]), ["AD"]
+    )
     with pytest.raises(IllegalAction):
         game.apply(Play("2D"))
     assert CallRenege(1) not in game.legal_actions(0)
@@ -257,7 +298,9 @@ def test_strict_enforcement_rejects_a_renege() -> None:
 
 def _reneged() -> spadeskit.GameState:
     """E reneges in trick 1 (2♦ on a diamond lead while holding the 3♦), table mode."""
-    game = bid_all(jjdd(enforcement="table").new_game(deal=DIAMOND_LEAD), [Bid(4), Bid(4), Bid(0), Bid(0)])
+    game = bid_all(
+        jjdd(enforcement="table").new_game(deal=DIAMOND_LEAD), [Bid(4), Bid(4), Bid(0), Bid(0)]
+    )
     return play_cards(game, ["AD", "2D", "2S", "BJ"])
 
 
@@ -279,7 +322,10 @@ def test_renege_called_right_the_offenders_lose_3_books_to_the_callers() -> None
     assert CallRenege(1) not in game.legal_actions(0)
     game = play_out(game)
     result = game.hand_results[0]
-    assert texts(result)[:2] == ["E/W reneged in trick 1: 3 books owed to N/S", "net: E/W give 3 books to N/S"]
+    assert texts(result)[:2] == [
+        "E/W reneged in trick 1: 3 books owed to N/S",
+        "net: E/W give 3 books to N/S",
+    ]
     assert result.lines[0].points == result.lines[1].points == 0
 
 
@@ -288,7 +334,9 @@ def test_renege_called_wrong_the_callers_lose_3_books() -> None:
     game = _reneged()
     game = game.apply(CallRenege(1), 1)
     game = play_out(game)
-    assert "E/W called a renege in trick 1 wrongly: 3 books owed to N/S" in texts(game.hand_results[0])
+    assert "E/W called a renege in trick 1 wrongly: 3 books owed to N/S" in texts(
+        game.hand_results[0]
+    )
 
 
 def test_books_lost_are_limited_to_the_books_the_team_holds() -> None:
@@ -297,8 +345,10 @@ def test_books_lost_are_limited_to_the_books_the_team_holds() -> None:
     game = bid_all(rules.new_game(deal=BOSTON), [Bid(4), Bid(4), Bid(0), Bid(0)])
     game = game.apply(TableTalk(1), REFEREE)
     game = play_out(game)
-    assert texts(game.hand_results[0])[:2] == ["E/W talked across the board: 3 books owed to N/S",
-                                               "net: E/W give 0 books to N/S (all they hold of 3 owed)"]
+    assert texts(game.hand_results[0])[:2] == [
+        "E/W talked across the board: 3 books owed to N/S",
+        "net: E/W give 0 books to N/S (all they hold of 3 owed)",
+    ]
 
 
 def test_after_the_last_trick_each_team_may_call_or_accept_before_scoring() -> None:
@@ -310,12 +360,18 @@ def test_after_the_last_trick_each_team_may_call_or_accept_before_scoring() -> N
     assert Accept() in game.legal_actions() and CallRenege(13) in game.legal_actions()
     game = game.apply(Accept())
     assert game.phase is Phase.REVIEW and game.to_act == 1
-    clean = next(t for t in range(1, 14) if all(b.trick != t - 1 or b.seat in (1, 3) for b in game.hand.breaches))
+    clean = next(
+        t
+        for t in range(1, 14)
+        if all(b.trick != t - 1 or b.seat in (1, 3) for b in game.hand.breaches)
+    )
     game = game.apply(CallRenege(clean))
     assert game.phase is Phase.REVIEW and game.to_act == 1  # a call does not end the team's review
     assert CallRenege(clean) not in game.legal_actions() and Accept() in game.legal_actions()
     game = game.apply(Accept())
-    assert f"E/W called a renege in trick {clean} wrongly: 3 books owed to N/S" in texts(game.hand_results[0])
+    assert f"E/W called a renege in trick {clean} wrongly: 3 books owed to N/S" in texts(
+        game.hand_results[0]
+    )
 
 
 def test_table_talk_the_referee_takes_3_books_from_the_offending_team() -> None:
@@ -326,7 +382,10 @@ def test_table_talk_the_referee_takes_3_books_from_the_offending_team() -> None:
         game.apply(TableTalk(0), 0)
     game = play_out(game.apply(TableTalk(0), REFEREE))
     result = game.hand_results[0]
-    assert texts(result)[:2] == ["N/S talked across the board: 3 books owed to E/W", "net: N/S give 3 books to E/W"]
+    assert texts(result)[:2] == [
+        "N/S talked across the board: 3 books owed to E/W",
+        "net: N/S give 3 books to E/W",
+    ]
     assert "N/S bid 4, took 10: double over, -40, 6 sandbags" in texts(result)
     assert "E/W bid 4, took 3: set, -40" in texts(result)
 
@@ -336,8 +395,12 @@ def test_transfers_are_netted_before_the_cap_so_the_order_of_rulings_never_matte
     netted first, and only the net amount is limited to the books the paying team holds."""
     rules = jjdd(enforcement="table")
     start = bid_all(rules.new_game(deal=BOSTON), [Bid(4), Bid(4), Bid(0), Bid(0)])
-    one = play_out(start.apply(TableTalk(0), REFEREE).apply(TableTalk(1), REFEREE).apply(TableTalk(1), REFEREE))
-    other = play_out(start.apply(TableTalk(1), REFEREE).apply(TableTalk(0), REFEREE).apply(TableTalk(1), REFEREE))
+    one = play_out(
+        start.apply(TableTalk(0), REFEREE).apply(TableTalk(1), REFEREE).apply(TableTalk(1), REFEREE)
+    )
+    other = play_out(
+        start.apply(TableTalk(1), REFEREE).apply(TableTalk(0), REFEREE).apply(TableTalk(1), REFEREE)
+    )
     # E/W take no book: they owe 6, N/S owe 3, so E/W owe 3 net and can give none.
     assert one.hand_results[0].points == other.hand_results[0].points
     assert one.hand_results[0].scores == other.hand_results[0].scores
@@ -392,7 +455,9 @@ def test_a_failed_boston_counts_first_when_both_teams_lose_outright_in_one_hand(
     set_ns = _result(0, [4, 2, 4, 2], [3, 4, 3, 3])
     boston_ew = _result(3, [2, 7, 2, 6], [3, 4, 3, 3])  # N/S set again; E/W bid 13, took 7
     match = MatchState((300, -300), (0, 0), (set_ns, set_ns, boston_ew), (), None, FrozenMap())
-    end = rules.hook.spadeskit_match_end(match=match, result=boston_ew, table=rules.table, options=rules.options)
+    end = rules.hook.spadeskit_match_end(
+        match=match, result=boston_ew, table=rules.table, options=rules.options
+    )
     assert end is not None and end.winner == 0 and "automatic loss" in end.reason
 
 
@@ -403,5 +468,7 @@ def test_an_outright_loss_beats_reaching_the_target() -> None:
     rules = jjdd(target=100)
     boston_ns = _result(0, [7, 2, 6, 2], [4, 3, 5, 1])
     match = MatchState((500, 20), (0, 0), (boston_ns,), (), None, FrozenMap())
-    end = rules.hook.spadeskit_match_end(match=match, result=boston_ns, table=rules.table, options=rules.options)
+    end = rules.hook.spadeskit_match_end(
+        match=match, result=boston_ns, table=rules.table, options=rules.options
+    )
     assert end is not None and end.winner == 1

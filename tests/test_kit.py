@@ -66,9 +66,17 @@ def test_state_machine_shrinks_a_broken_plugin_to_a_replayable_record() -> None:
     rules = spadeskit.load_rules("standard", [CARD_TWICE])
     machine = rules_state_machine(rules)
     with pytest.raises(InvariantError) as caught:
-        run_state_machine_as_test(machine, settings=settings(
-            max_examples=50, stateful_step_count=60, deadline=None, database=None,
-            phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck)))
+        run_state_machine_as_test(
+            machine,
+            settings=settings(
+                max_examples=50,
+                stateful_step_count=60,
+                deadline=None,
+                database=None,
+                phases=(Phase.generate, Phase.shrink),
+                suppress_health_check=list(HealthCheck),
+            ),
+        )
     record = caught.value.record
     assert len(record["actions"]) <= 10  # four bids and one trick, shrunk
     spadeskit.replay(record, rules)
@@ -114,31 +122,37 @@ def test_reachable_states_are_consistent_and_records_replay(data: st.DataObject)
 
 
 def test_the_pytest_plugin_checks_a_house_rule_in_a_few_lines(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_mine="""
+    pytester.makepyfile(
+        test_mine="""
         import pytest
 
-        pytestmark = pytest.mark.spadeskit("standard", house_rules=["no-bags"], options={"target": 300})
+        pytestmark = pytest.mark.spadeskit("standard", house_rules=["no-bags"],
+                                           options={"target": 300})
 
         def test_consistent(spadeskit_check):
             report = spadeskit_check(machine_examples=2)
             assert report.matches == 2
 
         def test_rules_and_game(spadeskit_rules, spadeskit_game, spadeskit_lint):
-            assert spadeskit_rules.house_rules == ("no-bags",) and spadeskit_rules.options["target"] == 300
+            assert spadeskit_rules.house_rules == ("no-bags",)
+            assert spadeskit_rules.options["target"] == 300
             assert spadeskit_game.rules is spadeskit_rules and spadeskit_lint() == []
 
         def test_unmarked(request):
             pass
-    """)
+    """
+    )
     result = pytester.runpytest("-p", "no:cacheprovider", "--spadeskit-matches", "2")
     result.assert_outcomes(passed=3)
 
 
 def test_the_pytest_plugin_asks_for_the_marker(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_unmarked="""
+    pytester.makepyfile(
+        test_unmarked="""
         def test_needs_rules(spadeskit_rules):
             pass
-    """)
+    """
+    )
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.stdout.fnmatch_lines(["*add @pytest.mark.spadeskit('standard'*"])
 
@@ -150,7 +164,9 @@ def test_the_leak_check_catches_legal_actions_that_reveal_a_sealed_bid() -> None
     from tests.broken_plugins import SEALED_BID_REVEALER
 
     rules = spadeskit.load_rules("standard", ["hidden-bids", SEALED_BID_REVEALER])
-    with pytest.raises(InvariantError, match="legal actions change with what the seat may not know"):
+    with pytest.raises(
+        InvariantError, match="legal actions change with what the seat may not know"
+    ):
         for seed in range(6):
             play_random_match(rules, seed, deep_every=1)
     alone = spadeskit.load_rules("standard", [SEALED_BID_REVEALER])  # bids are public: no leak
@@ -166,8 +182,11 @@ def test_the_leak_check_catches_a_view_that_depends_on_another_seats_cards() -> 
     from spadeskit.testing import check_inference
 
     rule = types.ModuleType("spade-counter")
-    rule.PLUGIN = spadeskit.PluginInfo(name="spade-counter", kind="house-rule",  # type: ignore[attr-defined]
-                                       summary="shows spade counts")
+    rule.PLUGIN = spadeskit.PluginInfo(
+        name="spade-counter",
+        kind="house-rule",  # type: ignore[attr-defined]
+        summary="shows spade counts",
+    )
 
     @spadeskit.hookimpl
     def spadeskit_view(view: spadeskit.View, game: spadeskit.GameState) -> spadeskit.View:
@@ -195,16 +214,21 @@ def _second_partner_capped() -> types.ModuleType:
     from collections.abc import Generator, Sequence
 
     module = types.ModuleType("team-cap")
-    module.PLUGIN = spadeskit.PluginInfo(name="team-cap", kind="house-rule", summary="team bids at most 13")  # type: ignore[attr-defined]
+    module.PLUGIN = spadeskit.PluginInfo(
+        name="team-cap", kind="house-rule", summary="team bids at most 13"
+    )  # type: ignore[attr-defined]
 
-    def spadeskit_auction_actions(game: spadeskit.GameState, seat: int, table: spadeskit.TableSpec
-                                  ) -> Generator[None, Sequence[spadeskit.Action], Sequence[spadeskit.Action]]:
+    def spadeskit_auction_actions(
+        game: spadeskit.GameState, seat: int, table: spadeskit.TableSpec
+    ) -> Generator[None, Sequence[spadeskit.Action], Sequence[spadeskit.Action]]:
         offered = yield
         partner = next(s for s in table.sides[table.side_of[seat]] if s != seat)
         said = game.bids[partner]
         if not isinstance(said, spadeskit.Bid):
             return offered
-        return tuple(a for a in offered if not isinstance(a, spadeskit.Bid) or a.tricks + said.tricks <= 13)
+        return tuple(
+            a for a in offered if not isinstance(a, spadeskit.Bid) or a.tricks + said.tricks <= 13
+        )
 
     module.spadeskit_auction_actions = spadeskit.hookimpl(wrapper=True)(spadeskit_auction_actions)  # type: ignore[attr-defined]
     return module
@@ -227,21 +251,28 @@ def _suicide_without_conflicts() -> types.ModuleType:
     module = types.ModuleType("loose-suicide")
     module.PLUGIN = spadeskit.PluginInfo(name="loose-suicide", kind="house-rule", summary="suicide")  # type: ignore[attr-defined]
 
-    def spadeskit_auction_actions(game: spadeskit.GameState, seat: int, table: spadeskit.TableSpec
-                                  ) -> Generator[None, Sequence[spadeskit.Action], Sequence[spadeskit.Action]]:
+    def spadeskit_auction_actions(
+        game: spadeskit.GameState, seat: int, table: spadeskit.TableSpec
+    ) -> Generator[None, Sequence[spadeskit.Action], Sequence[spadeskit.Action]]:
         offered = yield
         high = tuple(b for b in offered if isinstance(b, spadeskit.Bid) and b.tricks >= 4)
         partner = next(s for s in table.sides[table.side_of[seat]] if s != seat)
         said = game.bids[partner]
         if said is None:
             return tuple(b for b in offered if isinstance(b, spadeskit.Nil)) + high
-        return high if isinstance(said, spadeskit.Nil) else tuple(b for b in offered if isinstance(b, spadeskit.Nil))
+        return (
+            high
+            if isinstance(said, spadeskit.Nil)
+            else tuple(b for b in offered if isinstance(b, spadeskit.Nil))
+        )
 
     module.spadeskit_auction_actions = spadeskit.hookimpl(wrapper=True)(spadeskit_auction_actions)  # type: ignore[attr-defined]
     return module
 
 
-def test_a_state_where_nobody_can_act_is_a_typed_error_and_a_kit_failure_naming_the_plugins() -> None:
+def test_a_state_where_nobody_can_act_is_a_typed_error_and_a_kit_failure_naming_the_plugins() -> (
+    None
+):
     rules = spadeskit.load_rules("standard", ["mirror", _suicide_without_conflicts()])
     with pytest.raises(InvariantError) as caught:
         check_rules(rules, machine_examples=0)

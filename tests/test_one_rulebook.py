@@ -10,14 +10,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from test_fast_core import midway, step_to_end
 
 import spadeskit
 from spadeskit import GameState, PluginError, PluginInfo, hookimpl
 from spadeskit.filters import Block, building_block
 from spadeskit.plugin import PlayFilter, evolve_hand
 from spadeskit.state import HandState
-
-from test_fast_core import midway, step_to_end
 
 
 def house_rule(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
@@ -41,21 +40,31 @@ def late_hearts_through_an_alias(ranking: Any) -> Sequence[PlayFilter]:
             return allowed & ~hearts
         return allowed
 
-    return [PlayFilter("late-hearts", check, "no heart may be led to the first two tricks", order=40)]
+    return [
+        PlayFilter("late-hearts", check, "no heart may be led to the first two tricks", order=40)
+    ]
 
 
 @pytest.mark.parametrize("variant", ["standard", "cutthroat", "two-handed"])
-def test_a_third_party_filter_written_once_gives_rollout_equal_to_step_on_every_seed(variant: str) -> None:
+def test_a_third_party_filter_written_once_gives_rollout_equal_to_step_on_every_seed(
+    variant: str,
+) -> None:
     """A plain Python filter, reading the hand through an alias, holds on every path."""
-    rules = spadeskit.load_rules(variant, [house_rule("late-hearts", spadeskit_play_filters=late_hearts_through_an_alias)])
+    rules = spadeskit.load_rules(
+        variant, [house_rule("late-hearts", spadeskit_play_filters=late_hearts_through_an_alias)]
+    )
     for seed in range(20):
         start = midway(rules, seed, steps=seed % 7)
         rng = random.Random(seed)
-        assert start.rollout(seed=seed) == step_to_end(start, lambda _state, legal: rng.choice(legal))
+        assert start.rollout(seed=seed) == step_to_end(
+            start, lambda _state, legal: rng.choice(legal)
+        )
 
 
 def test_simulate_with_a_third_party_filter_equals_recorded_step_play() -> None:
-    rules = spadeskit.load_rules("standard", [house_rule("late-hearts", spadeskit_play_filters=late_hearts_through_an_alias)])
+    rules = spadeskit.load_rules(
+        "standard", [house_rule("late-hearts", spadeskit_play_filters=late_hearts_through_an_alias)]
+    )
     fast = list(rules.simulate(12, seed=3))
     recorded = list(rules.engine._simulate(12, 3, None, 0, close=True))
     assert fast == recorded
@@ -71,8 +80,13 @@ def test_a_building_block_that_reads_hand_is_refused_when_built() -> None:
 
 def test_a_building_blocks_check_is_derived_from_its_one_definition() -> None:
     """The reference check and the inlined loop code come from the same statements."""
-    ban = building_block("low-first", "lead low", "if not $trick and allowed & $low:\n    allowed &= $low\n",
-                         {"low": 0b111}, order=5)
+    ban = building_block(
+        "low-first",
+        "lead low",
+        "if not $trick and allowed & $low:\n    allowed &= $low\n",
+        {"low": 0b111},
+        order=5,
+    )
     assert isinstance(ban.block, Block)
     hand = types.SimpleNamespace(trick=(), played=0, tricks=())
     assert ban.check(hand, 0, 0b1010) == 0b10  # type: ignore[arg-type]
@@ -83,7 +97,9 @@ def test_a_building_blocks_check_is_derived_from_its_one_definition() -> None:
 def test_a_filter_given_source_is_warned_and_its_check_runs() -> None:
     with pytest.warns(DeprecationWarning, match="'source' is ignored"):
         old = PlayFilter("old", lambda hand, seat, allowed: allowed, source="allowed = 0\n")
-    rules = spadeskit.load_rules("standard", [house_rule("old", spadeskit_play_filters=lambda: [old])])
+    rules = spadeskit.load_rules(
+        "standard", [house_rule("old", spadeskit_play_filters=lambda: [old])]
+    )
     game = rules.new_game(seed=2)
     assert game.rollout(seed=2).hand_results  # the ignored source would have emptied the mask
 
@@ -100,7 +116,9 @@ def test_every_hook_sees_frozen_states_that_never_change_afterwards_on_every_pat
 
     def keep(game: GameState) -> None:
         assert type(game) is GameState
-        kept.append((game, (game.to_act, game.hands, game.trick, game.bids, game.tricks, game.phase)))
+        kept.append(
+            (game, (game.to_act, game.hands, game.trick, game.bids, game.tricks, game.phase))
+        )
 
     def auction_next(game: GameState) -> None:
         keep(game)
@@ -113,10 +131,15 @@ def test_every_hook_sees_frozen_states_that_never_change_afterwards_on_every_pat
         def check(hand: HandState, seat: int, allowed: int) -> int:
             keep(hand)
             return allowed
+
         return [PlayFilter("watcher", check, order=90)]
 
-    watcher = house_rule("watcher", spadeskit_auction_next=auction_next, spadeskit_after_trick=after_trick,
-                         spadeskit_play_filters=filters)
+    watcher = house_rule(
+        "watcher",
+        spadeskit_auction_next=auction_next,
+        spadeskit_after_trick=after_trick,
+        spadeskit_play_filters=filters,
+    )
     rules = spadeskit.load_rules("standard", [watcher])
     game = rules.new_game(seed=4)
     game.rollout(seed=4)
@@ -124,7 +147,14 @@ def test_every_hook_sees_frozen_states_that_never_change_afterwards_on_every_pat
     rules.engine.random_play_score(midway(rules, 4, 10), random.Random(4).random)
     assert len(kept) > 100
     for state, seen in kept:
-        assert (state.to_act, state.hands, state.trick, state.bids, state.tricks, state.phase) == seen
+        assert (
+            state.to_act,
+            state.hands,
+            state.trick,
+            state.bids,
+            state.tricks,
+            state.phase,
+        ) == seen
 
 
 # ------------------------------------------------------------------------------------------
@@ -137,14 +167,19 @@ def broken_filters(ranking: Any) -> Sequence[PlayFilter]:
         if hand.tricks:
             raise TypeError("the filter tripped")
         return allowed
+
     return [PlayFilter("tripwire", check, order=50)]
 
 
 @pytest.mark.parametrize("path", ["step", "rollout", "simulate"])
 def test_an_exception_in_a_filter_is_a_plugin_error_naming_it_on_every_path(path: str) -> None:
-    rules = spadeskit.load_rules("standard", [house_rule("tripwire", spadeskit_play_filters=broken_filters)])
+    rules = spadeskit.load_rules(
+        "standard", [house_rule("tripwire", spadeskit_play_filters=broken_filters)]
+    )
     game = rules.new_game(seed=1)
-    with pytest.raises(PluginError, match=r"play filter 'tripwire' \(plugin 'tripwire'\) failed") as caught:
+    with pytest.raises(
+        PluginError, match=r"play filter 'tripwire' \(plugin 'tripwire'\) failed"
+    ) as caught:
         if path == "step":
             rng = random.Random(1)
             while True:
@@ -160,10 +195,16 @@ def test_generated_source_shows_what_runs_and_tracebacks_show_its_lines() -> Non
     def auction_next(game: GameState) -> None:
         raise ValueError("no")
 
-    rules = spadeskit.load_rules("standard", [house_rule("grumpy", spadeskit_auction_next=auction_next)])
+    rules = spadeskit.load_rules(
+        "standard", [house_rule("grumpy", spadeskit_auction_next=auction_next)]
+    )
     text = rules.generated_source()
-    assert "# hook spadeskit_auction_next" in text and "# play filters" in text and "playout" in text
-    with pytest.raises(PluginError, match="plugin 'grumpy' failed in hook spadeskit_auction_next") as caught:
+    assert (
+        "# hook spadeskit_auction_next" in text and "# play filters" in text and "playout" in text
+    )
+    with pytest.raises(
+        PluginError, match="plugin 'grumpy' failed in hook spadeskit_auction_next"
+    ) as caught:
         rules.new_game(seed=1).apply(spadeskit.Bid(3))
     shown = "".join(traceback.format_exception(caught.value.__cause__))
     assert "<spadeskit hook spadeskit_auction_next" in shown and "r = _f" in shown
@@ -174,7 +215,11 @@ def test_a_view_names_its_variant_house_rules_and_options_so_inference_loads_the
 
     rules = spadeskit.load_rules("standard", ["blind-nil"], {"target": 300})
     view = rules.new_game(seed=5).apply(spadeskit.SeeCards()).view(0)
-    assert (view.variant, view.house_rules, view.options["target"]) == ("standard", ("blind-nil",), 300)
+    assert (view.variant, view.house_rules, view.options["target"]) == (
+        "standard",
+        ("blind-nil",),
+        300,
+    )
     assert view.rules_name == rules.name == "standard + blind-nil"
     assert view.to_json()["house_rules"] == ["blind-nil"]
     deal = DealSampler(view).draw(random.Random(1))
@@ -184,15 +229,21 @@ def test_a_view_names_its_variant_house_rules_and_options_so_inference_loads_the
 def test_the_out_of_turn_hooks_old_names_still_work_with_a_deprecation_warning() -> None:
     """``spadeskit_penalty_actions`` / ``spadeskit_apply_penalty`` are now
     ``spadeskit_out_of_turn_actions`` / ``spadeskit_apply_out_of_turn``."""
+
     def spadeskit_penalty_actions(seat: int | None) -> Sequence[spadeskit.Action] | None:
         return (spadeskit.Accept(),) if seat == 1 else None
 
     def spadeskit_apply_penalty(game: GameState, action: spadeskit.Action) -> GameState | None:
         return evolve_hand(game.hand, extra=game.hand.extra.set(accepted=True))
 
-    old = house_rule("old-names", spadeskit_penalty_actions=spadeskit_penalty_actions,
-                     spadeskit_apply_penalty=spadeskit_apply_penalty)
-    with pytest.warns(DeprecationWarning, match="spadeskit_penalty_actions, now called spadeskit_out_of_turn"):
+    old = house_rule(
+        "old-names",
+        spadeskit_penalty_actions=spadeskit_penalty_actions,
+        spadeskit_apply_penalty=spadeskit_apply_penalty,
+    )
+    with pytest.warns(
+        DeprecationWarning, match="spadeskit_penalty_actions, now called spadeskit_out_of_turn"
+    ):
         rules = spadeskit.load_rules("standard", [old])
     game = rules.new_game(seed=1)
     assert game.legal_actions(1) == (spadeskit.Accept(),)

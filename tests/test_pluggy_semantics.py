@@ -37,14 +37,16 @@ class Boom(Exception):
     """Raised by a generated implementation."""
 
 
-IMPLEMENTATION = st.fixed_dictionaries({
-    "kind": st.sampled_from(["plain", "plain", "plain", "wrapper", "hookwrapper"]),
-    "order": st.sampled_from([None, "tryfirst", "trylast"]),
-    "args": st.lists(st.sampled_from(SPEC_ARGS), unique=True, max_size=4),
-    "defaulted": st.sampled_from((None,) + SPEC_ARGS),
-    "answer": st.one_of(st.none(), st.integers(0, 9), st.just("raise")),
-    "specname": st.booleans(),
-})
+IMPLEMENTATION = st.fixed_dictionaries(
+    {
+        "kind": st.sampled_from(["plain", "plain", "plain", "wrapper", "hookwrapper"]),
+        "order": st.sampled_from([None, "tryfirst", "trylast"]),
+        "args": st.lists(st.sampled_from(SPEC_ARGS), unique=True, max_size=4),
+        "defaulted": st.sampled_from((None,) + SPEC_ARGS),
+        "answer": st.one_of(st.none(), st.integers(0, 9), st.just("raise")),
+        "specname": st.booleans(),
+    }
+)
 
 
 def _make(index: int, hook: str, spec: dict[str, Any]) -> tuple[Callable[..., Any], str]:
@@ -65,14 +67,18 @@ def _make(index: int, hook: str, spec: dict[str, Any]) -> tuple[Callable[..., An
     if kind == "plain":
         body = "    return outcome(dict(values))\n"
     elif kind == "wrapper":
-        body = ("    result = yield\n"
-                "    extra = outcome(dict(values))\n"
-                "    return result if extra is None else (result, extra)\n")
+        body = (
+            "    result = yield\n"
+            "    extra = outcome(dict(values))\n"
+            "    return result if extra is None else (result, extra)\n"
+        )
     else:  # an old-style hookwrapper: it may replace the result through the outcome
-        body = ("    out = yield\n"
-                "    extra = outcome(dict(values))\n"
-                "    if extra is not None:\n"
-                "        out.force_result((out.get_result(), extra))\n")
+        body = (
+            "    out = yield\n"
+            "    extra = outcome(dict(values))\n"
+            "    if extra is not None:\n"
+            "        out.force_result((out.get_result(), extra))\n"
+        )
     received = args + defaulted
     values = ", ".join(f"{a!r}: {a}" for a in received)
     source = f"def impl({params}):\n    values = {{{values}}}\n" + body
@@ -116,10 +122,15 @@ def _run(call: Callable[[], Any]) -> tuple[str, Any]:
 
 @pytest.mark.filterwarnings("ignore::pluggy.PluggyTeardownRaisedWarning")
 @settings(max_examples=400, deadline=None)
-@given(st.sampled_from(["first", "collect"]), st.lists(IMPLEMENTATION, min_size=1, max_size=5),
-       st.integers(0, 3), st.integers(0, 3))
-def test_every_compiled_call_answers_as_pluggy_does(hook: str, specs: list[dict[str, Any]],
-                                                    game: int, seat: int) -> None:
+@given(
+    st.sampled_from(["first", "collect"]),
+    st.lists(IMPLEMENTATION, min_size=1, max_size=5),
+    st.integers(0, 3),
+    st.integers(0, 3),
+)
+def test_every_compiled_call_answers_as_pluggy_does(
+    hook: str, specs: list[dict[str, Any]], game: int, seat: int
+) -> None:
     pm = _manager(hook, specs)
     compiled = compile_hook(pm, hook, BOUND, "test")
     assert compiled is not None

@@ -49,7 +49,8 @@ def test_core_imports_no_plugin() -> None:
 def test_rules_are_compiled_once_and_cached() -> None:
     assert spadeskit.load_rules("standard") is spadeskit.load_rules("standard")
     assert spadeskit.load_rules("standard", options={"target": 300}) == spadeskit.load_rules(
-        "standard", options={"target": 300})
+        "standard", options={"target": 300}
+    )
 
 
 def test_a_variant_is_not_a_house_rule_and_back() -> None:
@@ -60,7 +61,9 @@ def test_a_variant_is_not_a_house_rule_and_back() -> None:
 
 
 def test_a_house_rule_that_does_not_fit_the_variant_names_both() -> None:
-    with pytest.raises(RuleConflict, match="house rule 'only-jjdd' does not fit variant 'standard'"):
+    with pytest.raises(
+        RuleConflict, match="house rule 'only-jjdd' does not fit variant 'standard'"
+    ):
         spadeskit.load_rules("standard", [house_rule("only-jjdd", fits=("jjdd",))])
 
 
@@ -129,7 +132,12 @@ def test_score_lines_combine_in_declared_order_whatever_the_listing_order() -> N
         return rule
 
     early, late = adder("early", 10), adder("late", 20)
-    expected = ["N/S bid 6, took 6: +60", "E/W bid 6, took 7: +60, 1 bag (+1)", "early bonus", "late bonus"]
+    expected = [
+        "N/S bid 6, took 6: +60",
+        "E/W bid 6, took 7: +60, 1 bag (+1)",
+        "early bonus",
+        "late bonus",
+    ]
     assert _scoring_rules(early, late) == expected
     assert _scoring_rules(late, early) == expected
 
@@ -179,9 +187,15 @@ def two_of_clubs_leads() -> types.ModuleType:
 def test_the_first_leader_hook_is_asked_when_play_begins_after_the_exchanges() -> None:
     """spadeskit_first_leader: asked when play begins, after exchanges and discards, so
     "the holder of the 2♣ leads" leads from where an exchange put the 2♣."""
-    rules = spadeskit.load_rules("standard", ["blind-nil", two_of_clubs_leads()], {"blind_nil_pass": 1})
-    hands = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
-             "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH", "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"]
+    rules = spadeskit.load_rules(
+        "standard", ["blind-nil", two_of_clubs_leads()], {"blind_nil_pass": 1}
+    )
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+        "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+        "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS",
+    ]
     game = rules.new_game(deal=hands)
     game = game.apply(spadeskit.SeeCards()).apply(spadeskit.Bid(4))  # N holds the 2♣ and bids
     game = game.apply(spadeskit.SeeCards()).apply(spadeskit.Bid(3))
@@ -190,9 +204,16 @@ def test_the_first_leader_hook_is_asked_when_play_begins_after_the_exchanges() -
     assert game.phase is spadeskit.Phase.EXCHANGE and game.to_act == 0
     game = game.apply(spadeskit.Exchange(["2C"]))
     game = game.apply(spadeskit.Exchange(["2H"]))
-    assert game.phase is spadeskit.Phase.PLAY and game.to_act == 2 and game.leader == 2  # S now holds the 2♣
+    assert (
+        game.phase is spadeskit.Phase.PLAY and game.to_act == 2 and game.leader == 2
+    )  # S now holds the 2♣
     plain = spadeskit.load_rules("standard", [two_of_clubs_leads()]).new_game(deal=hands)
-    plain = plain.apply(spadeskit.Bid(4)).apply(spadeskit.Bid(3)).apply(spadeskit.Bid(3)).apply(spadeskit.Bid(3))
+    plain = (
+        plain.apply(spadeskit.Bid(4))
+        .apply(spadeskit.Bid(3))
+        .apply(spadeskit.Bid(3))
+        .apply(spadeskit.Bid(3))
+    )
     assert plain.to_act == 0  # no exchange: N, who holds it, leads
     assert plain.rollout(seed=1) == spadeskit.replay(plain.rollout(seed=1).to_record(), plain.rules)
 
@@ -236,7 +257,9 @@ def test_a_contract_step_that_is_not_a_step_is_a_plugin_error() -> None:
     game = spadeskit.load_rules("standard", [rule]).new_game(seed=1)
     for _ in range(3):
         game = game.apply(spadeskit.Bid(3))
-    with pytest.raises(PluginError, match="spadeskit_contract_steps answered 'discard one', not a Step"):
+    with pytest.raises(
+        PluginError, match="spadeskit_contract_steps answered 'discard one', not a Step"
+    ):
         game.apply(spadeskit.Bid(3))
     assert len(game.auction) == 3
 
@@ -245,8 +268,11 @@ def test_a_misspelt_hook_is_refused_at_load_with_a_suggestion() -> None:
     """A spadeskit_* function that names no hook would never be called: refused."""
     typo = house_rule("typo")
     typo.spadeskit_scor_hand = hookimpl(lambda summary: [])  # type: ignore[attr-defined]
-    with pytest.raises(PluginError, match="spadeskit_scor_hand, which is not a spadeskit hook.*did you mean "
-                                          "spadeskit_score_hand"):
+    with pytest.raises(
+        PluginError,
+        match="spadeskit_scor_hand, which is not a spadeskit hook.*did you mean "
+        "spadeskit_score_hand",
+    ):
         spadeskit.load_rules("standard", [typo])
     unmarked = house_rule("unmarked")
     unmarked.spadeskit_penalty_actionz = lambda game, seat: ()  # type: ignore[attr-defined]
@@ -254,11 +280,15 @@ def test_a_misspelt_hook_is_refused_at_load_with_a_suggestion() -> None:
         spadeskit.load_rules("standard", [unmarked])
     named = house_rule("named")
     named.offers = hookimpl(specname="spadeskit_penalty_action")(lambda game: ())  # type: ignore[attr-defined]
-    with pytest.raises(PluginError, match="spadeskit_penalty_action, which is not a spadeskit hook"):
+    with pytest.raises(
+        PluginError, match="spadeskit_penalty_action, which is not a spadeskit hook"
+    ):
         spadeskit.load_rules("standard", [named])
 
 
-def test_available_lists_the_working_plugins_and_reports_a_broken_one(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_available_lists_the_working_plugins_and_reports_a_broken_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """One broken entry point no longer makes available() fail for everyone."""
     import importlib.metadata
 
@@ -270,13 +300,17 @@ def test_available_lists_the_working_plugins_and_reports_a_broken_one(monkeypatc
     monkeypatch.setattr(loader, "_ENTRY_POINTS", points)
     listed = {p.name: p for p in spadeskit.available()}
     assert listed["standard"].kind == "variant"
-    assert listed["half-done"].kind == "broken" and "failed to import" in listed["half-done"].summary
+    assert (
+        listed["half-done"].kind == "broken" and "failed to import" in listed["half-done"].summary
+    )
     assert spadeskit.available()[-1].name == "half-done"
     with pytest.raises(PluginError, match="failed to import"):
         spadeskit.load_rules("half-done")
 
 
-def test_the_cli_prints_one_line_for_a_file_that_is_not_a_record(tmp_path: Any, capsys: Any) -> None:
+def test_the_cli_prints_one_line_for_a_file_that_is_not_a_record(
+    tmp_path: Any, capsys: Any
+) -> None:
     from spadeskit.cli import main
 
     binary = tmp_path / "record.json"
@@ -289,16 +323,21 @@ def test_the_cli_prints_one_line_for_a_file_that_is_not_a_record(tmp_path: Any, 
         assert err.startswith("spadeskit: ") and err.count("\n") == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize(("hook", "answer"), [
-    ("spadeskit_score_hand", lambda: [42]),
-    ("spadeskit_auction_next", lambda: "west"),
-    ("spadeskit_match_end", lambda: 5),
-    ("spadeskit_next_dealer", lambda: 9),
-    ("spadeskit_first_leader", lambda: -2),
-    ("spadeskit_out_of_turn_actions", lambda: ["a claim"]),
-    ("spadeskit_view", lambda: "nope"),
-])
-def test_a_hook_answer_of_the_wrong_type_is_a_plugin_error_naming_the_plugin(hook: str, answer: Any) -> None:
+@pytest.mark.parametrize(
+    ("hook", "answer"),
+    [
+        ("spadeskit_score_hand", lambda: [42]),
+        ("spadeskit_auction_next", lambda: "west"),
+        ("spadeskit_match_end", lambda: 5),
+        ("spadeskit_next_dealer", lambda: 9),
+        ("spadeskit_first_leader", lambda: -2),
+        ("spadeskit_out_of_turn_actions", lambda: ["a claim"]),
+        ("spadeskit_view", lambda: "nope"),
+    ],
+)
+def test_a_hook_answer_of_the_wrong_type_is_a_plugin_error_naming_the_plugin(
+    hook: str, answer: Any
+) -> None:
     """Plugin output is checked where it enters the engine; the error names the plugin
     (by its entry-point name) and the hook."""
     rule = house_rule("garbage-out")
@@ -308,7 +347,9 @@ def test_a_hook_answer_of_the_wrong_type_is_a_plugin_error_naming_the_plugin(hoo
 
     implementation.__name__ = hook
     setattr(rule, hook, hookimpl(tryfirst=True)(implementation))
-    rules = spadeskit.load_rules("standard", [rule], {"floor": None})  # the match goes on after hand 1
+    rules = spadeskit.load_rules(
+        "standard", [rule], {"floor": None}
+    )  # the match goes on after hand 1
     with pytest.raises(PluginError, match=rf"{hook} answered .*plugin 'garbage-out'"):
         game = rules.new_game(seed=1)
         game.view(0)

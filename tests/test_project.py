@@ -20,8 +20,11 @@ def test_the_example_scripts_run(tmp_path: pathlib.Path) -> None:
     import runpy
     import sys
 
-    for name, argv in [("play_random_game.py", ["3"]), ("keep_score.py", []),
-                       ("replay_record.py", [str(tmp_path / "m.json")])]:
+    for name, argv in [
+        ("play_random_game.py", ["3"]),
+        ("keep_score.py", []),
+        ("replay_record.py", [str(tmp_path / "m.json")]),
+    ]:
         old = sys.argv
         sys.argv = [name, *argv]
         try:

@@ -34,14 +34,22 @@ class Typist(io.TextIOBase):
             line = "last"
         else:
             action = view.legal_actions[len(self.lines) % len(view.legal_actions)]
-            line = {spadeskit.Play: lambda a: a.card.symbol.lower(),
-                    spadeskit.Bid: lambda a: str(a.tricks)}.get(type(action), str)(action)  # type: ignore[no-untyped-call]
+            line = {
+                spadeskit.Play: lambda a: a.card.symbol.lower(),
+                spadeskit.Bid: lambda a: str(a.tricks),
+            }.get(type(action), str)(action)  # type: ignore[no-untyped-call]
         self.lines.append(line)
         return line + "\n"
 
 
-def play(variant: str, house: list[str], seat: int, seed: int, limit: int = 10_000,
-         options: dict[str, object] | None = None) -> tuple[PromptTable, str]:
+def play(
+    variant: str,
+    house: list[str],
+    seat: int,
+    seed: int,
+    limit: int = 10_000,
+    options: dict[str, object] | None = None,
+) -> tuple[PromptTable, str]:
     rules = spadeskit.load_rules(variant, house, options or {})
     typist = Typist(seat, limit)
     out = io.StringIO()
@@ -78,10 +86,20 @@ def test_play_from_piped_input_saves_and_resumes(tmp_path: pathlib.Path) -> None
     assert "you are S" in first.stdout and f"saved to {record}" in first.stdout
     saved = json.loads(record.read_text())
     assert [2, {"type": "bid", "tricks": 4}] in saved["actions"]
-    again = subprocess.run([sys.executable, "-m", "spadeskit", "play", "--resume", str(record)],
-                           input="hand\nquit\n", capture_output=True, text=True, timeout=60)
+    again = subprocess.run(
+        [sys.executable, "-m", "spadeskit", "play", "--resume", str(record)],
+        input="hand\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert again.returncode == 0, again.stderr
     assert "S bids 4" in again.stdout  # the resumed hand is recapped from the events
-    bad = subprocess.run([sys.executable, "-m", "spadeskit", "play", "--seat", "X"], input="",
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "spadeskit", "play", "--seat", "X"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and "there is no seat 'X'" in bad.stderr

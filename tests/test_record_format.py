@@ -11,8 +11,14 @@ import pytest
 import spadeskit
 from spadeskit.records import record_schema
 
-CONFIGS = [("standard", []), ("standard", ["blind-nil", "hidden-bids"]), ("jjdd", []),
-           ("cutthroat", []), ("two-handed", []), ("three-suit-trump", [])]
+CONFIGS = [
+    ("standard", []),
+    ("standard", ["blind-nil", "hidden-bids"]),
+    ("jjdd", []),
+    ("cutthroat", []),
+    ("two-handed", []),
+    ("three-suit-trump", []),
+]
 
 
 def records() -> list[dict[str, object]]:
@@ -27,7 +33,11 @@ def records() -> list[dict[str, object]]:
                 game = game.apply(rng.choice(game.legal_actions()))
             found.append(game.to_record())
             found.append(game.to_record(key="a key of sixteen bytes or more"))
-    referee = spadeskit.load_rules("jjdd").new_game(seed=1).apply(spadeskit.TableTalk(0), spadeskit.REFEREE)
+    referee = (
+        spadeskit.load_rules("jjdd")
+        .new_game(seed=1)
+        .apply(spadeskit.TableTalk(0), spadeskit.REFEREE)
+    )
     found.append(referee.to_record())
     return found
 
@@ -54,18 +64,23 @@ def test_the_schema_accepts_version_1_records() -> None:
     assert spadeskit.replay(old) == game
 
 
-@pytest.mark.parametrize("damage", [
-    lambda r: r.update(format="something else"),
-    lambda r: r.update(version=3),
-    lambda r: r.update(seed=None, deals=None),
-    lambda r: r["actions"].append([0, {"type": "play", "card": "1S"}]),
-    lambda r: r["actions"].append([0, {"type": "bid", "tricks": -1}]),
-    lambda r: r["actions"].append([0, {"type": "shout"}]),
-    lambda r: r.update(digest="not hex"),
-    lambda r: r.update(extra_field=1),
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda r: r.update(format="something else"),
+        lambda r: r.update(version=3),
+        lambda r: r.update(seed=None, deals=None),
+        lambda r: r["actions"].append([0, {"type": "play", "card": "1S"}]),
+        lambda r: r["actions"].append([0, {"type": "bid", "tricks": -1}]),
+        lambda r: r["actions"].append([0, {"type": "shout"}]),
+        lambda r: r.update(digest="not hex"),
+        lambda r: r.update(extra_field=1),
+    ],
+)
 def test_the_schema_refuses_malformed_records(damage: object) -> None:
-    record = copy.deepcopy(spadeskit.load_rules("standard").new_game(seed=3).rollout(seed=2).to_record())
+    record = copy.deepcopy(
+        spadeskit.load_rules("standard").new_game(seed=3).rollout(seed=2).to_record()
+    )
     damage(record)  # type: ignore[operator]
     with pytest.raises(jsonschema.ValidationError):
         validator().validate(record)

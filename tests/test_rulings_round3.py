@@ -53,21 +53,28 @@ def test_no_bags_a_failed_blind_nil_beside_a_set_partner_is_minus_200_and_nothin
 
 # N: the 4♠ and every club; E: the 5♠ and every heart; S: both jokers, 2♦, 2♠ and A♠
 # down to 6♠ (S takes every trick whatever anyone plays); W: the 3♠ and the diamonds.
-NIL_TAKES_ALL = ["4S AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C",
-                 "5S AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H",
-                 "BJ LJ 2D 2S AS KS QS JS 10S 9S 8S 7S 6S",
-                 "3S AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D"]
+NIL_TAKES_ALL = [
+    "4S AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C",
+    "5S AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H",
+    "BJ LJ 2D 2S AS KS QS JS 10S 9S 8S 7S 6S",
+    "3S AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D",
+]
 
 
 def test_jjdd_boston_is_made_only_by_the_books_that_count_toward_the_bid_of_13() -> None:
     """jjdd (round 3): N bids 13, S bids nil and takes every trick: a failed Boston."""
     rules = spadeskit.load_rules("jjdd", options={"nil": True})
-    game = bid_all(rules.new_game(seed=1, dealer=3, deal=NIL_TAKES_ALL), [Bid(13), Bid(4), Nil(), Bid(0)])
+    game = bid_all(
+        rules.new_game(seed=1, dealer=3, deal=NIL_TAKES_ALL), [Bid(13), Bid(4), Nil(), Bid(0)]
+    )
     game = play_out(game)
     result = game.hand_results[-1]
     assert result.books == (0, 0, 13, 0)
     assert game.is_over and game.winner == 1
-    assert game.match.end is not None and "N/S bid 13 and took 0, an automatic loss" in game.match.end.reason
+    assert (
+        game.match.end is not None
+        and "N/S bid 13 and took 0, an automatic loss" in game.match.end.reason
+    )
     sheet = rules.score_sheet(dealer=3).add_hand(bids=[13, 2, "nil", 2], books=[2, 0, 11, 0])
     assert sheet.is_over and sheet.winner == 1 and "ran a Boston" not in (sheet.reason or "")
 
@@ -85,14 +92,22 @@ def test_jjdd_boston_beside_a_nil_is_made_by_the_partners_own_thirteen() -> None
 
 
 @pytest.mark.parametrize("house", ["mirror", "whiz"])
-def test_sheet_checks_a_card_dependent_bid_against_what_the_rule_allows_for_some_hand(house: str) -> None:
+def test_sheet_checks_a_card_dependent_bid_against_what_the_rule_allows_for_some_hand(
+    house: str,
+) -> None:
     """mirror and whiz on a paper sheet (round 3): any count 1–13 or nil."""
     rules = spadeskit.load_rules("standard", [house])
     sheet = rules.score_sheet().add_hand(bids=[4, "nil", 6, 3], books=[4, 0, 6, 3])
     assert sheet.scores == (100, 100 + 30)
     for bid in range(1, 14):
-        assert rules.score_sheet().add_hand(bids=[bid, 0, 0, 13 - bid], books=[bid, 0, 0, 13 - bid]).results
-    with pytest.raises(IllegalAction, match=r"seat 0 \(N\) cannot bid bid 14 here; allowed: nil, bid 1"):
+        assert (
+            rules.score_sheet()
+            .add_hand(bids=[bid, 0, 0, 13 - bid], books=[bid, 0, 0, 13 - bid])
+            .results
+        )
+    with pytest.raises(
+        IllegalAction, match=r"seat 0 \(N\) cannot bid bid 14 here; allowed: nil, bid 1"
+    ):
         rules.score_sheet().add_hand(bids=[14, 0, 0, 0], books=[13, 0, 0, 0])
 
 
@@ -110,8 +125,12 @@ def test_sheet_under_whiz_and_blind_nil_still_takes_a_blind_nil() -> None:
 
 def test_call_break_must_head_false_still_obliges_a_void_player_to_trump_and_over_trump() -> None:
     """call-break (round 3): ``must_head: false`` relaxes only a player following suit."""
-    hands = ["2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC", "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD 5S",
-             "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 2S", "AD AH 3S 4S 6S 7S 8S 9S 10S JS QS KS AS"]
+    hands = [
+        "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
+        "2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD 5S",
+        "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH 2S",
+        "AD AH 3S 4S 6S 7S 8S 9S 10S JS QS KS AS",
+    ]
     game = spadeskit.load_rules("call-break", options={"must_head": False}).new_game(deal=hands)
     game = bid_all(game, [Bid(1)] * 4).apply(Play("2C")).apply(Play("5S")).apply(Play("2S"))
     legal = set(game.legal_actions())
@@ -135,12 +154,18 @@ def _shipped_rule_sets() -> list[tuple[str, tuple[str, ...], dict[str, Any]]]:
             if variant in infos[house].fits:
                 sets.append((variant, (house,), {}))
     sets += [
-        ("standard", (), {"nil_tricks": "partner"}), ("standard", (), {"nil_tricks": "none"}),
-        ("standard", ("no-bags", "blind-nil"), {}), ("standard", ("no-bags", "boston", "partnership-nil"), {}),
-        ("standard", ("whiz", "blind-nil"), {}), ("standard", ("mirror", "no-bags"), {}),
-        ("jjdd", (), {"nil": True}), ("jjdd", (), {"enforcement": "table", "nil": True}),
-        ("jjdd", (), {"sandbags": False, "double_over": False}), ("cutthroat", (), {"all_tricks": "score-200"}),
-        ("three-suit-trump", (), {"for_least_ties": "fewest-tricks"}), ("call-break", (), {"must_head": False}),
+        ("standard", (), {"nil_tricks": "partner"}),
+        ("standard", (), {"nil_tricks": "none"}),
+        ("standard", ("no-bags", "blind-nil"), {}),
+        ("standard", ("no-bags", "boston", "partnership-nil"), {}),
+        ("standard", ("whiz", "blind-nil"), {}),
+        ("standard", ("mirror", "no-bags"), {}),
+        ("jjdd", (), {"nil": True}),
+        ("jjdd", (), {"enforcement": "table", "nil": True}),
+        ("jjdd", (), {"sandbags": False, "double_over": False}),
+        ("cutthroat", (), {"all_tricks": "score-200"}),
+        ("three-suit-trump", (), {"for_least_ties": "fewest-tricks"}),
+        ("call-break", (), {"must_head": False}),
     ]
     return sets
 
@@ -148,7 +173,9 @@ def _shipped_rule_sets() -> list[tuple[str, tuple[str, ...], dict[str, Any]]]:
 RULE_SETS = _shipped_rule_sets()
 
 
-def _play_match(rules: spadeskit.Rules, seed: int) -> tuple[spadeskit.GameState, list[list[list[str]] | None]]:
+def _play_match(
+    rules: spadeskit.Rules, seed: int
+) -> tuple[spadeskit.GameState, list[list[list[str]] | None]]:
     """Play a match with random choices (referee rulings included where offered);
     return it and, per hand, the cards each seat won (card-point variants only)."""
     rng = random.Random(seed)
@@ -168,7 +195,9 @@ def _play_match(rules: spadeskit.Rules, seed: int) -> tuple[spadeskit.GameState,
     return game, won
 
 
-def _cards_won(before: spadeskit.GameState, action: spadeskit.Action, after: spadeskit.GameState) -> list[list[str]]:
+def _cards_won(
+    before: spadeskit.GameState, action: spadeskit.Action, after: spadeskit.GameState
+) -> list[list[str]]:
     """Return the cards each seat won in the hand that ``action`` (the last card, played
     on ``before``) finished: its tricks and discards, the last trick, and the blind where
     the last trick takes it: what a paper sheet of a card-point variant is given."""
@@ -185,10 +214,13 @@ def _cards_won(before: spadeskit.GameState, action: spadeskit.Action, after: spa
     return [[c.code for c in cards_of(mask)] for mask in masks]
 
 
-@settings(max_examples=len(RULE_SETS) * 3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=len(RULE_SETS) * 3, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1))
 def test_a_sheet_of_bids_and_books_scores_every_shipped_rule_set_as_card_play_does(
-        config: tuple[str, tuple[str, ...], dict[str, Any]], seed: int) -> None:
+    config: tuple[str, tuple[str, ...], dict[str, Any]], seed: int
+) -> None:
     """The score sheet scores exactly as a game played card by card, "to the point": the
     same lines, points, totals, bags and match end, for every shipped rule set."""
     variant, house, options = config
@@ -202,5 +234,10 @@ def test_a_sheet_of_bids_and_books_scores_every_shipped_rule_set_as_card_play_do
         sheet = sheet.add_hand(result.bids, result.books, won=cards, transfers=result.transfers)
         played = attrs.evolve(result, number=sheet.results[-1].number, last_trick_winner=None)
         assert sheet.results[-1] == played
-    assert (sheet.scores, sheet.bags, sheet.is_over, sheet.winner) == (game.scores, game.bags, True, game.winner)
+    assert (sheet.scores, sheet.bags, sheet.is_over, sheet.winner) == (
+        game.scores,
+        game.bags,
+        True,
+        game.winner,
+    )
     assert sheet.reason == game.match.end.reason  # type: ignore[union-attr]

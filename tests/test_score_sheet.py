@@ -36,7 +36,8 @@ def copied(game: spadeskit.GameState) -> ScoreSheet:
 
 @pytest.mark.parametrize(("variant", "house", "options"), PAPER)
 def test_a_sheet_of_bids_and_books_scores_exactly_as_the_game_played_card_by_card(
-        variant: str, house: tuple[str, ...], options: dict[str, Any]) -> None:
+    variant: str, house: tuple[str, ...], options: dict[str, Any]
+) -> None:
     rules = spadeskit.load_rules(variant, house, options)
     for seed in range(6):
         rng = random.Random(seed)
@@ -45,22 +46,33 @@ def test_a_sheet_of_bids_and_books_scores_exactly_as_the_game_played_card_by_car
             game = game.apply(rng.choice(game.legal_actions()))
         sheet = copied(game)
         # Everything but who took the last book, which a paper sheet does not know.
-        assert sheet.results == tuple(attrs.evolve(r, last_trick_winner=None) for r in game.hand_results)
-        assert (sheet.scores, sheet.bags, sheet.is_over, sheet.winner) == (game.scores, game.bags, True, game.winner)
+        assert sheet.results == tuple(
+            attrs.evolve(r, last_trick_winner=None) for r in game.hand_results
+        )
+        assert (sheet.scores, sheet.bags, sheet.is_over, sheet.winner) == (
+            game.scores,
+            game.bags,
+            True,
+            game.winner,
+        )
         assert sheet.reason == game.match.end.reason  # type: ignore[union-attr]
 
 
 def test_bids_must_be_in_the_variants_range_and_errors_name_the_seat() -> None:
     """Validation: bids in the variant's range, typed errors naming the seat."""
     sheet = spadeskit.load_rules("standard").score_sheet()
-    with pytest.raises(IllegalAction, match=r"seat 1 \(E\) cannot bid bid 14 here; allowed: nil, bid 1"):
+    with pytest.raises(
+        IllegalAction, match=r"seat 1 \(E\) cannot bid bid 14 here; allowed: nil, bid 1"
+    ):
         sheet.add_hand(bids=[3, 14, 3, 3], books=[3, 4, 3, 3])
     with pytest.raises(IllegalAction, match=r"seat 2 \(S\): cannot read the bid 'lots'"):
         sheet.add_hand(bids=[3, 3, "lots", 3], books=[3, 4, 3, 3])
     with pytest.raises(IllegalAction, match="seat 0"):
         sheet.add_hand(bids=[-1, 3, 3, 3], books=[3, 4, 3, 3])
     board = spadeskit.load_rules("jjdd").score_sheet()
-    with pytest.raises(IllegalAction, match=r"seat 2 \(S\) cannot bid bid 1 here"):  # N/S must make board (4)
+    with pytest.raises(
+        IllegalAction, match=r"seat 2 \(S\) cannot bid bid 1 here"
+    ):  # N/S must make board (4)
         board.add_hand(bids=[2, 2, 1, 2], books=[3, 4, 3, 3])
     assert sheet.results == ()  # refused input changes nothing
 
@@ -81,9 +93,15 @@ def test_books_must_be_whole_non_negative_and_add_up_to_the_hands_tricks() -> No
 
 
 def test_a_scorekeepers_0_is_nil_where_the_variant_has_nil_and_a_bid_where_it_does_not() -> None:
-    standard = spadeskit.load_rules("standard").score_sheet().add_hand(bids=[0, 4, 4, 4], books=[0, 4, 5, 4])
+    standard = (
+        spadeskit.load_rules("standard")
+        .score_sheet()
+        .add_hand(bids=[0, 4, 4, 4], books=[0, 4, 5, 4])
+    )
     assert standard.hands[0].bids[0] == spadeskit.Nil()
-    jjdd = spadeskit.load_rules("jjdd").score_sheet().add_hand(bids=[4, 4, 0, 0], books=[5, 4, 0, 4])
+    jjdd = (
+        spadeskit.load_rules("jjdd").score_sheet().add_hand(bids=[4, 4, 0, 0], books=[5, 4, 0, 4])
+    )
     assert jjdd.hands[0].bids[2] == spadeskit.Bid(0)
 
 
@@ -106,7 +124,10 @@ def test_undo_removes_the_last_hand_and_a_finished_match_takes_no_more() -> None
 def test_the_sheet_round_trips_through_json_and_refuses_a_bad_one() -> None:
     rules = spadeskit.load_rules("jjdd", options={"enforcement": "table"})
     sheet = rules.score_sheet(dealer=1).add_hand(
-        bids=[4, 4, 1, 1], books=[4, 3, 3, 3], transfers=[BookTransfer(1, 0, 3, "E/W reneged in trick 2")])
+        bids=[4, 4, 1, 1],
+        books=[4, 3, 3, 3],
+        transfers=[BookTransfer(1, 0, 3, "E/W reneged in trick 2")],
+    )
     data = json.loads(json.dumps(sheet.to_json()))
     assert spadeskit.load_score_sheet(data) == sheet
     data["hands"][0]["books"] = [4, 3, 3, 4]
@@ -120,19 +141,30 @@ def test_three_suit_trump_is_scored_from_the_cards_won_and_unasked_seats_write_n
     rules = spadeskit.load_rules("three-suit-trump")
     deck = [c.code for c in rules.table.deck]
     spades = [c for c in deck if c.endswith("S")]
-    won = [spades + [c for c in deck if c.endswith("C")], [c for c in deck if c.endswith("H")],
-           [c for c in deck if c.endswith("D")]]
+    won = [
+        spades + [c for c in deck if c.endswith("C")],
+        [c for c in deck if c.endswith("H")],
+        [c for c in deck if c.endswith("D")],
+    ]
     sheet = rules.score_sheet().add_hand(bids=["pick up", None, None], books=[6, 2, 2], won=won)
-    assert sheet.results[0].points == (1, 0, 0)  # spades 90 + clubs 70 = 160 card points: 1 game point
+    assert sheet.results[0].points == (
+        1,
+        0,
+        0,
+    )  # spades 90 + clubs 70 = 160 card points: 1 game point
     with pytest.raises(IllegalAction, match="was not asked to bid"):
         rules.score_sheet().add_hand(bids=["pick up", "pass", None], books=[6, 2, 2], won=won)
     with pytest.raises(SpadesError, match="every card is won by someone"):
-        rules.score_sheet().add_hand(bids=["pick up", None, None], books=[6, 2, 2], won=[spades, [], []])
+        rules.score_sheet().add_hand(
+            bids=["pick up", None, None], books=[6, 2, 2], won=[spades, [], []]
+        )
 
 
 def test_the_text_table_shows_each_hand_the_totals_and_the_winner() -> None:
     sheet = spadeskit.load_rules("standard", options={"target": 100}).score_sheet()
-    sheet = sheet.add_hand(bids=[3, 2, 4, "nil"], books=[4, 3, 5, 1]).add_hand(bids=[4, 3, 3, 3], books=[4, 3, 3, 3])
+    sheet = sheet.add_hand(bids=[3, 2, 4, "nil"], books=[4, 3, 5, 1]).add_hand(
+        bids=[4, 3, 3, 3], books=[4, 3, 3, 3]
+    )
     text = str(sheet)
     assert "N/S" in text and "E/W" in text and "nil" in text and "bags" in text
     assert text.splitlines()[-1] == "Match over: won by N/S with 142: reached 100"

@@ -8,11 +8,13 @@ import random
 import pytest
 
 import spadeskit
-from spadeskit.arena import evaluate_hands, make_bot, play_match
+from spadeskit.arena import evaluate_hands, make_bot
 from spadeskit.search import Determinizer, ISMCTSBot, PIMCBot
 
 
-def mid_hand(variant: str, seed: int, tricks: int = 4, house: tuple[str, ...] = ()) -> spadeskit.GameState:
+def mid_hand(
+    variant: str, seed: int, tricks: int = 4, house: tuple[str, ...] = ()
+) -> spadeskit.GameState:
     rules = spadeskit.load_rules(variant, house)
     game = rules.new_game(seed=seed)
     rng = random.Random(seed)
@@ -21,9 +23,20 @@ def mid_hand(variant: str, seed: int, tricks: int = 4, house: tuple[str, ...] = 
     return game
 
 
-@pytest.mark.parametrize("variant, house", [("standard", ()), ("standard", ("blind-nil",)), ("jjdd", ()),
-                                            ("cutthroat", ()), ("three-suit-trump", ()), ("call-break", ())])
-def test_determinizations_agree_with_everything_the_seat_sees(variant: str, house: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    "variant, house",
+    [
+        ("standard", ()),
+        ("standard", ("blind-nil",)),
+        ("jjdd", ()),
+        ("cutthroat", ()),
+        ("three-suit-trump", ()),
+        ("call-break", ()),
+    ],
+)
+def test_determinizations_agree_with_everything_the_seat_sees(
+    variant: str, house: tuple[str, ...]
+) -> None:
     for seed in range(4):
         game = mid_hand(variant, seed, house=house)
         seat = game.to_act
@@ -34,8 +47,14 @@ def test_determinizations_agree_with_everything_the_seat_sees(variant: str, hous
         for _ in range(20):
             state = determinizer.sample(rng)
             seen = state.view(seat)
-            assert (seen.cards, seen.tricks, seen.trick, seen.bids, seen.books, seen.card_counts) == (
-                view.cards, view.tricks, view.trick, view.bids, view.books, view.card_counts)
+            assert (
+                seen.cards,
+                seen.tricks,
+                seen.trick,
+                seen.bids,
+                seen.books,
+                seen.card_counts,
+            ) == (view.cards, view.tricks, view.trick, view.bids, view.books, view.card_counts)
             assert seen.legal_actions == view.legal_actions
             held = 0
             for mask in state.hands:
@@ -44,16 +63,29 @@ def test_determinizations_agree_with_everything_the_seat_sees(variant: str, hous
 
 
 @pytest.mark.parametrize("spec", ["ismcts[iterations=30]", "pimc[iterations=30]"])
-@pytest.mark.parametrize("variant", ["standard", "jjdd", "three-suit-trump", "two-handed", "call-break"])
+@pytest.mark.parametrize(
+    "variant", ["standard", "jjdd", "three-suit-trump", "two-handed", "call-break"]
+)
 def test_search_bots_play_whole_matches_legally(spec: str, variant: str) -> None:
-    rules = spadeskit.load_rules(variant, options={"target": 100} if variant in ("standard", "jjdd") else
-                                 {"rounds": 1} if variant == "call-break" else {})
-    bots = [make_bot(spec if s == 0 else "heuristic", s, rules, random.Random(s)) for s in range(rules.table.players)]
+    rules = spadeskit.load_rules(
+        variant,
+        options={"target": 100}
+        if variant in ("standard", "jjdd")
+        else {"rounds": 1}
+        if variant == "call-break"
+        else {},
+    )
+    bots = [
+        make_bot(spec if s == 0 else "heuristic", s, rules, random.Random(s))
+        for s in range(rules.table.players)
+    ]
     game = rules.new_game(seed=3)
     while not game.hand_results:
         seat = game.to_act
         assert seat is not None
-        game = game.apply(bots[seat].choose(game.view(seat)), seat)  # apply refuses an illegal choice
+        game = game.apply(
+            bots[seat].choose(game.view(seat)), seat
+        )  # apply refuses an illegal choice
 
 
 def test_a_seed_reproduces_every_choice_and_the_budget_is_kept() -> None:
@@ -83,8 +115,12 @@ def test_a_bot_without_a_budget_is_refused() -> None:
 def test_search_does_not_overtake_its_partners_winning_card_when_last_to_play() -> None:
     """W plays last to a club trick its partner E is winning with the J♣: the search keeps
     its K♣ and A♣ (later winners) and plays the 3♣."""
-    hands = ["2C 4C 5C 6C 7C 8C 9C QC 2D 3D 4D 5D 6D", "10C JC 7D 8D 9D 10D JD QD KD AD 2H 3H 4H",
-             "5H 6H 7H 8H 9H 10H JH QH KH AH 2S 3S 4S", "3C KC AC 5S 6S 7S 8S 9S 10S JS QS KS AS"]
+    hands = [
+        "2C 4C 5C 6C 7C 8C 9C QC 2D 3D 4D 5D 6D",
+        "10C JC 7D 8D 9D 10D JD QD KD AD 2H 3H 4H",
+        "5H 6H 7H 8H 9H 10H JH QH KH AH 2S 3S 4S",
+        "3C KC AC 5S 6S 7S 8S 9S 10S JS QS KS AS",
+    ]
     rules = spadeskit.load_rules("standard")
     game = rules.new_game(deal=hands)
     for bid in (spadeskit.Bid(1), spadeskit.Bid(3), spadeskit.Bid(1), spadeskit.Bid(9)):
@@ -121,7 +157,9 @@ def test_with_a_veto_the_heuristics_card_stands_unless_search_finds_a_clearly_be
         PIMCBot(veto=-1)
 
 
-@pytest.mark.parametrize("variant", ["standard", "jjdd", "three-suit-trump", "call-break", "cutthroat"])
+@pytest.mark.parametrize(
+    "variant", ["standard", "jjdd", "three-suit-trump", "call-break", "cutthroat"]
+)
 def test_the_fast_scoring_path_scores_exactly_as_a_full_rollout(variant: str) -> None:
     """random_play_score plays the same cards as a rollout drawing the same floats, and
     scores the hand the same, without closing it."""
@@ -133,7 +171,10 @@ def test_the_fast_scoring_path_scores_exactly_as_a_full_rollout(variant: str) ->
         assert fast is not None
         end = _fast_rollout(game, random.Random(seed), None)
         result = end.match.results[-1]
-        assert (fast.points, [line.text for line in fast.lines]) == (result.points, [line.text for line in result.lines])
+        assert (fast.points, [line.text for line in fast.lines]) == (
+            result.points,
+            [line.text for line in result.lines],
+        )
 
 
 @pytest.mark.parametrize("variant", ["standard", "jjdd", "three-suit-trump", "cutthroat"])
@@ -150,8 +191,12 @@ def test_the_score_memo_answers_as_scoring_afresh(variant: str) -> None:
             kept = engine.random_play_score(game, with_memo.random, memo)  # type: ignore[arg-type]
             fresh = engine.random_play_score(game, afresh.random)
             assert kept is not None and fresh is not None
-            assert (kept.points, kept.scores, kept.bags, [line.text for line in kept.lines]) == \
-                (fresh.points, fresh.scores, fresh.bags, [line.text for line in fresh.lines])
+            assert (kept.points, kept.scores, kept.bags, [line.text for line in kept.lines]) == (
+                fresh.points,
+                fresh.scores,
+                fresh.bags,
+                [line.text for line in fresh.lines],
+            )
         if variant == "three-suit-trump":
             assert not memo
         else:
@@ -167,7 +212,9 @@ def test_compiled_greedy_playouts_play_as_the_greedy_policy(variant: str) -> Non
 
     for seed in range(8):
         game = mid_hand(variant, seed, tricks=2)
-        fast = game.rules.engine.random_play_score(game, random.Random(seed).random, follower=greedy_card)
+        fast = game.rules.engine.random_play_score(
+            game, random.Random(seed).random, follower=greedy_card
+        )
         assert fast is not None
         result = game.rollout(seed=0, policy=greedy_policy(random.Random(seed))).match.results[-1]
         assert fast.points == result.points
@@ -191,10 +238,14 @@ def test_greedy_card_takes_cheaply_ducks_under_a_partner_and_discards_low() -> N
         bit = greedy_card(played, allowed, seat, rows, suit_of, side_of)
         return next(c.code for c in rules.table.deck if c.bit == bit)
 
-    assert pick([(0, "9H")], ["2H", "10H", "KH"], 1) == "10H"     # the cheapest winner
+    assert pick([(0, "9H")], ["2H", "10H", "KH"], 1) == "10H"  # the cheapest winner
     assert pick([(0, "9H"), (1, "KH")], ["2H", "QH", "AH"], 2) == "AH"
     assert pick([(0, "9H"), (1, "3H")], ["2H", "10H", "KH"], 2) == "2H"  # partner winning: duck
-    assert pick([(0, "AH")], ["2H", "10H"], 1) == "2H"              # nothing wins: the lowest
-    assert pick([(0, "9H")], ["3S", "KC"], 1) == "3S"               # void: ruff cheaply
-    assert pick([(0, "9H"), (1, "2S")], ["3C", "KD", "AS"], 2) == "AS"  # an opponent ruffed: over-ruff
-    assert pick([(0, "9H"), (1, "2S"), (2, "5H")], ["3C", "KD", "AS"], 3) == "3C"  # partner ruffed: low
+    assert pick([(0, "AH")], ["2H", "10H"], 1) == "2H"  # nothing wins: the lowest
+    assert pick([(0, "9H")], ["3S", "KC"], 1) == "3S"  # void: ruff cheaply
+    assert (
+        pick([(0, "9H"), (1, "2S")], ["3C", "KD", "AS"], 2) == "AS"
+    )  # an opponent ruffed: over-ruff
+    assert (
+        pick([(0, "9H"), (1, "2S"), (2, "5H")], ["3C", "KD", "AS"], 3) == "3C"
+    )  # partner ruffed: low

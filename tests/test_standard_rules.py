@@ -11,8 +11,8 @@ import pytest
 
 import spadeskit
 from spadeskit import Bid, IllegalAction, Nil, Phase, Play
-from spadeskit.bots import SimpleBot
 from spadeskit.arena import play_match
+from spadeskit.bots import SimpleBot
 from tests.conftest import bid_all, play_cards, play_out, suit_hands
 
 # N holds a spade and twelve hearts, E the AH and clubs, S the AC and diamonds,
@@ -26,7 +26,6 @@ MIXED = [
 FOUR_ONES = [Bid(1)] * 4
 
 
-
 def test_52_cards_13_each_dealt_from_the_seed(standard: spadeskit.Rules) -> None:
     """52 cards, 13 each."""
     game = standard.new_game(seed=11)
@@ -35,7 +34,9 @@ def test_52_cards_13_each_dealt_from_the_seed(standard: spadeskit.Rules) -> None
     assert len({c for h in hands for c in h}) == 52
 
 
-def test_first_dealer_default_seat_3_so_seat_0_bids_and_leads_first(standard: spadeskit.Rules) -> None:
+def test_first_dealer_default_seat_3_so_seat_0_bids_and_leads_first(
+    standard: spadeskit.Rules,
+) -> None:
     """The first dealer is chosen by the caller (default seat 3, so seat 0 bids and leads first)."""
     game = standard.new_game(seed=1)
     assert game.hand.dealer == 3 and game.to_act == 0
@@ -43,7 +44,9 @@ def test_first_dealer_default_seat_3_so_seat_0_bids_and_leads_first(standard: sp
     assert game.phase is Phase.PLAY and game.to_act == 0
 
 
-def test_bidding_and_play_go_clockwise_starting_left_of_the_dealer(standard: spadeskit.Rules) -> None:
+def test_bidding_and_play_go_clockwise_starting_left_of_the_dealer(
+    standard: spadeskit.Rules,
+) -> None:
     """Bidding and play go clockwise, starting left of the dealer."""
     game = standard.new_game(seed=1, dealer=1)
     order = []
@@ -159,19 +162,24 @@ def test_set_scores_minus_10_per_contracted_trick_and_no_bags(standard: spadeski
 def test_nil_scores_plus_100_when_the_nil_bidder_takes_no_trick(standard: spadeskit.Rules) -> None:
     """Nil: +100 if the nil bidder takes no trick, scored beside the partner's contract."""
     score = standard.score_hand(bids=["nil", 3, 4, 3], books=[0, 4, 5, 4])
-    assert [ln.text for ln in score.lines if ln.side == 0] == ["N/S bid 4, took 5: +40, 1 bag (+1)",
-                                                              "N nil, took 0: +100"]
+    assert [ln.text for ln in score.lines if ln.side == 0] == [
+        "N/S bid 4, took 5: +40, 1 bag (+1)",
+        "N nil, took 0: +100",
+    ]
     assert score.points[0] == 141
 
 
 def test_nil_tricks_never_count_toward_the_contract_always_bags_scored_only_when_made(
-        standard: spadeskit.Rules) -> None:
+    standard: spadeskit.Rules,
+) -> None:
     """Nil −100 otherwise.  Tricks a nil bidder takes never count toward the partner's
     contract; they always add to the side's bag counter, and score +1 each only when
     the side's contract is made (a set contract scores no bag points at all)."""
     score = standard.score_hand(bids=[Nil(), 3, Bid(4), 3], books=[1, 5, 3, 4])
     assert [ln.text for ln in score.lines if ln.side == 0] == [
-        "N/S bid 4, took 3: set, -40", "N nil, took 1: -100, 1 bag (contract set: +0)"]
+        "N/S bid 4, took 3: set, -40",
+        "N nil, took 1: -100, 1 bag (contract set: +0)",
+    ]
     assert score.points[0] == -140 and score.bags[0] == 1
     made = standard.score_hand(bids=[Nil(), 3, Bid(4), 3], books=[1, 5, 4, 3])
     assert made.points[0] == -100 + 40 + 1 and made.bags[0] == 1
@@ -195,14 +203,18 @@ def test_nil_tricks_option_none_neither_bags_nor_contract() -> None:
         spadeskit.load_rules("standard", options={"nil_tricks": "sometimes"})
 
 
-@pytest.mark.parametrize(("bids", "books", "before", "bags", "after"), [
-    ([3, 1, 2, 1], [4, 1, 3, 5], 337, 7, 389),
-    ([3, 1, 2, 1], [5, 1, 3, 4], 337, 7, 290),
-    (["nil", 4, 4, 4], [1, 4, 4, 4], 0, 0, -59),
-    ([4, 5, 5, "nil"], [5, 3, 5, 0], 0, 0, 91),
-])
-def test_worked_examples_that_must_hold(standard: spadeskit.Rules, bids: list[Any], books: list[int],
-                                        before: int, bags: int, after: int) -> None:
+@pytest.mark.parametrize(
+    ("bids", "books", "before", "bags", "after"),
+    [
+        ([3, 1, 2, 1], [4, 1, 3, 5], 337, 7, 389),
+        ([3, 1, 2, 1], [5, 1, 3, 4], 337, 7, 290),
+        (["nil", 4, 4, 4], [1, 4, 4, 4], 0, 0, -59),
+        ([4, 5, 5, "nil"], [5, 3, 5, 0], 0, 0, 91),
+    ],
+)
+def test_worked_examples_that_must_hold(
+    standard: spadeskit.Rules, bids: list[Any], books: list[int], before: int, bags: int, after: int
+) -> None:
     """The worked examples (side N/S, bag counter before the hand given)."""
     score = standard.score_hand(bids=bids, books=books, scores=[before, 0], bags=[bags, 0])
     assert score.scores[0] == after
@@ -212,8 +224,10 @@ def test_both_partners_nil_each_scored_and_every_trick_a_bag(standard: spadeskit
     """Both partners may bid nil; each nil is scored on its own (the team contract is then
     0 and every trick the team takes is a bag)."""
     score = standard.score_hand(bids=["nil", 3, "nil", 4], books=[2, 5, 0, 6])
-    assert [ln.text for ln in score.lines if ln.side == 0] == ["N nil, took 2: -100, 2 bags (+2)",
-                                                              "S nil, took 0: +100"]
+    assert [ln.text for ln in score.lines if ln.side == 0] == [
+        "N nil, took 2: -100, 2 bags (+2)",
+        "S nil, took 0: +100",
+    ]
     assert score.points[0] == 2 and score.bags[0] == 2
 
 
@@ -224,12 +238,16 @@ def test_whole_hand_scores_from_the_card_play(standard: spadeskit.Rules) -> None
     result = game.hand_results[0]
     assert result.books == (0, 0, 0, 13)
     assert [ln.text for ln in result.lines] == [
-        "N/S bid 1, took 0: set, -10", "S nil, took 0: +100", "E/W bid 7, took 13: +70, 6 bags (+6)",
+        "N/S bid 1, took 0: set, -10",
+        "S nil, took 0: +100",
+        "E/W bid 7, took 13: +70, 6 bags (+6)",
     ]
     assert game.scores == (90, 76) and game.bags == (0, 6)
 
 
-def test_bags_are_a_counter_and_the_penalty_drops_it_by_the_limit(standard: spadeskit.Rules) -> None:
+def test_bags_are_a_counter_and_the_penalty_drops_it_by_the_limit(
+    standard: spadeskit.Rules,
+) -> None:
     """Bags are kept as a counter; each time it reaches the limit (10) the penalty (−100)
     applies and the counter drops by the limit."""
     score = standard.score_hand(bids=[3, 2, 4, 2], books=[5, 1, 6, 1], scores=(200, 0), bags=(8, 0))
@@ -240,7 +258,9 @@ def test_bags_are_a_counter_and_the_penalty_drops_it_by_the_limit(standard: spad
 def test_bags_work_with_negative_scores(standard: spadeskit.Rules) -> None:
     """Bags are kept as a counter, not in the last digit of the score, so they work with
     negative scores."""
-    score = standard.score_hand(bids=[3, 2, 4, 2], books=[4, 2, 4, 3], scores=(-151, 0), bags=(9, 0))
+    score = standard.score_hand(
+        bids=[3, 2, 4, 2], books=[4, 2, 4, 3], scores=(-151, 0), bags=(9, 0)
+    )
     assert score.scores[0] == -151 + 71 - 100 and score.bags[0] == 0
 
 
@@ -273,8 +293,13 @@ def test_target_500_by_default(standard: spadeskit.Rules) -> None:
     """Target 500 (option)."""
     assert standard.options["target"] == 500
     end = standard.hook.spadeskit_match_end(
-        match=spadeskit.state.MatchState((500, 499), (0, 0), (), (), None, spadeskit.table.FrozenMap()),
-        result=None, table=standard.table, options=standard.options)
+        match=spadeskit.state.MatchState(
+            (500, 499), (0, 0), (), (), None, spadeskit.table.FrozenMap()
+        ),
+        result=None,
+        table=standard.table,
+        options=standard.options,
+    )
     assert end is not None and end.winner == 0
 
 
@@ -295,7 +320,9 @@ def test_a_whole_match_runs_to_its_end_hand_after_hand(standard: spadeskit.Rules
     assert len(game.hand_results) >= 1
     for side in range(2):
         assert game.scores[side] == sum(r.points[side] for r in game.hand_results)
-        assert all(r.points[side] == sum(ln.points for ln in r.lines_for(side)) for r in game.hand_results)
+        assert all(
+            r.points[side] == sum(ln.points for ln in r.lines_for(side)) for r in game.hand_results
+        )
 
 
 def test_when_both_sides_lose_outright_the_higher_score_wins_and_a_tie_plays_on() -> None:
@@ -304,9 +331,12 @@ def test_when_both_sides_lose_outright_the_higher_score_wins_and_a_tie_plays_on(
     rules = spadeskit.load_rules("standard")
 
     def end(scores: tuple[int, int]) -> spadeskit.MatchEnd | None:
-        match = spadeskit.state.MatchState(scores, (0, 0), (), (), None, spadeskit.table.FrozenMap())
+        match = spadeskit.state.MatchState(
+            scores, (0, 0), (), (), None, spadeskit.table.FrozenMap()
+        )
         found: spadeskit.MatchEnd | None = rules.hook.spadeskit_match_end(
-            match=match, result=None, table=rules.table, options=rules.options)
+            match=match, result=None, table=rules.table, options=rules.options
+        )
         return found
 
     won = end((-210, -250))

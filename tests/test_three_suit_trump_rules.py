@@ -7,7 +7,6 @@ import json
 import re
 
 import pytest
-from spadeskit_plugins.three_suit_trump import DECK, card_points, game_points
 
 import spadeskit
 from spadeskit import Discard, Pass, Phase, PickUp
@@ -16,6 +15,7 @@ from spadeskit.results import HandSummary
 from spadeskit.state import MatchState
 from spadeskit.table import FrozenMap
 from spadeskit.testing import play_random_match
+from spadeskit_plugins.three_suit_trump import DECK, card_points, game_points
 
 LADDER = ["S", "C", "H", "D"]  # high to low
 
@@ -50,7 +50,10 @@ def test_32_cards_a_to_7_with_300_card_points() -> None:
 
 def test_card_points_ace_of_spades_40_aces_20_faces_10_low_5() -> None:
     """Card points: A♠ 40, other aces 20, K Q J 10 each, 10 9 8 7 5 each."""
-    values = {code: card_points(spadeskit.parse_card(code)) for code in ("AS", "AH", "KD", "JC", "10S", "7H")}
+    values = {
+        code: card_points(spadeskit.parse_card(code))
+        for code in ("AS", "AH", "KD", "JC", "10S", "7H")
+    }
     assert values == {"AS": 40, "AH": 20, "KD": 10, "JC": 10, "10S": 5, "7H": 5}
 
 
@@ -130,8 +133,10 @@ def test_left_of_the_dealer_leads_the_first_trick() -> None:
     assert game.to_act == 2
 
 
-@pytest.mark.parametrize(("points", "expected"), [
-    (145, 0), (150, 1), (195, 1), (200, 2), (245, 2), (250, 3), (295, 3), (300, 4)])
+@pytest.mark.parametrize(
+    ("points", "expected"),
+    [(145, 0), (150, 1), (195, 1), (200, 2), (245, 2), (250, 3), (295, 3), (300, 4)],
+)
 def test_bidder_scoring_bands_150_200_250_300(points: int, expected: int) -> None:
     """Bidder under 150: each opponent scores 1. 150–195: 1; 200–245: 2; 250–295: 3; 300: 4."""
     assert game_points(points) == expected
@@ -141,19 +146,26 @@ def test_bidder_scoring_bands_150_200_250_300(points: int, expected: int) -> Non
     score = rules().score_hand(summary)
     if expected:
         assert score.points == (expected, 0, 0)
-        assert score.lines[0].text == f"N (bidder) took {points} points: {expected} game point{'s' * (expected > 1)}"
+        assert (
+            score.lines[0].text
+            == f"N (bidder) took {points} points: {expected} game point{'s' * (expected > 1)}"
+        )
     else:
         assert score.points == (0, 1, 1)
 
 
-@pytest.mark.parametrize(("option", "points", "books", "expected"), [
-    ("all-tied-score", [50, 50, 200], (2, 3, 5), (1, 1, 0)),
-    ("nobody-scores", [50, 50, 200], (2, 3, 5), (0, 0, 0)),
-    ("fewest-tricks", [50, 50, 200], (2, 3, 5), (1, 0, 0)),
-    ("all-tied-score", [40, 60, 200], (2, 3, 5), (1, 0, 0)),
-])
+@pytest.mark.parametrize(
+    ("option", "points", "books", "expected"),
+    [
+        ("all-tied-score", [50, 50, 200], (2, 3, 5), (1, 1, 0)),
+        ("nobody-scores", [50, 50, 200], (2, 3, 5), (0, 0, 0)),
+        ("fewest-tricks", [50, 50, 200], (2, 3, 5), (1, 0, 0)),
+        ("all-tied-score", [40, 60, 200], (2, 3, 5), (1, 0, 0)),
+    ],
+)
 def test_for_least_the_fewest_points_scores_1_with_the_tie_option(
-        option: str, points: list[int], books: tuple[int, ...], expected: tuple[int, ...]) -> None:
+    option: str, points: list[int], books: tuple[int, ...], expected: tuple[int, ...]
+) -> None:
     """The player with the fewest card points scores 1 game point.  Players tied for least
     each score 1 (option for_least_ties = all-tied-score | nobody-scores | fewest-tricks)."""
     summary = HandSummary((Pass(), Pass(), Pass()), books, won_with(points), trump="none")
@@ -166,8 +178,12 @@ def test_match_to_7_the_most_wins_and_a_tie_at_the_top_plays_on() -> None:
     r = rules()
 
     def end(scores: tuple[int, ...]) -> spadeskit.MatchEnd | None:
-        return r.hook.spadeskit_match_end(match=MatchState(scores, (0, 0, 0), (), (), None, FrozenMap()),
-                                          result=None, table=r.table, options=r.options)
+        return r.hook.spadeskit_match_end(
+            match=MatchState(scores, (0, 0, 0), (), (), None, FrozenMap()),
+            result=None,
+            table=r.table,
+            options=r.options,
+        )
 
     assert end((6, 6, 5)) is None
     assert end((7, 8, 1)).winner == 1  # type: ignore[union-attr]
@@ -181,7 +197,9 @@ def test_300_points_are_conserved_in_every_finished_hand() -> None:
     for seed in range(12):
         game = play_random_match(r, seed)
         for result in game.hand_results:
-            taken = [int(m) for line in result.lines for m in re.findall(r"took (\d+) points", line.text)]
+            taken = [
+                int(m) for line in result.lines for m in re.findall(r"took (\d+) points", line.text)
+            ]
             assert len(taken) == 3 and sum(taken) == 300
 
 

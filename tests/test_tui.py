@@ -18,10 +18,18 @@ pytest.importorskip("textual")
 from spadeskit.tui import TableApp  # noqa: E402
 
 
-def session(variant: str, seat: int, seed: int, options: dict[str, object] | None = None,
-            record: str | None = None) -> Session:
+def session(
+    variant: str,
+    seat: int,
+    seed: int,
+    options: dict[str, object] | None = None,
+    record: str | None = None,
+) -> Session:
     rules = spadeskit.load_rules(variant, options=options or {})
-    bots = [None if s == seat else make_bot("heuristic", s, rules, random.Random(s)) for s in range(rules.table.players)]
+    bots = [
+        None if s == seat else make_bot("heuristic", s, rules, random.Random(s))
+        for s in range(rules.table.players)
+    ]
     return Session(rules.new_game(seed=seed), seat, bots, record)
 
 

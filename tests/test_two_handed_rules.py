@@ -8,8 +8,8 @@ import pytest
 
 import spadeskit
 from spadeskit import Bid, Nil, Play
-from spadeskit.bots import SimpleBot
 from spadeskit.arena import play_match
+from spadeskit.bots import SimpleBot
 from tests.conftest import bid_all, suit_hands
 
 # N holds the clubs, S the diamonds; the pile is hearts then spades, top card first.
@@ -42,7 +42,9 @@ def test_bids_after_the_deal_0_to_26_nil_100(two: spadeskit.Rules) -> None:
     assert two.score_hand(bids=["nil", 20], books=[2, 24]).points == (-98, 204)
 
 
-def test_after_each_trick_the_winner_draws_the_top_card_then_the_loser_the_next(two: spadeskit.Rules) -> None:
+def test_after_each_trick_the_winner_draws_the_top_card_then_the_loser_the_next(
+    two: spadeskit.Rules,
+) -> None:
     """After each trick the winner draws the top card, then the loser draws the next."""
     game = two.new_game(deal=[CLUBS, DIAMONDS], pile=PILE, dealer=1)
     game = bid_all(game, [Bid(6), Bid(6)])

@@ -13,7 +13,9 @@ from spadeskit.cli import main
 from tests.conftest import bid_all
 
 
-def test_a_view_shows_its_own_cards_and_only_counts_of_the_others(standard: spadeskit.Rules) -> None:
+def test_a_view_shows_its_own_cards_and_only_counts_of_the_others(
+    standard: spadeskit.Rules,
+) -> None:
     game = standard.new_game(seed=9)
     for seat in range(4):
         view = game.view(seat)
@@ -36,7 +38,9 @@ def test_a_view_never_holds_the_seed_or_the_record(standard: spadeskit.Rules) ->
     assert "123456789" not in text and "seed" not in text
 
 
-def test_played_cards_bids_and_legal_actions_are_public_to_the_right_seats(standard: spadeskit.Rules) -> None:
+def test_played_cards_bids_and_legal_actions_are_public_to_the_right_seats(
+    standard: spadeskit.Rules,
+) -> None:
     game = bid_all(standard.new_game(seed=9), [Bid(2), Bid(3), Bid(4), Bid(1)])
     card = game.legal_actions()[0]
     game = game.apply(card)
@@ -66,16 +70,22 @@ def test_record_of_an_explicit_deal_replays(standard: spadeskit.Rules) -> None:
     assert spadeskit.replay(explicit.to_record()) == explicit
 
 
-def test_scorekeeping_from_bids_and_books_matches_the_played_hand(standard: spadeskit.Rules) -> None:
+def test_scorekeeping_from_bids_and_books_matches_the_played_hand(
+    standard: spadeskit.Rules,
+) -> None:
     game = standard.new_game(seed=77)
     while not game.hand_results:
-        game = game.apply(game.legal_actions()[-1] if game.phase is Phase.AUCTION else game.legal_actions()[0])
+        game = game.apply(
+            game.legal_actions()[-1] if game.phase is Phase.AUCTION else game.legal_actions()[0]
+        )
     result = game.hand_results[0]
     kept = standard.score_hand(bids=list(result.bids), books=list(result.books))
     assert kept.lines == result.lines and kept.scores == result.scores
 
 
-def test_demo_plays_a_whole_match_and_prints_the_score_sheet(capsys: object, tmp_path: object) -> None:
+def test_demo_plays_a_whole_match_and_prints_the_score_sheet(
+    capsys: object, tmp_path: object
+) -> None:
     import pathlib
 
     path = pathlib.Path(str(tmp_path)) / "match.json"
@@ -142,14 +152,22 @@ def test_unseeded_deals_come_from_a_secret_no_record_view_or_repr_shows() -> Non
     assert record["seed"] is None and len(record["deals"]) == 1
     one, two = spadeskit.replay(record), spadeskit.replay(record)
     assert one == scored and two == scored  # equal up to the next deal, which nobody has seen
-    for shown in (json.dumps(record), repr(scored), json.dumps(scored.view(0).to_json()), repr(scored.view(None))):
+    for shown in (
+        json.dumps(record),
+        repr(scored),
+        json.dumps(scored.view(0).to_json()),
+        repr(scored.view(None)),
+    ):
         assert secret.hex() not in shown and repr(secret) not in shown
     # Reading the next hand deals it: from the record, nobody can say what it will be.
     assert scored.hands != one.hands or scored.hands != two.hands
     assert one != scored  # once seen, the original's next hand is part of it
-    assert record["deals"][0] == [[c.code for c in cards] for cards in
-                                  (spadeskit.cards.cards_of(m) for m in rules.new_game(
-                                      deal=record["deals"][0][:4]).hands)] + [[], []]
+    assert record["deals"][0] == [
+        [c.code for c in cards]
+        for cards in (
+            spadeskit.cards.cards_of(m) for m in rules.new_game(deal=record["deals"][0][:4]).hands
+        )
+    ] + [[], []]
 
 
 def test_an_unseeded_record_replays_equal_at_every_point_and_pickles_keep_the_secret() -> None:

@@ -1,7 +1,8 @@
 """The strategies example of the "Testing your plugin" page (run with the tests)."""
 
-import spadeskit
 from hypothesis import given, settings
+
+import spadeskit
 from spadeskit.testing import reachable_states, rule_sets
 
 

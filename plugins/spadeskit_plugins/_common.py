@@ -17,18 +17,29 @@ from spadeskit.table import CardRank, DealPlan, TableSpec
 
 def target_option(default: int) -> Option:
     """Return the ``target`` option: the score that wins at the end of a hand."""
-    return Option("target", default, "Score that wins the match at the end of a hand.", int_range(1))
+    return Option(
+        "target", default, "Score that wins the match at the end of a hand.", int_range(1)
+    )
 
 
 def floor_option(who: str) -> Option:
-    """Return the ``floor`` option (−200; ``None`` switches it off); ``who`` is "side" or "player"."""
-    return Option("floor", -200, f"A {who} at or below this score loses (None: no floor).",
-                  optional(int_range(None, 0)))
+    """Return the ``floor`` option (−200; ``None`` switches it off); ``who`` is "side" or "
+    ""player"."""
+    return Option(
+        "floor",
+        -200,
+        f"A {who} at or below this score loses (None: no floor).",
+        optional(int_range(None, 0)),
+    )
 
 
-NIL_VALUE = Option("nil_value", 100, "Points won by a nil that takes no trick, lost otherwise.", int_range(0))
+NIL_VALUE = Option(
+    "nil_value", 100, "Points won by a nil that takes no trick, lost otherwise.", int_range(0)
+)
 BAG_LIMIT = Option("bag_limit", 10, "Bags that trigger the bag penalty.", int_range(1))
-BAG_PENALTY = Option("bag_penalty", 100, "Points lost each time the bag counter reaches the limit.", int_range(0))
+BAG_PENALTY = Option(
+    "bag_penalty", 100, "Points lost each time the bag counter reaches the limit.", int_range(0)
+)
 
 SEATS = ("N", "E", "S", "W")
 SIDES = ((0, 2), (1, 3))
@@ -43,7 +54,9 @@ def partnership_table(deck: Sequence[Card]) -> TableSpec:
 def individual_table(seat_names: Sequence[str], deck: Sequence[Card], plan: DealPlan) -> TableSpec:
     """Return a table where every seat plays (and scores) on its own."""
     seats = tuple(seat_names)
-    return TableSpec(len(seats), seats, tuple((s,) for s in range(len(seats))), seats, tuple(deck), plan)
+    return TableSpec(
+        len(seats), seats, tuple((s,) for s in range(len(seats))), seats, tuple(deck), plan
+    )
 
 
 def nil_and_bids(most: int) -> tuple[Action, ...]:
@@ -81,16 +94,19 @@ def is_nil(bid: Action | None) -> bool:
 
 
 NIL_TRICKS = Option(
-    "nil_tricks", "bags",
+    "nil_tricks",
+    "bags",
     "What a nil bidder's tricks do: 'bags' (they never count toward the partner's "
     "contract, always add to the bag counter, and score +1 each only when the side's "
     "contract is made), 'partner' (they count toward the partner's contract) or 'none' "
     "(neither bags nor contract).",
-    choice("bags", "partner", "none"))
+    choice("bags", "partner", "none"),
+)
 
 
-def contract_lines(side: int, summary: HandSummary, match: MatchState, table: TableSpec,
-                   options: Any) -> list[ScoreLine]:
+def contract_lines(
+    side: int, summary: HandSummary, match: MatchState, table: TableSpec, options: Any
+) -> list[ScoreLine]:
     """Return one side's score lines: contract, each nil, and the bag penalty.
 
     The side's contract is the sum of its non-nil bids (0 when every seat bid nil, which
@@ -115,33 +131,60 @@ def contract_lines(side: int, summary: HandSummary, match: MatchState, table: Ta
         if made:
             over = took - contract
             bags += over
-            lines.append(ScoreLine(side, 10 * contract + over, partial(_made, name, contract, took, over), bags=over))
+            lines.append(
+                ScoreLine(
+                    side,
+                    10 * contract + over,
+                    partial(_made, name, contract, took, over),
+                    bags=over,
+                )
+            )
         else:
             lines.append(ScoreLine(side, -10 * contract, partial(_set, name, contract, took)))
     for seat in nils:
         bid = bids[seat]
         blind = isinstance(bid, BlindNil)
-        value = options.get("blind_nil_value", 2 * options["nil_value"]) if blind else options["nil_value"]
+        value = (
+            options.get("blind_nil_value", 2 * options["nil_value"])
+            if blind
+            else options["nil_value"]
+        )
         took_nil = books[seat]
         label = f"{table.seat_names[seat]} {'blind nil' if blind else 'nil'}"
         points = value if took_nil == 0 else -value
         extra = took_nil if mode == "bags" or (mode == "partner" and not bidders) else 0
         bonus = extra if made else 0
         bags += extra
-        lines.append(ScoreLine(side, points + bonus, partial(_nil, label, took_nil, points, extra, made),
-                               bags=extra, bag_points=bonus))
+        lines.append(
+            ScoreLine(
+                side,
+                points + bonus,
+                partial(_nil, label, took_nil, points, extra, made),
+                bags=extra,
+                bag_points=bonus,
+            )
+        )
     limit, penalty = options["bag_limit"], options["bag_penalty"]
     times = (match.bags[side] + bags) // limit if match.bags[side] + bags >= limit else 0
     if times:
-        lines.append(ScoreLine(side, -penalty * times, partial(_bag_penalty, name, limit * times, -penalty * times),
-                               bags=-limit * times))
+        lines.append(
+            ScoreLine(
+                side,
+                -penalty * times,
+                partial(_bag_penalty, name, limit * times, -penalty * times),
+                bags=-limit * times,
+            )
+        )
     return lines
 
 
 # Score-line texts, built only when read (ScoreLine accepts a function for its text).
 
+
 def _made(name: str, contract: int, took: int, over: int) -> str:
-    return f"{name} bid {contract}, took {took}: {signed(10 * contract)}" + (f", {bags_text(over)}" if over else "")
+    return f"{name} bid {contract}, took {took}: {signed(10 * contract)}" + (
+        f", {bags_text(over)}" if over else ""
+    )
 
 
 def _set(name: str, contract: int, took: int) -> str:
@@ -182,8 +225,13 @@ OTHER_LOSS = 1
 """Priority of any other outright loss (a third set in a row, the floor)."""
 
 
-def match_end(scores: Sequence[int], names: Sequence[str], target: int, floor: int | None,
-              outright: Mapping[int, tuple[int, str]] | None = None) -> MatchEnd | None:
+def match_end(
+    scores: Sequence[int],
+    names: Sequence[str],
+    target: int,
+    floor: int | None,
+    outright: Mapping[int, tuple[int, str]] | None = None,
+) -> MatchEnd | None:
     """Return how a match ends after a hand, or None to play on.
 
     ``outright`` maps sides that lost outright this hand to ``(priority, why)``; a side
@@ -198,7 +246,10 @@ def match_end(scores: Sequence[int], names: Sequence[str], target: int, floor: i
     if floor is not None:
         for side in sides:
             if side not in losers and scores[side] <= floor:
-                losers[side] = (OTHER_LOSS, f"{names[side]} fell to {scores[side]} (at or below {floor})")
+                losers[side] = (
+                    OTHER_LOSS,
+                    f"{names[side]} fell to {scores[side]} (at or below {floor})",
+                )
     if losers:
         rest = [s for s in sides if s not in losers]
         if not rest:
@@ -212,8 +263,9 @@ def match_end(scores: Sequence[int], names: Sequence[str], target: int, floor: i
     return None
 
 
-def _best(candidates: Sequence[int], scores: Sequence[int], names: Sequence[str],
-          why: str) -> MatchEnd | None:
+def _best(
+    candidates: Sequence[int], scores: Sequence[int], names: Sequence[str], why: str
+) -> MatchEnd | None:
     top = max(scores[s] for s in candidates)
     leaders = [s for s in candidates if scores[s] == top]
     if len(leaders) > 1:

@@ -27,9 +27,9 @@ from spadeskit.table import CardRank, Contract, TableSpec
 from ._common import (
     contract_lines,
     each_bids_once,
+    match_end,
     printed_rank,
     spades_trump_strength,
-    match_end,
 )
 
 __all__ = [
@@ -68,11 +68,15 @@ def spadeskit_next_dealer(dealer: int, result: HandResult, table: TableSpec) -> 
 
 
 @hookimpl
-def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec,
-                         options: Any) -> Sequence[ScoreLine]:
+def spadeskit_score_hand(
+    summary: HandSummary, match: MatchState, table: TableSpec, options: Any
+) -> Sequence[ScoreLine]:
     """Score each side's contract, nils and bag penalty."""
-    return [line for side in range(len(table.sides))
-            for line in contract_lines(side, summary, match, table, options)]
+    return [
+        line
+        for side in range(len(table.sides))
+        for line in contract_lines(side, summary, match, table, options)
+    ]
 
 
 @hookimpl

@@ -21,7 +21,16 @@ from typing import Any
 from spadeskit import Bid, MatchEnd, ScoreLine
 from spadeskit.actions import Action
 from spadeskit.cards import STANDARD_DECK, Suit
-from spadeskit.plugin import Option, PlayFilter, PluginInfo, Ranking, choice, head_the_trick, hookimpl, int_range
+from spadeskit.plugin import (
+    Option,
+    PlayFilter,
+    PluginInfo,
+    Ranking,
+    choice,
+    head_the_trick,
+    hookimpl,
+    int_range,
+)
 from spadeskit.results import HandSummary
 from spadeskit.state import MatchState
 from spadeskit.table import DealPlan, TableSpec, show_points
@@ -37,13 +46,25 @@ from ._spades import (  # noqa: F401  (shared hook implementations, registered w
 PLUGIN = PluginInfo(
     name="call-break",
     kind="variant",
-    summary="Four players alone call 1-8 tricks; you must head the trick; scores in tenths over 5 rounds.",
+    summary="Four players alone call 1-8 tricks; you must head the trick; scores in tenths "
+    "over 5 rounds.",
     options=(
         Option("max_call", 8, "The highest call (bid) allowed, from 1 to 13.", int_range(1, 13)),
-        Option("must_head", True, "True: a player following suit must beat every card of the led suit "
-               "already in the trick if able (unless the trick has been trumped); False: following suit "
-               "is enough.", choice(True, False)),
-        Option("rounds", 5, "Hands in a match; a tie for the highest total plays one more.", int_range(1)),
+        Option(
+            "must_head",
+            True,
+            "True: a player following suit must beat every card of the led suit "
+            "already in the trick if able (unless the trick has been trumped); False: "
+            "following suit "
+            "is enough.",
+            choice(True, False),
+        ),
+        Option(
+            "rounds",
+            5,
+            "Hands in a match; a tie for the highest total plays one more.",
+            int_range(1),
+        ),
     ),
 )
 
@@ -80,8 +101,6 @@ def spadeskit_play_filters(ranking: Ranking, options: Any) -> Sequence[PlayFilte
     return (head_the_trick(ranking, options["must_head"], Suit.SPADES),)
 
 
-
-
 @hookimpl
 def spadeskit_score_hand(summary: HandSummary, table: TableSpec) -> Sequence[ScoreLine]:
     lines = []
@@ -116,5 +135,9 @@ def spadeskit_match_end(match: MatchState, options: Any) -> MatchEnd | None:
     if len(leaders) > 1:
         return None  # a tie at the top plays one more hand
     extra = played - options["rounds"]
-    rounds = count(played, "round") + (f" ({count(extra, 'extra round')} to break a tie)" if extra else "")
-    return MatchEnd(leaders[0], f"won by {SEATS[leaders[0]]} with {show_points(top, UNIT)} after {rounds}")
+    rounds = count(played, "round") + (
+        f" ({count(extra, 'extra round')} to break a tie)" if extra else ""
+    )
+    return MatchEnd(
+        leaders[0], f"won by {SEATS[leaders[0]]} with {show_points(top, UNIT)} after {rounds}"
+    )

@@ -2,10 +2,10 @@
 
 The 2♠ is removed, leaving 51 cards, 17 each.  Each player bids 0–17 (0 is nil, ±100)
 and scores alone with the standard scoring: 10 per trick bid, 1 per overtrick (a bag),
-−10 per trick bid when set, 100 off for every 10 bags.  First to 200 wins; a player at or below −200 loses
-(option ``floor``, ``None`` for none).  A player who
-takes all 17 tricks wins the match at once (option ``all_tricks="win"``) or scores 200
-for that hand instead of their contract (``all_tricks="score-200"``).
+−10 per trick bid when set, 100 off for every 10 bags.  First to 200 wins; a player at
+or below −200 loses (option ``floor``, ``None`` for none).  A player who takes all 17
+tricks wins the match at once (option ``all_tricks="win"``) or scores 200 for that hand
+instead of their contract (``all_tricks="score-200"``).
 """
 
 from __future__ import annotations
@@ -57,10 +57,13 @@ PLUGIN = PluginInfo(
         NIL_VALUE,
         BAG_LIMIT,
         BAG_PENALTY,
-        Option("all_tricks", "win",
-               "A player who takes all 17 tricks: 'win' ends the match at once in their favour; "
-               "'score-200' scores them 200 for the hand instead of their contract.",
-               choice("win", "score-200")),
+        Option(
+            "all_tricks",
+            "win",
+            "A player who takes all 17 tricks: 'win' ends the match at once in their favour; "
+            "'score-200' scores them 200 for the hand instead of their contract.",
+            choice("win", "score-200"),
+        ),
     ),
 )
 
@@ -81,20 +84,28 @@ def spadeskit_auction_actions() -> Sequence[Action]:
 
 
 @hookimpl
-def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec,
-                         options: Any) -> Sequence[ScoreLine]:
+def spadeskit_score_hand(
+    summary: HandSummary, match: MatchState, table: TableSpec, options: Any
+) -> Sequence[ScoreLine]:
     lines: list[ScoreLine] = []
     for seat in range(table.players):
-        if summary.books[seat] == HAND and not is_nil(summary.bids[seat]) and options["all_tricks"] == "score-200":
-            lines.append(ScoreLine(seat, 200, f"{SEATS[seat]} took all {HAND} tricks: {signed(200)}"))
+        if (
+            summary.books[seat] == HAND
+            and not is_nil(summary.bids[seat])
+            and options["all_tricks"] == "score-200"
+        ):
+            lines.append(
+                ScoreLine(seat, 200, f"{SEATS[seat]} took all {HAND} tricks: {signed(200)}")
+            )
         else:
             lines += contract_lines(seat, summary, match, table, options)
     return lines
 
 
 @hookimpl
-def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec,
-                        options: Any) -> MatchEnd | None:
+def spadeskit_match_end(
+    match: MatchState, result: HandResult, table: TableSpec, options: Any
+) -> MatchEnd | None:
     if options["all_tricks"] == "win" and HAND in result.books:
         seat = result.books.index(HAND)
         if not is_nil(result.bids[seat]):  # a nil bidder who takes them has failed the nil

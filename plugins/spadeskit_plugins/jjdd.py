@@ -34,10 +34,10 @@ from spadeskit.cards import (
 )
 from spadeskit.plugin import (
     Option,
-    acts_in,
     PlayFilter,
     PluginInfo,
     Ranking,
+    acts_in,
     choice,
     evolve_hand,
     follow_suit,
@@ -53,39 +53,55 @@ from spadeskit.state import GameState, MatchState, Phase
 from spadeskit.table import CardRank, Contract, TableSpec
 
 from ._common import (
+    FAILED_BOSTON,
+    OTHER_LOSS,
     bags_text,
     count,
     each_bids_once,
+    match_end,
     partnership_table,
     printed_rank,
     signed,
     spades_trump_strength,
-    FAILED_BOSTON,
-    OTHER_LOSS,
-    match_end,
 )
 
 PLUGIN = PluginInfo(
     name="jjdd",
     kind="variant",
-    summary="Jokers and Deuces: BJ > LJ > 2D > 2S top the spades, team bids of 4+, table penalties.",
+    summary="Jokers and Deuces: BJ > LJ > 2D > 2S top the spades, team bids of 4+, "
+    "table penalties.",
     options=(
         Option("target", 500, "Score that wins the match (300, 350, 500 ...).", int_range(1)),
         Option("board", 4, "Minimum team bid.", int_range(0, 13)),
         Option("sandbags", True, "Each book over the bid scores 1 point.", choice(True, False)),
-        Option("sandbag_penalty", True, "Each 10 books over the bids cost 100.", choice(True, False)),
-        Option("double_over", True, "Taking twice the bid scores minus the bid.", choice(True, False)),
+        Option(
+            "sandbag_penalty", True, "Each 10 books over the bids cost 100.", choice(True, False)
+        ),
+        Option(
+            "double_over", True, "Taking twice the bid scores minus the bid.", choice(True, False)
+        ),
         Option("nil", False, "Allow nil bids (+/-100).", choice(True, False)),
         Option("nil_value", 100, "Points of a nil when nil is allowed.", int_range(0)),
-        Option("first_lead", "left-of-dealer", "Who leads each hand's first book.",
-               choice("left-of-dealer", "last-book")),
-        Option("enforcement", "strict", "strict refuses a renege; table accepts it secretly.",
-               choice("strict", "table")),
+        Option(
+            "first_lead",
+            "left-of-dealer",
+            "Who leads each hand's first book.",
+            choice("left-of-dealer", "last-book"),
+        ),
+        Option(
+            "enforcement",
+            "strict",
+            "strict refuses a renege; table accepts it secretly.",
+            choice("strict", "table"),
+        ),
     ),
 )
 
 _OUT = {parse_card("2H"), parse_card("2C")}
-DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c not in _OUT) + (LITTLE_JOKER, BIG_JOKER)
+DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c not in _OUT) + (
+    LITTLE_JOKER,
+    BIG_JOKER,
+)
 _TOP_SPADES = {BIG_JOKER: 18, LITTLE_JOKER: 17, parse_card("2D"): 16, parse_card("2S"): 15}
 PENALTY_BOOKS = 3
 SANDBAG_LIMIT = 10
@@ -117,7 +133,10 @@ def spadeskit_trick_strength(rank: CardRank, led: Suit, trump: str) -> int | Non
 @hookimpl
 def spadeskit_play_filters(ranking: Ranking, options: Any) -> Sequence[PlayFilter]:
     strict = options["enforcement"] == "strict"
-    return (follow_suit(ranking, enforced=strict), no_lead_until_broken(ranking, Suit.SPADES, enforced=strict))
+    return (
+        follow_suit(ranking, enforced=strict),
+        no_lead_until_broken(ranking, Suit.SPADES, enforced=strict),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -156,7 +175,9 @@ def _bid_choices(nil_ok: bool, low: int, high: int) -> tuple[Action, ...]:
 
 
 @hookimpl
-def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec, options: Any) -> Sequence[Action]:
+def spadeskit_auction_actions(
+    game: GameState, seat: int, table: TableSpec, options: Any
+) -> Sequence[Action]:
     if _uneven(game):
         return ()
     partner = table.sides[table.side_of[seat]]
@@ -228,13 +249,16 @@ def table_talk_rulings(game: GameState, table: TableSpec) -> Sequence[Action]:
 
 def _transfer(game: GameState, transfer: BookTransfer, **extra: Any) -> GameState:
     hand = game.hand
-    return with_hand(game, evolve_hand(hand, transfers=hand.transfers + (transfer,),
-                                       extra=hand.extra.set(**extra)))
+    return with_hand(
+        game,
+        evolve_hand(hand, transfers=hand.transfers + (transfer,), extra=hand.extra.set(**extra)),
+    )
 
 
 @hookimpl
-def spadeskit_apply_out_of_turn(game: GameState, seat: int | None, action: Action,
-                            table: TableSpec) -> GameState | None:
+def spadeskit_apply_out_of_turn(
+    game: GameState, seat: int | None, action: Action, table: TableSpec
+) -> GameState | None:
     names = table.side_names
     if isinstance(action, DeclareMisdeal):
         who = "a player" if seat is None else table.seat_names[seat]
@@ -244,24 +268,36 @@ def spadeskit_apply_out_of_turn(game: GameState, seat: int | None, action: Actio
         if not 0 <= side < len(table.sides):
             return None
         other = 1 - side
-        return _transfer(game, BookTransfer(side, other, PENALTY_BOOKS, f"{names[side]} talked across the board"))
+        return _transfer(
+            game, BookTransfer(side, other, PENALTY_BOOKS, f"{names[side]} talked across the board")
+        )
     if seat is None:
         return None
     side = table.side_of[seat]
     other = 1 - side
     if isinstance(action, CallRenege):
         trick = action.trick
-        right = any(b.trick == trick - 1 and table.side_of[b.seat] == other for b in game.hand.breaches)
+        right = any(
+            b.trick == trick - 1 and table.side_of[b.seat] == other for b in game.hand.breaches
+        )
         called = _called(game) + ((side, trick),)
         if right:
-            transfer = BookTransfer(other, side, PENALTY_BOOKS, f"{names[other]} reneged in trick {trick}")
+            transfer = BookTransfer(
+                other, side, PENALTY_BOOKS, f"{names[other]} reneged in trick {trick}"
+            )
         else:
-            transfer = BookTransfer(side, other, PENALTY_BOOKS,
-                                    f"{names[side]} called a renege in trick {trick} wrongly")
+            transfer = BookTransfer(
+                side,
+                other,
+                PENALTY_BOOKS,
+                f"{names[side]} called a renege in trick {trick} wrongly",
+            )
         return _transfer(game, transfer, called=called)
     if isinstance(action, Accept) and game.hand.phase is Phase.REVIEW:
         hand = game.hand
-        new = with_hand(game, evolve_hand(hand, extra=hand.extra.set(reviewed=_reviewed(game) + (side,))))
+        new = with_hand(
+            game, evolve_hand(hand, extra=hand.extra.set(reviewed=_reviewed(game) + (side,)))
+        )
         return review_or_score(new)
     return None
 
@@ -298,17 +334,29 @@ def side_books(summary: HandSummary, table: TableSpec) -> tuple[list[int], list[
     texts = []
     for transfer in summary.transfers:
         owed[transfer.from_side] += transfer.books
-        texts.append((transfer.from_side,
-                      f"{transfer.reason}: {count(transfer.books, 'book')} "
-                      f"owed to {table.side_names[transfer.to_side]}"))
+        texts.append(
+            (
+                transfer.from_side,
+                f"{transfer.reason}: {count(transfer.books, 'book')} "
+                f"owed to {table.side_names[transfer.to_side]}",
+            )
+        )
     payer = 0 if owed[0] > owed[1] else 1
     net = abs(owed[0] - owed[1])
     moved = min(net, books[payer])
     books[payer] -= moved
     books[1 - payer] += moved
-    texts.append((payer, f"net: {table.side_names[payer]} give {count(moved, 'book')} "
-                         f"to {table.side_names[1 - payer]}" + (f" (all they hold of {net} owed)" if moved < net else "")))
+    texts.append(
+        (
+            payer,
+            f"net: {table.side_names[payer]} give {count(moved, 'book')} "
+            f"to {table.side_names[1 - payer]}"
+            + (f" (all they hold of {net} owed)" if moved < net else ""),
+        )
+    )
     return books, texts
+
+
 def team_bid(bids: Sequence[Action | None], seats: Sequence[int]) -> int:
     """Return a side's contract: the sum of its partners' numeric bids."""
     return sum(b.tricks for s in seats if isinstance(b := bids[s], Bid))
@@ -328,14 +376,17 @@ def was_set(summary: HandSummary, table: TableSpec, side: int) -> bool:
 
 
 @hookimpl
-def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec,
-                         options: Any) -> Sequence[ScoreLine]:
+def spadeskit_score_hand(
+    summary: HandSummary, match: MatchState, table: TableSpec, options: Any
+) -> Sequence[ScoreLine]:
     books, texts = side_books(summary, table)
     lines = [ScoreLine(side, 0, text) for side, text in texts]
     for side, seats in enumerate(table.sides):
         name = table.side_names[side]
         bid = team_bid(summary.bids, seats)
-        nils = [(seat, summary.books[seat]) for seat in seats if isinstance(summary.bids[seat], Nil)]
+        nils = [
+            (seat, summary.books[seat]) for seat in seats if isinstance(summary.bids[seat], Nil)
+        ]
         nil_books = sum(took for _, took in nils)
         took = counting_books(summary, table, books, side)
         factor = 2 if bid >= 10 else 1
@@ -353,10 +404,19 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
             lines.append(ScoreLine(side, value + bonus, text, bags=took_nil, bag_points=bonus))
         label = f"{name} bid {bid}, took {took}"
         if not made:
-            lines.append(ScoreLine(side, -10 * bid * factor, f"{label}: set, {signed(-10 * bid * factor)}"))
+            lines.append(
+                ScoreLine(side, -10 * bid * factor, f"{label}: set, {signed(-10 * bid * factor)}")
+            )
         elif doubled_over:
-            lines.append(ScoreLine(side, -10 * bid, f"{label}: double over, {signed(-10 * bid)}, "
-                                                    f"{count(over, 'sandbag')}", bags=over, bag_points=0))
+            lines.append(
+                ScoreLine(
+                    side,
+                    -10 * bid,
+                    f"{label}: double over, {signed(-10 * bid)}, {count(over, 'sandbag')}",
+                    bags=over,
+                    bag_points=0,
+                )
+            )
         else:
             points = 10 * bid * factor
             text = f"{label}: {signed(points)}"
@@ -367,9 +427,15 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
         counted = match.bags[side] + over + nil_books
         if options["sandbag_penalty"] and counted >= SANDBAG_LIMIT:
             times = counted // SANDBAG_LIMIT
-            lines.append(ScoreLine(side, -SANDBAG_COST * times,
-                                   f"{name} reached {SANDBAG_LIMIT * times} sandbags: {signed(-SANDBAG_COST * times)}",
-                                   bags=-SANDBAG_LIMIT * times))
+            lines.append(
+                ScoreLine(
+                    side,
+                    -SANDBAG_COST * times,
+                    f"{name} reached {SANDBAG_LIMIT * times} sandbags: "
+                    f"{signed(-SANDBAG_COST * times)}",
+                    bags=-SANDBAG_LIMIT * times,
+                )
+            )
     return lines
 
 
@@ -383,7 +449,9 @@ def _summary(result: HandResult) -> HandSummary:
 
 
 @hookimpl(tryfirst=True)
-def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec, options: Any) -> MatchEnd | None:
+def spadeskit_match_end(
+    match: MatchState, result: HandResult, table: TableSpec, options: Any
+) -> MatchEnd | None:
     """A Boston made wins at once; a Boston failed or a third set in a row loses outright
     (a failed Boston counting first when both teams lose at once); else the target.
 
@@ -399,10 +467,17 @@ def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec,
             took = counting_books(summary, table, books, side)
             if took == 13:
                 return MatchEnd(side, f"{names[side]} ran a Boston: bid 13 and took all 13")
-            outright[side] = (FAILED_BOSTON, f"{names[side]} bid 13 and took {took}, an automatic loss")
+            outright[side] = (
+                FAILED_BOSTON,
+                f"{names[side]} bid 13 and took {took}, an automatic loss",
+            )
     played = [r for r in match.results if not r.void][-3:]
     for side in range(len(table.sides)):
-        if side not in outright and len(played) == 3 and all(was_set(_summary(r), table, side) for r in played):
+        if (
+            side not in outright
+            and len(played) == 3
+            and all(was_set(_summary(r), table, side) for r in played)
+        ):
             outright[side] = (OTHER_LOSS, f"{names[side]} were set three hands in a row")
     return match_end(match.scores, names, options["target"], None, outright)
 

@@ -50,10 +50,19 @@ PLUGIN = PluginInfo(
         floor_option("side"),
         NIL_VALUE,
         NIL_TRICKS,
-        Option("blind_nil_value", 200, "Points for a blind nil (with the blind-nil house rule).", int_range(0)),
-        Option("blind_nil_trailing", 0,
-               "With the blind-nil house rule: blind nil is allowed only to a side trailing by at "
-               "least this many points (0: always allowed).", int_range(0)),
+        Option(
+            "blind_nil_value",
+            200,
+            "Points for a blind nil (with the blind-nil house rule).",
+            int_range(0),
+        ),
+        Option(
+            "blind_nil_trailing",
+            0,
+            "With the blind-nil house rule: blind nil is allowed only to a side trailing by at "
+            "least this many points (0: always allowed).",
+            int_range(0),
+        ),
         BAG_LIMIT,
         BAG_PENALTY,
     ),

@@ -40,10 +40,13 @@ PLUGIN = PluginInfo(
     summary="The 1970s three-handed game: a blind, card points, every suit trumps those below it.",
     options=(
         Option("target", 7, "Game points that win the match.", int_range(1)),
-        Option("for_least_ties", "all-tied-score",
-               "When all pass and several tie for fewest points: all-tied-score, nobody-scores "
-               "or fewest-tricks (of those tied, the fewest tricks score).",
-               choice("all-tied-score", "nobody-scores", "fewest-tricks")),
+        Option(
+            "for_least_ties",
+            "all-tied-score",
+            "When all pass and several tie for fewest points: all-tied-score, nobody-scores "
+            "or fewest-tricks (of those tied, the fewest tricks score).",
+            choice("all-tied-score", "nobody-scores", "fewest-tricks"),
+        ),
     ),
 )
 
@@ -81,8 +84,14 @@ def game_points(points: int) -> int:
 
 @hookimpl
 def spadeskit_table() -> TableSpec:
-    return TableSpec(3, SEATS, ((0,), (1,), (2,)), SEATS, DECK,
-                     DealPlan(hand_size=10, packets=(3, 4, 3), blind=2))
+    return TableSpec(
+        3,
+        SEATS,
+        ((0,), (1,), (2,)),
+        SEATS,
+        DECK,
+        DealPlan(hand_size=10, packets=(3, 4, 3), blind=2),
+    )
 
 
 @hookimpl
@@ -110,8 +119,13 @@ def spadeskit_auction_next(game: GameState, table: TableSpec) -> int | Contract:
     leader = (hand.dealer + 1) % table.players
     for seat, action in hand.auction:
         if isinstance(action, PickUp):
-            return Contract(leader=leader, trump="ladder", declarer=seat, blind_to="declarer",
-                            steps=(Step(seat, "discard", 2),))
+            return Contract(
+                leader=leader,
+                trump="ladder",
+                declarer=seat,
+                blind_to="declarer",
+                steps=(Step(seat, "discard", 2),),
+            )
     if len(hand.auction) < table.players:
         return (hand.dealer + 1 + len(hand.auction)) % table.players
     return Contract(leader=leader, trump="none", blind_to="last-trick")
@@ -123,9 +137,13 @@ def spadeskit_auction_actions() -> Sequence[Action]:
 
 
 @hookimpl
-def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -> Sequence[ScoreLine]:
+def spadeskit_score_hand(
+    summary: HandSummary, table: TableSpec, options: Any
+) -> Sequence[ScoreLine]:
     if summary.won is None:
-        raise SpadesError("three-suit-trump scores card points: give the cards each seat won (HandSummary.won)")
+        raise SpadesError(
+            "three-suit-trump scores card points: give the cards each seat won (HandSummary.won)"
+        )
     value = _POINTS.__getitem__
     points = [sum(map(value, cards)) for cards in summary.won]
     names = table.seat_names
@@ -152,8 +170,14 @@ def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -
             earned[seat] = 1
         why = {seat: "for least" for seat in seats}
     # The line's text is built only when someone reads it.
-    return [ScoreLine(seat, earned[seat], partial(_line_text, names[seat], why[seat], points[seat], earned[seat]))
-            for seat in seats]
+    return [
+        ScoreLine(
+            seat,
+            earned[seat],
+            partial(_line_text, names[seat], why[seat], points[seat], earned[seat]),
+        )
+        for seat in seats
+    ]
 
 
 @hookimpl

@@ -29,8 +29,8 @@ from .engine import REFEREE
 from .errors import (
     ActionParseError,
     CardParseError,
-    DealError,
     Deadlock,
+    DealError,
     GameOver,
     IllegalAction,
     NotYourTurn,
@@ -42,9 +42,9 @@ from .errors import (
     UnknownPlugin,
     WrongPhase,
 )
+from .events import Event
 from .loader import PluginSummary, available, load_rules
 from .plugin import Option, PlayFilter, PluginInfo, acts_in, hookimpl
-from .events import Event
 from .replay import ReplayStep, iter_replay, load_score_sheet, replay
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine
 from .rules import HandScore, Rules

@@ -22,6 +22,7 @@ from . import codegen
 
 __all__ = ["builder_class", "constructor", "copier", "evolver", "keyword_evolver", "maker"]
 
+
 def builder_class(cls: type) -> type:
     """Return a mutable subclass of the frozen ``cls``: the same slots, plain stores.
 
@@ -31,9 +32,16 @@ def builder_class(cls: type) -> type:
     (a hook during a rollout) reads it as it would the frozen value.
     """
     if "__weakref__" in cls.__dict__.get("__slots__", ("__weakref__",)):
-        raise TypeError(f"{cls.__qualname__} needs attrs.frozen(weakref_slot=False) for a fast constructor")
-    namespace = {"__slots__": (), "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
-                 "__qualname__": f"{cls.__qualname__}Builder", "__module__": cls.__module__}
+        raise TypeError(
+            f"{cls.__qualname__} needs attrs.frozen(weakref_slot=False) for a fast constructor"
+        )
+    namespace = {
+        "__slots__": (),
+        "__setattr__": object.__setattr__,
+        "__delattr__": object.__delattr__,
+        "__qualname__": f"{cls.__qualname__}Builder",
+        "__module__": cls.__module__,
+    }
     builder = type(f"{cls.__name__}Builder", (cls,), namespace)
     probe: Any = object.__new__(builder)
     probe.__class__ = cls  # fails now, at import, if the layouts ever differ
@@ -47,8 +55,10 @@ def _compile(source: str, name: str, namespace: dict[str, Any]) -> Any:
 def constructor(cls: type, builder: type, fields: Sequence[str]) -> Callable[..., Any]:
     """Return ``make(*values)``: a new frozen ``cls`` with ``fields`` set positionally."""
     body = "".join(f"    o.{f} = {f}\n" for f in fields)
-    source = (f"def make({', '.join(fields)}):\n    o = _new(_B)\n{body}"
-              "    o.__class__ = _C\n    return o\n")
+    source = (
+        f"def make({', '.join(fields)}):\n    o = _new(_B)\n{body}"
+        "    o.__class__ = _C\n    return o\n"
+    )
     return _compile(source, "make", {"_new": object.__new__, "_B": builder, "_C": cls})  # type: ignore[no-any-return]
 
 
@@ -57,8 +67,13 @@ def maker(cls: type) -> Callable[..., Any]:
     return constructor(cls, builder_class(cls), [f.name for f in attrs.fields(cls)])
 
 
-def evolver(cls: type, builder: type, fields: Sequence[str], changed: Sequence[str],
-            reset: dict[str, Any] | None = None) -> Callable[..., Any]:
+def evolver(
+    cls: type,
+    builder: type,
+    fields: Sequence[str],
+    changed: Sequence[str],
+    reset: dict[str, Any] | None = None,
+) -> Callable[..., Any]:
     """Return ``evolve(old, *new_values)``: a copy of ``old`` with ``changed`` replaced.
 
     ``reset`` names fields set to a constant in every copy (a cache cleared on change).
@@ -73,13 +88,16 @@ def evolver(cls: type, builder: type, fields: Sequence[str], changed: Sequence[s
         else:
             lines.append(f"    o.{f} = old.{f}\n")
     params = ", ".join(("old", *changed))
-    source = f"def evolve({params}):\n    o = _new(_B)\n{''.join(lines)}    o.__class__ = _C\n    return o\n"
+    body = "".join(lines)
+    source = f"def evolve({params}):\n    o = _new(_B)\n{body}    o.__class__ = _C\n    return o\n"
     namespace = {"_new": object.__new__, "_B": builder, "_C": cls}
     namespace.update({f"_reset_{k}": v for k, v in reset.items()})
     return _compile(source, "evolve", namespace)  # type: ignore[no-any-return]
 
 
-def keyword_evolver(cls: type, builder: type, fields: Sequence[str], reset: dict[str, Any]) -> Callable[..., Any]:
+def keyword_evolver(
+    cls: type, builder: type, fields: Sequence[str], reset: dict[str, Any]
+) -> Callable[..., Any]:
     """Return ``evolve(old, **changes)``: a copy of ``old`` with the named fields changed.
 
     An unknown field name is a ``TypeError`` (an unexpected keyword argument).
@@ -88,7 +106,11 @@ def keyword_evolver(cls: type, builder: type, fields: Sequence[str], reset: dict
     params = ", ".join(f"{f}=_KEEP" for f in settable)
     lines = [f"    o.{f} = old.{f} if {f} is _KEEP else {f}\n" for f in settable]
     lines += [f"    o.{f} = _reset_{f}\n" for f in reset]
-    source = f"def evolve(old, *, {params}):\n    o = _new(_B)\n{''.join(lines)}    o.__class__ = _C\n    return o\n"
+    body = "".join(lines)
+    source = (
+        f"def evolve(old, *, {params}):\n    o = _new(_B)\n"
+        f"{body}    o.__class__ = _C\n    return o\n"
+    )
     namespace = {"_new": object.__new__, "_B": builder, "_C": cls, "_KEEP": object()}
     namespace.update({f"_reset_{k}": v for k, v in reset.items()})
     return _compile(source, "evolve", namespace)  # type: ignore[no-any-return]

@@ -48,7 +48,9 @@ MAX_COUNT = 999
 
 def _count(value: int) -> int:
     if type(value) is not int or not 0 <= value <= MAX_COUNT:
-        raise SpadesError(f"a bid, trick or side is a whole number from 0 to {MAX_COUNT}, not {shown(value, 20)}")
+        raise SpadesError(
+            f"a bid, trick or side is a whole number from 0 to {MAX_COUNT}, not {shown(value, 20)}"
+        )
     return value
 
 
@@ -246,8 +248,21 @@ def plays_of(mask: int) -> tuple[Action, ...]:
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
-    for cls in (Bid, Nil, BlindNil, SeeCards, Play, PickUp, Pass, Discard, Exchange,
-                CallRenege, TableTalk, DeclareMisdeal, Accept)
+    for cls in (
+        Bid,
+        Nil,
+        BlindNil,
+        SeeCards,
+        Play,
+        PickUp,
+        Pass,
+        Discard,
+        Exchange,
+        CallRenege,
+        TableTalk,
+        DeclareMisdeal,
+        Accept,
+    )
 }
 
 
@@ -261,7 +276,9 @@ def action_from_json(data: Any) -> Action:
         raise RecordError(f"not an action: {shown(data)}")
     cls = ACTION_TYPES.get(data["type"])
     if cls is None:
-        raise RecordError(f"unknown action type {shown(data['type'])}; known: {sorted(ACTION_TYPES)}")
+        raise RecordError(
+            f"unknown action type {shown(data['type'])}; known: {sorted(ACTION_TYPES)}"
+        )
     args = {k: v for k, v in data.items() if k != "type"}
     names = {f.name for f in attrs.fields(cls)}
     if set(args) != names:

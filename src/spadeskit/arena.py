@@ -37,8 +37,21 @@ from .errors import SpadesError, shown
 from .rules import Rules
 from .state import GameState
 
-__all__ = ["BOTS", "Evaluation", "HandEvaluation", "HandOutcome", "MatchOutcome", "RayExecutor", "clopper_pearson",
-           "evaluate", "evaluate_hands", "make_bot", "play_match", "seatings", "sign_test"]
+__all__ = [
+    "BOTS",
+    "Evaluation",
+    "HandEvaluation",
+    "HandOutcome",
+    "MatchOutcome",
+    "RayExecutor",
+    "clopper_pearson",
+    "evaluate",
+    "evaluate_hands",
+    "make_bot",
+    "play_match",
+    "seatings",
+    "sign_test",
+]
 
 BotSpec = Any
 """A bot: a short name from :data:`BOTS`, ``"module:Class"``, or a class."""
@@ -97,7 +110,9 @@ def bot_class(spec: BotSpec) -> type:
     if isinstance(spec, type):
         return spec
     if not isinstance(spec, str):
-        raise SpadesError(f"a bot is a name ({', '.join(BOTS)}), 'module:Class' or a class, not {shown(spec)}")
+        raise SpadesError(
+            f"a bot is a name ({', '.join(BOTS)}), 'module:Class' or a class, not {shown(spec)}"
+        )
     spec, _ = _split_spec(spec)
     if spec in BOTS:
         return BOTS[spec]()
@@ -129,12 +144,16 @@ def make_bot(spec: BotSpec, seat: int, rules: Rules, rng: random.Random) -> Bot:
     return bot  # type: ignore[no-any-return]
 
 
-def play_match(rules: Rules, bots: Sequence[Bot], seed: int | None, *, max_actions: int = 1_000_000) -> GameState:
+def play_match(
+    rules: Rules, bots: Sequence[Bot], seed: int | None, *, max_actions: int = 1_000_000
+) -> GameState:
     """Play a whole match between ``bots`` (one per seat, in seat order) and return the
     final state.  A bot that answers an action the rules refuse stops the match with a
     :class:`SpadesError` naming the bot and the seat."""
     if len(bots) != rules.table.players:
-        raise SpadesError(f"{rules.name!r} needs {rules.table.players} bots, one per seat, not {len(bots)}")
+        raise SpadesError(
+            f"{rules.name!r} needs {rules.table.players} bots, one per seat, not {len(bots)}"
+        )
     game = rules.new_game(seed=seed)
     for _ in range(max_actions):
         if game.is_over:
@@ -145,7 +164,9 @@ def play_match(rules: Rules, bots: Sequence[Bot], seed: int | None, *, max_actio
         try:
             game = game.apply(action, seat)
         except SpadesError as exc:
-            raise SpadesError(f"the bot at seat {seat} ({type(bots[seat]).__name__}) chose {action}: {exc}") from exc
+            raise SpadesError(
+                f"the bot at seat {seat} ({type(bots[seat]).__name__}) chose {action}: {exc}"
+            ) from exc
     raise SpadesError(f"the match did not end within {max_actions} actions")
 
 
@@ -201,7 +222,9 @@ def _outcome(deal: int, seating: int, seats: tuple[int, ...], game: GameState) -
         if result.void:
             continue
         mine = [s for s in rules.table.sides[side]]
-        bidders = [s for s in mine if isinstance(result.bids[s], Bid) and not _is_nil(result.bids[s])]
+        bidders = [
+            s for s in mine if isinstance(result.bids[s], Bid) and not _is_nil(result.bids[s])
+        ]
         if bidders:
             contracts += 1
             need = sum(result.bids[s].tricks for s in bidders)  # type: ignore[union-attr]
@@ -211,30 +234,50 @@ def _outcome(deal: int, seating: int, seats: tuple[int, ...], game: GameState) -
                 nils += 1
                 nils_made += result.books[s] == 0
         bags += sum(line.bags for line in result.lines_for(side) if line.bags > 0)
-    return MatchOutcome(deal, seating, seats, side, game.winner == side, game.winner, tuple(scores),
-                        scores[side] - max(others) if others else 0, len(game.hand_results), contracts, made,
-                        nils, nils_made, bags)
+    return MatchOutcome(
+        deal,
+        seating,
+        seats,
+        side,
+        game.winner == side,
+        game.winner,
+        tuple(scores),
+        scores[side] - max(others) if others else 0,
+        len(game.hand_results),
+        contracts,
+        made,
+        nils,
+        nils_made,
+        bags,
+    )
 
 
 def _is_nil(bid: Action | None) -> bool:
     return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
 
 
-def _seated(rules: Rules, challenger: BotSpec, baseline: BotSpec, seats: tuple[int, ...], label: str) -> list[Bot]:
+def _seated(
+    rules: Rules, challenger: BotSpec, baseline: BotSpec, seats: tuple[int, ...], label: str
+) -> list[Bot]:
     """Return one new bot a seat: the challenger's at ``seats``, each with an RNG seeded
     from ``label`` and its seat."""
-    return [make_bot(challenger if s in seats else baseline, s, rules, random.Random(f"{label} {s}"))
-            for s in range(rules.table.players)]
+    return [
+        make_bot(challenger if s in seats else baseline, s, rules, random.Random(f"{label} {s}"))
+        for s in range(rules.table.players)
+    ]
 
 
-def _play_deals(rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int,
-                deals: Sequence[int]) -> list[MatchOutcome]:
+def _play_deals(
+    rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int, deals: Sequence[int]
+) -> list[MatchOutcome]:
     """Play each deal in every seating (the unit of work sent to an executor)."""
     outcomes = []
     for deal in deals:
         match_seed = _mix(seed, deal)
         for number, seats in enumerate(seatings(rules)):
-            bots = _seated(rules, challenger, baseline, seats, f"spadeskit arena {seed} {deal} {number}")
+            bots = _seated(
+                rules, challenger, baseline, seats, f"spadeskit arena {seed} {deal} {number}"
+            )
             outcomes.append(_outcome(deal, number, seats, play_match(rules, bots, match_seed)))
     return outcomes
 
@@ -260,8 +303,14 @@ def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[f
     def tail_at_most(p: float) -> float:
         return _binomial_cdf(successes, trials, p)
 
-    low = 0.0 if successes == 0 else _bisect(lambda p: tail_at_least(p) - alpha / 2, increasing=True)
-    high = 1.0 if successes == trials else _bisect(lambda p: tail_at_most(p) - alpha / 2, increasing=False)
+    low = (
+        0.0 if successes == 0 else _bisect(lambda p: tail_at_least(p) - alpha / 2, increasing=True)
+    )
+    high = (
+        1.0
+        if successes == trials
+        else _bisect(lambda p: tail_at_most(p) - alpha / 2, increasing=False)
+    )
     return low, high
 
 
@@ -278,7 +327,13 @@ def _binomial_cdf(k: int, n: int, p: float) -> float:
     logp, logq = math.log(p), math.log1p(-p)
     total = 0.0
     for i in range(k + 1):
-        total += math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * logp + (n - i) * logq)
+        total += math.exp(
+            math.lgamma(n + 1)
+            - math.lgamma(i + 1)
+            - math.lgamma(n - i + 1)
+            + i * logp
+            + (n - i) * logq
+        )
     return min(1.0, total)
 
 
@@ -407,13 +462,28 @@ class Evaluation:
         low, high = self.interval
         plus, minus, ties = self.sign
         return {
-            "rules": self.rules, "challenger": self.challenger, "baseline": self.baseline,
-            "deals": self.deals, "seed": self.seed, "matches": self.matches, "wins": self.wins,
-            "win_rate": self.win_rate, "win_interval_95": [low, high], "fair_share": self.fair_share,
-            "sign_test": {"deals_for": plus, "deals_against": minus, "ties": ties, "p_value": self.sign_p},
-            "mean_margin": self.mean_margin, "margin_per_hand": self.margin_per_hand,
-            "contracts_made": self.contracts_made, "nils_bid_per_hand": self.nils_bid_per_hand,
-            "nils_made": self.nils_made, "bags_per_hand": self.bags_per_hand,
+            "rules": self.rules,
+            "challenger": self.challenger,
+            "baseline": self.baseline,
+            "deals": self.deals,
+            "seed": self.seed,
+            "matches": self.matches,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_interval_95": [low, high],
+            "fair_share": self.fair_share,
+            "sign_test": {
+                "deals_for": plus,
+                "deals_against": minus,
+                "ties": ties,
+                "p_value": self.sign_p,
+            },
+            "mean_margin": self.mean_margin,
+            "margin_per_hand": self.margin_per_hand,
+            "contracts_made": self.contracts_made,
+            "nils_bid_per_hand": self.nils_bid_per_hand,
+            "nils_made": self.nils_made,
+            "bags_per_hand": self.bags_per_hand,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -429,12 +499,25 @@ class Evaluation:
             return "-" if value is None else f"{100 * value:.1f}%"
 
         rows = [
-            ("rules", self.rules), ("challenger v baseline", f"{self.challenger} v {self.baseline}"),
-            ("deals x seatings", f"{self.deals} x {self.matches // max(1, self.deals)} = {self.matches} matches"),
-            ("challenger won", f"{self.wins} ({pct(self.win_rate)}, 95% CI {pct(low)}-{pct(high)}; "
-                               f"an equal bot wins {pct(self.fair_share)})"),
-            ("paired sign test", f"{plus} deals for, {minus} against, {ties} even: p = {self.sign_p:.3g}"),
-            ("mean score margin", f"{self.mean_margin:+.1f} a match, {self.margin_per_hand:+.2f} a hand"),
+            ("rules", self.rules),
+            ("challenger v baseline", f"{self.challenger} v {self.baseline}"),
+            (
+                "deals x seatings",
+                f"{self.deals} x {self.matches // max(1, self.deals)} = {self.matches} matches",
+            ),
+            (
+                "challenger won",
+                f"{self.wins} ({pct(self.win_rate)}, 95% CI {pct(low)}-{pct(high)}; "
+                f"an equal bot wins {pct(self.fair_share)})",
+            ),
+            (
+                "paired sign test",
+                f"{plus} deals for, {minus} against, {ties} even: p = {self.sign_p:.3g}",
+            ),
+            (
+                "mean score margin",
+                f"{self.mean_margin:+.1f} a match, {self.margin_per_hand:+.2f} a hand",
+            ),
             ("contracts made", pct(self.contracts_made)),
             ("nils bid / made", f"{self.nils_bid_per_hand:.3f} a hand / {pct(self.nils_made)}"),
             ("bags a hand", f"{self.bags_per_hand:.2f}"),
@@ -447,9 +530,17 @@ def _name(spec: BotSpec) -> str:
     return spec if isinstance(spec, str) else f"{spec.__module__}:{spec.__qualname__}"
 
 
-def evaluate(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 100, seed: int = 0, *,
-             executor: concurrent.futures.Executor | None = None, batch: int = 5,
-             progress: bool | IO[str] = True) -> Evaluation:
+def evaluate(
+    rules: Rules,
+    challenger: BotSpec,
+    baseline: BotSpec,
+    deals: int = 100,
+    seed: int = 0,
+    *,
+    executor: concurrent.futures.Executor | None = None,
+    batch: int = 5,
+    progress: bool | IO[str] = True,
+) -> Evaluation:
     """Play ``deals`` duplicate deals of ``challenger`` against ``baseline`` and return
     the :class:`Evaluation`.
 
@@ -459,13 +550,23 @@ def evaluate(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 
     default) draws a progress bar on stderr; give a stream to draw it there, or
     ``False``.  The result is the same whatever the executor and the batch size.
     """
-    outcomes = _run_deals(_play_deals, rules, challenger, baseline, deals, seed, executor, batch, progress)
+    outcomes = _run_deals(
+        _play_deals, rules, challenger, baseline, deals, seed, executor, batch, progress
+    )
     return Evaluation(rules.name, _name(challenger), _name(baseline), deals, seed, tuple(outcomes))
 
 
-def _run_deals(work: Callable[..., list[Any]], rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int,
-               seed: int, executor: concurrent.futures.Executor | None, batch: int,
-               progress: bool | IO[str]) -> list[Any]:
+def _run_deals(
+    work: Callable[..., list[Any]],
+    rules: Rules,
+    challenger: BotSpec,
+    baseline: BotSpec,
+    deals: int,
+    seed: int,
+    executor: concurrent.futures.Executor | None,
+    batch: int,
+    progress: bool | IO[str],
+) -> list[Any]:
     """Check the arguments, play deals 0 … ``deals - 1`` with ``work`` in batches of
     ``batch`` (here or on ``executor``), drawing a progress bar if asked, and return the
     outcomes in deal and seating order, whatever the batches and the executor."""
@@ -485,14 +586,22 @@ def _run_deals(work: Callable[..., list[Any]], rules: Rules, challenger: BotSpec
         done += count
         if stream is not None:
             filled = int(30 * done / deals)
-            print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{deals} deals", end="", file=stream, flush=True)
+            print(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{deals} deals",
+                end="",
+                file=stream,
+                flush=True,
+            )
 
     if executor is None:
         for chunk in chunks:
             outcomes += work(rules, challenger, baseline, seed, chunk)
             advance(len(chunk))
     else:
-        futures = {executor.submit(work, rules, challenger, baseline, seed, chunk): len(chunk) for chunk in chunks}
+        futures = {
+            executor.submit(work, rules, challenger, baseline, seed, chunk): len(chunk)
+            for chunk in chunks
+        }
         for future in concurrent.futures.as_completed(futures):
             outcomes += future.result()
             advance(futures[future])
@@ -517,12 +626,15 @@ class HandOutcome:
         return attrs.asdict(self)
 
 
-def _play_hands(rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int,
-                deals: Sequence[int]) -> list[HandOutcome]:
+def _play_hands(
+    rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int, deals: Sequence[int]
+) -> list[HandOutcome]:
     outcomes = []
     for deal in deals:
         for number, seats in enumerate(seatings(rules)):
-            bots = _seated(rules, challenger, baseline, seats, f"spadeskit arena hand {seed} {deal} {number}")
+            bots = _seated(
+                rules, challenger, baseline, seats, f"spadeskit arena hand {seed} {deal} {number}"
+            )
             game = rules.new_game(seed=_mix(seed, deal))
             while not game.hand_results and not game.is_over:
                 seat = game.to_act
@@ -531,8 +643,15 @@ def _play_hands(rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int,
             result = game.hand_results[0]
             side = rules.side_of[seats[0]]
             others = [p for i, p in enumerate(result.points) if i != side]
-            outcomes.append(HandOutcome(deal, number, seats, result.points,
-                                        result.points[side] - max(others) if others else 0))
+            outcomes.append(
+                HandOutcome(
+                    deal,
+                    number,
+                    seats,
+                    result.points,
+                    result.points[side] - max(others) if others else 0,
+                )
+            )
     return outcomes
 
 
@@ -591,10 +710,21 @@ class HandEvaluation:
     def summary(self) -> dict[str, Any]:
         low, high = self.interval
         plus, minus = self.deals_won
-        return {"rules": self.rules, "challenger": self.challenger, "baseline": self.baseline,
-                "deals": self.deals, "hands": len(self.outcomes), "seed": self.seed,
-                "mean_margin_per_hand": self.mean_margin, "margin_interval_95": [low, high],
-                "sign_test": {"deals_for": plus, "deals_against": minus, "p_value": sign_test(plus, minus)}}
+        return {
+            "rules": self.rules,
+            "challenger": self.challenger,
+            "baseline": self.baseline,
+            "deals": self.deals,
+            "hands": len(self.outcomes),
+            "seed": self.seed,
+            "mean_margin_per_hand": self.mean_margin,
+            "margin_interval_95": [low, high],
+            "sign_test": {
+                "deals_for": plus,
+                "deals_against": minus,
+                "p_value": sign_test(plus, minus),
+            },
+        }
 
     def to_json(self) -> dict[str, Any]:
         return {**self.summary(), "outcomes": [o.to_json() for o in self.outcomes]}
@@ -602,24 +732,50 @@ class HandEvaluation:
     def table(self) -> str:
         low, high = self.interval
         data = self.summary()["sign_test"]
-        rows = [("rules", self.rules), ("challenger v baseline", f"{self.challenger} v {self.baseline}"),
-                ("hands", f"{self.deals} deals x {len(self.outcomes) // max(1, self.deals)} seatings "
-                          f"= {len(self.outcomes)} hands"),
-                ("mean margin a hand", f"{self.mean_margin:+.2f} (95% CI {low:+.2f} to {high:+.2f})"),
-                ("paired sign test", f"{data['deals_for']} deals for, {data['deals_against']} against: "
-                                     f"p = {data['p_value']:.3g}")]
+        rows = [
+            ("rules", self.rules),
+            ("challenger v baseline", f"{self.challenger} v {self.baseline}"),
+            (
+                "hands",
+                f"{self.deals} deals x {len(self.outcomes) // max(1, self.deals)} seatings "
+                f"= {len(self.outcomes)} hands",
+            ),
+            ("mean margin a hand", f"{self.mean_margin:+.2f} (95% CI {low:+.2f} to {high:+.2f})"),
+            (
+                "paired sign test",
+                f"{data['deals_for']} deals for, {data['deals_against']} against: "
+                f"p = {data['p_value']:.3g}",
+            ),
+        ]
         width = max(len(k) for k, _ in rows)
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
-def evaluate_hands(rules: Rules, challenger: BotSpec, baseline: BotSpec, deals: int = 100, seed: int = 0, *,
-                   executor: concurrent.futures.Executor | None = None, batch: int = 5) -> HandEvaluation:
+def evaluate_hands(
+    rules: Rules,
+    challenger: BotSpec,
+    baseline: BotSpec,
+    deals: int = 100,
+    seed: int = 0,
+    *,
+    executor: concurrent.futures.Executor | None = None,
+    batch: int = 5,
+) -> HandEvaluation:
     """Play the first hand of ``deals`` match seeds in every seating and return the
     challenger's mean score margin a hand (:class:`HandEvaluation`): the measure for
     slow bots, where whole matches cost too much.  Independent of executor and batch."""
-    outcomes = _run_deals(_play_hands, rules, challenger, baseline, deals, seed, executor, batch, False)
-    return HandEvaluation(rules.name, _name(challenger), _name(baseline), deals, seed, rules.table.score_unit,
-                          tuple(outcomes))
+    outcomes = _run_deals(
+        _play_hands, rules, challenger, baseline, deals, seed, executor, batch, False
+    )
+    return HandEvaluation(
+        rules.name,
+        _name(challenger),
+        _name(baseline),
+        deals,
+        seed,
+        rules.table.score_unit,
+        tuple(outcomes),
+    )
 
 
 class RayExecutor(concurrent.futures.Executor):
@@ -640,7 +796,9 @@ class RayExecutor(concurrent.futures.Executor):
             ray.init(address=address, **init)
         self._remote: dict[Callable[..., Any], Any] = {}
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+    def submit(
+        self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future[Any]:
         """Run ``fn(*args, **kwargs)`` as a Ray task; return a standard future of its result."""
         remote = self._remote.get(fn)
         if remote is None:

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .actions import Action, Bid, Discard, Exchange, Nil, Play
+from .combos import combos_of
+from .enginebase import EngineBase, listed
 from .errors import (
     IllegalAction,
     PluginError,
@@ -20,15 +22,19 @@ from .state import (
     evolver,
 )
 from .table import Contract, Step
-from .combos import combos_of
-from .enginebase import EngineBase, listed
 
 if TYPE_CHECKING:
     pass
 
 # Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
 # path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
+_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
+    Phase.PLAY,
+    Phase.AUCTION,
+    Phase.EXCHANGE,
+    Phase.REVIEW,
+    Phase.OVER,
+)
 
 _with_bid = evolver("auction", "bids", "_log")
 
@@ -37,7 +43,6 @@ _next_bidder = evolver("to_act")
 
 
 _ASK = object()  # "ask the hook" (an answer of None is the hook's, and refused)
-
 
 
 class AuctionRules(EngineBase):
@@ -54,14 +59,20 @@ class AuctionRules(EngineBase):
             return cached
         found = self.calls.auction_actions(game, seat)
         if found is None:
-            raise PluginError(f"no plugin of {self.rules.name!r} lists the auction actions "
-                              f"(spadeskit_auction_actions answered None)")
+            raise PluginError(
+                f"no plugin of {self.rules.name!r} lists the auction actions "
+                f"(spadeskit_auction_actions answered None)"
+            )
         actions = tuple(found)
         if self._checked_auction.get(id(actions)) is not actions:
             for action in actions:
                 if not isinstance(action, Action):
-                    raise self._bad("spadeskit_auction_actions", self.calls.auction_actions, action,
-                                    "not an action")
+                    raise self._bad(
+                        "spadeskit_auction_actions",
+                        self.calls.auction_actions,
+                        action,
+                        "not an action",
+                    )
             # Plugins mostly return a few constant tuples (blind-nil alternates two): check
             # each once.  A plugin building a new tuple each time has it checked each time.
             if len(self._checked_auction) >= 16:
@@ -97,10 +108,11 @@ class AuctionRules(EngineBase):
         if type(cached) is tuple:
             return cached
         step = game.steps[0]
-        actions = combos_of(Discard if step.kind == "discard" else Exchange, game.hands[seat], step.count)
+        actions = combos_of(
+            Discard if step.kind == "discard" else Exchange, game.hands[seat], step.count
+        )
         object.__setattr__(game, "_legal", actions)
         return actions
-
 
     # ----------------------------------------------------------------------------------
     # A bid, and the auction moving on
@@ -126,8 +138,12 @@ class AuctionRules(EngineBase):
         hook sees a frozen state, never one that changes after it answered."""
         entry = (seat, action)
         bids = game.bids
-        new = _with_bid(game, game.auction + (entry,), bids[:seat] + (action,) + bids[seat + 1:],
-                        (game._log, entry))
+        new = _with_bid(
+            game,
+            game.auction + (entry,),
+            bids[:seat] + (action,) + bids[seat + 1 :],
+            (game._log, entry),
+        )
         nxt = self.calls.auction_next(new)
         if type(nxt) is int and 0 <= nxt < self.n:  # the next seat bids: the common case
             return _next_bidder(new, nxt)
@@ -150,14 +166,21 @@ class AuctionRules(EngineBase):
         if declarer is not None:
             self._plugin_seat(declarer, f"{hook} (the contract's declarer)", call)
             if contract.blind_to == "declarer":
-                hands = hands[:declarer] + (hands[declarer] | blind,) + hands[declarer + 1:]
+                hands = hands[:declarer] + (hands[declarer] | blind,) + hands[declarer + 1 :]
                 blind = 0
         if self.calls.contract_steps is not None:
             contract = self._more_steps(game, contract)
         for step in contract.steps:
             self._plugin_seat(step.seat, f"{hook} (a step's seat)", call)
-        changes = {"contract": contract, "hands": hands, "blind": blind, "steps": contract.steps,
-                   "phase": _EXCHANGE, "to_act": None, "leader": contract.leader}
+        changes = {
+            "contract": contract,
+            "hands": hands,
+            "blind": blind,
+            "steps": contract.steps,
+            "phase": _EXCHANGE,
+            "to_act": None,
+            "leader": contract.leader,
+        }
         if contract.steps:
             changes["to_act"] = contract.steps[0].seat
             return changes
@@ -188,9 +211,11 @@ class AuctionRules(EngineBase):
         contract = game.contract
         assert contract is not None and self.calls.first_leader is not None
         seat = self.calls.first_leader(game)
-        return contract.leader if seat is None else self._plugin_seat(seat, "spadeskit_first_leader",
-                                                                      self.calls.first_leader)
-
+        return (
+            contract.leader
+            if seat is None
+            else self._plugin_seat(seat, "spadeskit_first_leader", self.calls.first_leader)
+        )
 
     # ----------------------------------------------------------------------------------
     # Exchanges and discards
@@ -201,23 +226,31 @@ class AuctionRules(EngineBase):
         kind = Discard if step.kind == "discard" else Exchange
         if type(action) is not kind:
             who = self.seat_name(seat)
-            raise WrongPhase(f"{action} by {who} refused: {who} must {step.kind} {step.count} cards first")
+            raise WrongPhase(
+                f"{action} by {who} refused: {who} must {step.kind} {step.count} cards first"
+            )
         assert isinstance(action, (Discard, Exchange))
         cards = action.cards
         mask = 0
         for card in cards:
             if not (game.hands[seat] >> card.index) & 1:
-                raise IllegalAction(f"{action} by {self.seat_name(seat)} refused: {card} is not in their hand")
+                raise IllegalAction(
+                    f"{action} by {self.seat_name(seat)} refused: {card} is not in their hand"
+                )
             mask |= card.bit
         if len(cards) != step.count:
-            raise IllegalAction(f"{action} by {self.seat_name(seat)} refused: give exactly {step.count} cards")
-        hands = game.hands[:seat] + (game.hands[seat] & ~mask,) + game.hands[seat + 1:]
+            raise IllegalAction(
+                f"{action} by {self.seat_name(seat)} refused: give exactly {step.count} cards"
+            )
+        hands = game.hands[:seat] + (game.hands[seat] & ~mask,) + game.hands[seat + 1 :]
         won = game.won
         if step.kind == "discard":
-            won = won[:seat] + (won[seat] | mask,) + won[seat + 1:]
+            won = won[:seat] + (won[seat] | mask,) + won[seat + 1 :]
         else:
-            to = self._plugin_seat(step.to, "spadeskit_auction_next (an exchange's receiver)", self.calls.auction_next)
-            hands = hands[:to] + (hands[to] | mask,) + hands[to + 1:]
+            to = self._plugin_seat(
+                step.to, "spadeskit_auction_next (an exchange's receiver)", self.calls.auction_next
+            )
+            hands = hands[:to] + (hands[to] | mask,) + hands[to + 1 :]
         steps = game.steps[1:]
         log = (game._log, (seat, action))
         if steps:
@@ -227,6 +260,13 @@ class AuctionRules(EngineBase):
         leader = contract.leader
         if self.calls.first_leader is not None:
             leader = self._first_leader(evolve(game, hands=hands, won=won, steps=steps, _log=log))
-        return evolve(game, hands=hands, won=won, steps=steps, phase=_PLAY, to_act=leader, leader=leader,
-                      _log=log)
-
+        return evolve(
+            game,
+            hands=hands,
+            won=won,
+            steps=steps,
+            phase=_PLAY,
+            to_act=leader,
+            leader=leader,
+            _log=log,
+        )

@@ -75,8 +75,11 @@ class SimpleBot:
         suit_of, strength = self.ranking.suit_of, self.ranking.strength
         top = max(strength[c.index] for c in view.cards)
         trumps = [c for c in view.cards if suit_of[c.index] == 3]
-        estimate = sum(1 for c in view.cards if strength[c.index] >= top - 1 or
-                       (suit_of[c.index] != 3 and strength[c.index] >= 13))
+        estimate = sum(
+            1
+            for c in view.cards
+            if strength[c.index] >= top - 1 or (suit_of[c.index] != 3 and strength[c.index] >= 13)
+        )
         estimate += max(0, len(trumps) - 3)
         if view.pile_size:
             # Cards still to be drawn will take tricks too: scale to the whole hand.
@@ -93,22 +96,36 @@ class SimpleBot:
         trump = view.trump or "spades"
         suit_of = self.ranking.suit_of
         if not view.trick:
-            return max(plays, key=lambda p: (suit_of[p.card.index] != 3, self.ranking.strength[p.card.index]))
+            return max(
+                plays,
+                key=lambda p: (suit_of[p.card.index] != 3, self.ranking.strength[p.card.index]),
+            )
         led = suit_of[view.trick[0][1].index]
         powers = [(self._power(c, led, trump), s) for s, c in view.trick]
         best, winner = max(powers)
         side_of = self.rules.side_of
-        partner_winning = view.seat is not None and side_of[winner] == side_of[view.seat] and winner != view.seat
+        partner_winning = (
+            view.seat is not None and side_of[winner] == side_of[view.seat] and winner != view.seat
+        )
         ranked = sorted(plays, key=lambda p: self._power(p.card, led, trump))
         if not partner_winning:
             for play in ranked:
                 if self._power(play.card, led, trump) > best:
                     return play
-        return min(plays, key=lambda p: (self._power(p.card, led, trump), self.ranking.strength[p.card.index]))
+        return min(
+            plays,
+            key=lambda p: (self._power(p.card, led, trump), self.ranking.strength[p.card.index]),
+        )
 
 
-def greedy_card(trick: Sequence[tuple[int, int]], allowed: int, seat: int, rows: Sequence[Sequence[int]],
-                suit_of: Sequence[int], side_of: Sequence[int]) -> int:
+def greedy_card(
+    trick: Sequence[tuple[int, int]],
+    allowed: int,
+    seat: int,
+    rows: Sequence[Sequence[int]],
+    suit_of: Sequence[int],
+    side_of: Sequence[int],
+) -> int:
     """Return the mask of the card a greedy player follows ``trick`` with, from the
     ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
     already winning it or no card can; then the cheapest card.  Cheapest: the least power
@@ -138,4 +155,3 @@ def greedy_card(trick: Sequence[tuple[int, int]], allowed: int, seat: int, rows:
     if win < 0 or side_of[best_who] == side_of[seat]:
         return 1 << low
     return 1 << win
-

@@ -1,10 +1,11 @@
 """The ``spadeskit`` command: a thin client of the public API.
 
-    spadeskit demo [--seed N] [--variant standard] [--house-rule NAME] [--option K=V]
-    spadeskit play [--variant V] [--seat S] [--record FILE] [--resume FILE]
-    spadeskit arena [--variant V] [--challenger BOT] [--baseline BOT] [--deals N] [--jobs N] [--ray [ADDRESS]]
-    spadeskit list
-    spadeskit replay RECORD.json
+spadeskit demo [--seed N] [--variant standard] [--house-rule NAME] [--option K=V]
+spadeskit play [--variant V] [--seat S] [--record FILE] [--resume FILE]
+spadeskit arena [--variant V] [--challenger BOT] [--baseline BOT] [--deals N] [--jobs N]
+                [--ray [ADDRESS]]
+spadeskit list
+spadeskit replay RECORD.json
 """
 
 from __future__ import annotations
@@ -18,13 +19,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import available, load_rules, replay
+from .actions import Action, Bid
 from .arena import make_bot, play_match
 from .bots import Bot
-from .actions import Action, Bid
 from .errors import SpadesError
 from .rules import Rules
 from .state import GameState
-
 
 _NONE = {"none", "null"}
 
@@ -33,7 +33,9 @@ def _option(text: str) -> tuple[str, Any]:
     """Read ``NAME=VALUE``: a JSON value (``4``, ``true``, ``"x"``), ``none``/``None``/
     ``null`` for an option that can be switched off, else the text as a string."""
     if "=" not in text:
-        raise argparse.ArgumentTypeError(f"options are NAME=VALUE, like target=300 or floor=none, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"options are NAME=VALUE, like target=300 or floor=none, not {text!r}"
+        )
     name, value = text.split("=", 1)
     if value.strip().lower() in _NONE:
         return name, None
@@ -65,21 +67,32 @@ def print_match(game: GameState, out: Any = None) -> None:
     bags = _counts_bags(game)
     for result in game.hand_results:
         print(f"Hand {result.number + 1} (dealer {names[result.dealer]})", file=out)
-        print("  bids:  " + ", ".join(f"{names[s]} {_bid_word(b)}" for s, b in enumerate(result.bids)), file=out)
-        print(f"  books: {', '.join(f'{names[s]} {b}' for s, b in enumerate(result.books))}", file=out)
+        print(
+            "  bids:  "
+            + ", ".join(f"{names[s]} {_bid_word(b)}" for s, b in enumerate(result.bids)),
+            file=out,
+        )
+        print(
+            f"  books: {', '.join(f'{names[s]} {b}' for s, b in enumerate(result.books))}", file=out
+        )
         for line in result.lines:
             print(f"  {line.text}", file=out)
-        totals = "   ".join(f"{table.side_names[s]} {table.show_score(result.scores[s])}"
-                           + (f" (bags {result.bags[s]})" if bags else "")
-                           for s in range(len(table.sides)))
+        totals = "   ".join(
+            f"{table.side_names[s]} {table.show_score(result.scores[s])}"
+            + (f" (bags {result.bags[s]})" if bags else "")
+            for s in range(len(table.sides))
+        )
         print(f"  score: {totals}", file=out)
     print("\nScore sheet", file=out)
     header = "  hand | " + " | ".join(f"{name:>7}" for name in table.side_names)
     print(header, file=out)
     print("  " + "-" * (len(header) - 2), file=out)
     for result in game.hand_results:
-        print(f"  {result.number + 1:>4} | " + " | ".join(f"{table.show_score(s):>7}" for s in result.scores),
-              file=out)
+        print(
+            f"  {result.number + 1:>4} | "
+            + " | ".join(f"{table.show_score(s):>7}" for s in result.scores),
+            file=out,
+        )
     if game.match.end is not None:
         print(f"\nMatch over: {game.match.end.reason}", file=out)
 
@@ -91,12 +104,17 @@ def _bot_setting(text: str) -> tuple[str, str]:
     return seat, spec
 
 
-def _bots(rules: Rules, default: str, settings: Sequence[tuple[str, str]], seed: int | None) -> list[Bot]:
+def _bots(
+    rules: Rules, default: str, settings: Sequence[tuple[str, str]], seed: int | None
+) -> list[Bot]:
     """Return one bot per seat: ``default`` everywhere but where ``settings`` says."""
     specs = [default] * rules.table.players
     for seat, spec in settings:
         specs[_seat(seat, rules.table.seat_names)] = spec
-    return [make_bot(spec, s, rules, random.Random(f"spadeskit demo {seed} {s}")) for s, spec in enumerate(specs)]
+    return [
+        make_bot(spec, s, rules, random.Random(f"spadeskit demo {seed} {s}"))
+        for s, spec in enumerate(specs)
+    ]
 
 
 def _seat(text: str | None, names: Sequence[str]) -> int:
@@ -105,7 +123,10 @@ def _seat(text: str | None, names: Sequence[str]) -> int:
     for seat, name in enumerate(names):
         if text.strip().upper() == name.upper() or text.strip() == str(seat):
             return seat
-    raise SpadesError(f"there is no seat {text!r} at this table; seats: {', '.join(names)} (or 0-{len(names) - 1})")
+    raise SpadesError(
+        f"there is no seat {text!r} at this table; seats: {', '.join(names)} (or "
+        f"0-{len(names) - 1})"
+    )
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -114,7 +135,9 @@ def _play(args: argparse.Namespace) -> int:
     if args.resume:
         game = resume(args.resume)
     else:
-        game = load_rules(args.variant, args.house_rules, dict(args.options)).new_game(seed=args.seed)
+        game = load_rules(args.variant, args.house_rules, dict(args.options)).new_game(
+            seed=args.seed
+        )
     rules = game.rules
     seat = _seat(args.seat, rules.table.seat_names)
     chosen = _bots(rules, args.bots, [], args.seed)
@@ -146,8 +169,15 @@ def _arena(args: argparse.Namespace) -> int:
     elif args.jobs > 1:
         executor = ProcessPoolExecutor(args.jobs)
     try:
-        result = evaluate(rules, args.challenger, args.baseline, deals=args.deals, seed=args.seed,
-                          executor=executor, progress=not args.quiet)
+        result = evaluate(
+            rules,
+            args.challenger,
+            args.baseline,
+            deals=args.deals,
+            seed=args.seed,
+            executor=executor,
+            progress=not args.quiet,
+        )
     finally:
         if executor is not None:
             executor.shutdown()
@@ -159,63 +189,158 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _rule_arguments(parser: argparse.ArgumentParser) -> None:
     """Add --variant, --house-rule and --option, which every playing command takes."""
-    parser.add_argument("--variant", default="standard", metavar="NAME",
-                        help="the variant to play (default standard; 'spadeskit list' shows them all)")
-    parser.add_argument("--house-rule", action="append", default=[], dest="house_rules", metavar="NAME",
-                        help="add a house rule; repeat for several (e.g. --house-rule blind-nil)")
-    parser.add_argument("--option", action="append", default=[], type=_option, dest="options", metavar="NAME=VALUE",
-                        help="set an option, e.g. target=300 or floor=none; repeat for several")
+    parser.add_argument(
+        "--variant",
+        default="standard",
+        metavar="NAME",
+        help="the variant to play (default standard; 'spadeskit list' shows them all)",
+    )
+    parser.add_argument(
+        "--house-rule",
+        action="append",
+        default=[],
+        dest="house_rules",
+        metavar="NAME",
+        help="add a house rule; repeat for several (e.g. --house-rule blind-nil)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=_option,
+        dest="options",
+        metavar="NAME=VALUE",
+        help="set an option, e.g. target=300 or floor=none; repeat for several",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = argparse.ArgumentParser(
-        prog="spadeskit", description="The rules of Spades: watch bots play a match, play one yourself, "
-        "list the installed variants and house rules, or replay a saved record.")
+        prog="spadeskit",
+        description="The rules of Spades: watch bots play a match, play one yourself, "
+        "list the installed variants and house rules, or replay a saved record.",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    demo = sub.add_parser("demo", help="bots play a whole match, printed hand by hand",
-                          description="Bots play a whole match, printed hand by hand, then the score sheet.")
-    demo.add_argument("--seed", type=int, default=7,
-                      help="seed for the deals and the bots; the same seed plays the same match (default 7)")
+    demo = sub.add_parser(
+        "demo",
+        help="bots play a whole match, printed hand by hand",
+        description="Bots play a whole match, printed hand by hand, then the score sheet.",
+    )
+    demo.add_argument(
+        "--seed",
+        type=int,
+        default=7,
+        help="seed for the deals and the bots; the same seed plays the same match (default 7)",
+    )
     _rule_arguments(demo)
-    demo.add_argument("--bots", default="heuristic", metavar="BOT",
-                      help="the bot for every seat: heuristic (default), simple, random, or module:Class")
-    demo.add_argument("--bot", action="append", default=[], type=_bot_setting, dest="seat_bots",
-                      metavar="SEAT=BOT", help="the bot for one seat, e.g. --bot N=simple; repeat for several")
+    demo.add_argument(
+        "--bots",
+        default="heuristic",
+        metavar="BOT",
+        help="the bot for every seat: heuristic (default), simple, random, or module:Class",
+    )
+    demo.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        type=_bot_setting,
+        dest="seat_bots",
+        metavar="SEAT=BOT",
+        help="the bot for one seat, e.g. --bot N=simple; repeat for several",
+    )
     demo.add_argument("--record", metavar="FILE", help="write the match record (JSON) to this file")
-    sub.add_parser("list", help="list installed variants and house rules with their options",
-                   description="List installed variants and house rules with their options.")
-    rep = sub.add_parser("replay", help="replay a record file and print the match",
-                         description="Replay a record file, checking every action, and print the match.")
-    rep.add_argument("record", metavar="FILE", help="a record written by 'demo --record' or GameState.to_record()")
-    play = sub.add_parser("play", help="play one seat yourself against bots, at a text prompt",
-                          description="Play one seat against bots: type bids and cards at the prompt "
-                                      "('help' lists what you can type).")
+    sub.add_parser(
+        "list",
+        help="list installed variants and house rules with their options",
+        description="List installed variants and house rules with their options.",
+    )
+    rep = sub.add_parser(
+        "replay",
+        help="replay a record file and print the match",
+        description="Replay a record file, checking every action, and print the match.",
+    )
+    rep.add_argument(
+        "record",
+        metavar="FILE",
+        help="a record written by 'demo --record' or GameState.to_record()",
+    )
+    play = sub.add_parser(
+        "play",
+        help="play one seat yourself against bots, at a text prompt",
+        description="Play one seat against bots: type bids and cards at the prompt "
+        "('help' lists what you can type).",
+    )
     _rule_arguments(play)
-    play.add_argument("--seat", default=None, metavar="SEAT",
-                      help="your seat, by name (N, E, S, W) or number (default S, or the last seat)")
-    play.add_argument("--bots", default="heuristic", metavar="BOT",
-                      help="the bot for the other seats: heuristic (default), simple, random, or module:Class")
-    play.add_argument("--seed", type=int, default=None,
-                      help="seed for the deals, to play the same cards again (default: a secret shuffle)")
-    play.add_argument("--record", metavar="FILE", help="save the game record to FILE after the match or on quit")
-    play.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE instead of a new one")
-    play.add_argument("--plain", action="store_true",
-                      help="a plain text prompt even where the full-screen table (the tui extra) is available")
-    arena = sub.add_parser("arena", help="measure one bot against another on duplicate deals",
-                           description="Play DEALS match seeds, each in every seating, challenger against "
-                                       "baseline, and print the win rate with its 95%% interval, a paired "
-                                       "sign test, score margins, contracts and nils made and bags.")
+    play.add_argument(
+        "--seat",
+        default=None,
+        metavar="SEAT",
+        help="your seat, by name (N, E, S, W) or number (default S, or the last seat)",
+    )
+    play.add_argument(
+        "--bots",
+        default="heuristic",
+        metavar="BOT",
+        help="the bot for the other seats: heuristic (default), simple, random, or module:Class",
+    )
+    play.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed for the deals, to play the same cards again (default: a secret shuffle)",
+    )
+    play.add_argument(
+        "--record", metavar="FILE", help="save the game record to FILE after the match or on quit"
+    )
+    play.add_argument(
+        "--resume", metavar="FILE", help="continue the game saved in FILE instead of a new one"
+    )
+    play.add_argument(
+        "--plain",
+        action="store_true",
+        help="a plain text prompt even where the full-screen table (the tui extra) is available",
+    )
+    arena = sub.add_parser(
+        "arena",
+        help="measure one bot against another on duplicate deals",
+        description="Play DEALS match seeds, each in every seating, challenger against "
+        "baseline, and print the win rate with its 95%% interval, a paired "
+        "sign test, score margins, contracts and nils made and bags.",
+    )
     _rule_arguments(arena)
-    arena.add_argument("--challenger", default="heuristic", metavar="BOT",
-                       help="the bot measured: heuristic (default), simple, random or module:Class")
-    arena.add_argument("--baseline", default="simple", metavar="BOT", help="the bot it plays against (default simple)")
-    arena.add_argument("--deals", type=int, default=100, help="match seeds to play, each in every seating (default 100)")
-    arena.add_argument("--seed", type=int, default=0, help="seed of the match seeds and the bots' RNGs (default 0)")
+    arena.add_argument(
+        "--challenger",
+        default="heuristic",
+        metavar="BOT",
+        help="the bot measured: heuristic (default), simple, random or module:Class",
+    )
+    arena.add_argument(
+        "--baseline",
+        default="simple",
+        metavar="BOT",
+        help="the bot it plays against (default simple)",
+    )
+    arena.add_argument(
+        "--deals",
+        type=int,
+        default=100,
+        help="match seeds to play, each in every seating (default 100)",
+    )
+    arena.add_argument(
+        "--seed", type=int, default=0, help="seed of the match seeds and the bots' RNGs (default 0)"
+    )
     arena.add_argument("--jobs", type=int, default=1, help="processes to play in (default 1)")
-    arena.add_argument("--ray", metavar="ADDRESS", nargs="?", const="local",
-                       help="play on Ray: 'local' (or no value) starts it here, else a cluster address")
-    arena.add_argument("--json", metavar="FILE", help="write every match and the statistics to FILE")
+    arena.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="local",
+        help="play on Ray: 'local' (or no value) starts it here, else a cluster address",
+    )
+    arena.add_argument(
+        "--json", metavar="FILE", help="write every match and the statistics to FILE"
+    )
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     try:
@@ -228,8 +353,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{plugin.name:24} {plugin.kind:11} {plugin.summary}")
                 if plugin.kind == "broken":
                     continue
-                for label, names in (("fits", plugin.fits), ("requires", plugin.requires),
-                                     ("conflicts with", plugin.conflicts)):
+                for label, names in (
+                    ("fits", plugin.fits),
+                    ("requires", plugin.requires),
+                    ("conflicts with", plugin.conflicts),
+                ):
                     if names:
                         print(f"    {label}: {', '.join(names)}")
                 for option in plugin.options:

@@ -49,8 +49,14 @@ def indent(source: str, levels: int) -> str:
     return textwrap.indent(source, "    " * levels)
 
 
-def function(name: str, source: str, namespace: Mapping[str, Any], *, label: str,
-             sources: Sources | None = None) -> Callable[..., Any]:
+def function(
+    name: str,
+    source: str,
+    namespace: Mapping[str, Any],
+    *,
+    label: str,
+    sources: Sources | None = None,
+) -> Callable[..., Any]:
     """Return the function ``name`` that ``source`` defines, run in a copy of ``namespace``.
 
     ``label`` says what the code is for; it names the code in tracebacks

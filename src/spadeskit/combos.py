@@ -29,8 +29,10 @@ def _pair_table(kind: type[Discard] | type[Exchange]) -> tuple[tuple[Action, ...
     """Return ``table[i][j]`` (i < j): the shared two-card action, built once per kind."""
     table = _pairs.get(kind)
     if table is None:
-        table = _pairs[kind] = tuple(tuple(kind([ALL_CARDS[i], ALL_CARDS[j]]) if i < j else PLAYS[0]
-                                           for j in range(54)) for i in range(54))
+        table = _pairs[kind] = tuple(
+            tuple(kind([ALL_CARDS[i], ALL_CARDS[j]]) if i < j else PLAYS[0] for j in range(54))
+            for i in range(54)
+        )
     return table
 
 
@@ -43,7 +45,7 @@ def combos_of(kind: type[Discard] | type[Exchange], held: int, count: int) -> tu
         return tuple([row[i] for i in cards])
     if count == 2:
         table = _pair_table(kind)
-        return tuple([table[i][j] for k, i in enumerate(cards) for j in cards[k + 1:]])
+        return tuple([table[i][j] for k, i in enumerate(cards) for j in cards[k + 1 :]])
     return tuple(_combo(kind, combo) for combo in itertools.combinations(cards, count))
 
 
@@ -83,4 +85,3 @@ def _combo(kind: type[Discard] | type[Exchange], indices: tuple[int, ...]) -> Ac
         if len(_combos) < 100_000:
             _combos[key] = action
     return action
-

@@ -51,7 +51,9 @@ Compiled = Callable[..., Any]
 
 
 def _failure(hook: str, plugin: str, rules: str, exc: BaseException) -> PluginError:
-    return PluginError(f"plugin {plugin!r} failed in hook {hook} ({rules}): {type(exc).__name__}: {exc}")
+    return PluginError(
+        f"plugin {plugin!r} failed in hook {hook} ({rules}): {type(exc).__name__}: {exc}"
+    )
 
 
 def _passes_defaulted() -> bool:
@@ -86,6 +88,7 @@ def _keywords(impl: pluggy.HookImpl, offered: Sequence[str]) -> list[str]:
 
 def _arguments(impl: pluggy.HookImpl, params: Sequence[str], bound: Mapping[str, Any]) -> str:
     """Return the argument list of a generated call to ``impl``."""
+
     def value(name: str) -> str:
         return name if name in params else f"_bound_{name}"
 
@@ -94,9 +97,16 @@ def _arguments(impl: pluggy.HookImpl, params: Sequence[str], bound: Mapping[str,
     return ", ".join(parts)
 
 
-def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str],
-              bound: Mapping[str, Any], firstresult: bool, rules: str,
-              failed: list[str] | None = None, sources: codegen.Sources | None = None) -> Compiled:
+def _straight(
+    name: str,
+    impls: Sequence[pluggy.HookImpl],
+    params: Sequence[str],
+    bound: Mapping[str, Any],
+    firstresult: bool,
+    rules: str,
+    failed: list[str] | None = None,
+    sources: codegen.Sources | None = None,
+) -> Compiled:
     """Return a generated function calling plain implementations in pluggy's order.
 
     An exception becomes a :class:`PluginError`, unless ``failed`` is given: then it
@@ -105,8 +115,14 @@ def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str]
     """
     namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
     answered: list[Any] = [None]
-    namespace.update(_pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules, _failed=failed,
-                     _answered=answered)
+    namespace.update(
+        _pass=PASS_THROUGH,
+        _failure=_failure,
+        _hook=name,
+        _rules=rules,
+        _failed=failed,
+        _answered=answered,
+    )
     lines = [f"def {name}({', '.join(params)}):", "    try:"]
     if not firstresult:
         lines.append("        out = []")
@@ -125,18 +141,31 @@ def _straight(name: str, impls: Sequence[pluggy.HookImpl], params: Sequence[str]
             lines.append("            names.append(who)")
     lines.append("        return None" if firstresult else "        return out")
     if failed is None:
-        lines += ["    except _pass:", "        raise",
-                  "    except Exception as exc:", "        raise _failure(_hook, who, _rules, exc) from exc"]
+        lines += [
+            "    except _pass:",
+            "        raise",
+            "    except Exception as exc:",
+            "        raise _failure(_hook, who, _rules, exc) from exc",
+        ]
     else:
         lines += ["    except BaseException:", "        _failed[0] = who", "        raise"]
-    function = codegen.function(name, "\n".join(lines) + "\n", namespace, label=f"hook {name}", sources=sources)
+    function = codegen.function(
+        name, "\n".join(lines) + "\n", namespace, label=f"hook {name}", sources=sources
+    )
     function.answered = answered  # type: ignore[attr-defined]
     return function
 
 
-def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | None,
-             params: Sequence[str], bound: Mapping[str, Any], firstresult: bool, rules: str,
-             failed: list[str]) -> Compiled:
+def _wrapped(
+    name: str,
+    wrappers: Sequence[pluggy.HookImpl],
+    inner: Compiled | None,
+    params: Sequence[str],
+    bound: Mapping[str, Any],
+    firstresult: bool,
+    rules: str,
+    failed: list[str],
+) -> Compiled:
     """Return a call running new-style wrappers (outermost first) around ``inner``.
 
     ``inner`` raises its plugins' exceptions unchanged and names the plugin in
@@ -159,8 +188,10 @@ def _wrapped(name: str, wrappers: Sequence[pluggy.HookImpl], inner: Compiled | N
         try:
             for impl, where, named in zip(outermost_first, positions, keywords):
                 who = impl.plugin_name
-                gen = cast("Generator[None, Any, Any]",
-                           impl.function(*[given[i] for i in where], **{a: given[i] for a, i in named}))
+                gen = cast(
+                    "Generator[None, Any, Any]",
+                    impl.function(*[given[i] for i in where], **{a: given[i] for a, i in named}),
+                )
                 next(gen)
                 running.append((impl, gen))
             if inner is not None:
@@ -232,17 +263,40 @@ def $name($params):
 """
 
 
-def _one_wrapper(name: str, wrapper: pluggy.HookImpl, inner: Compiled | None, params: Sequence[str],
-                 bound: Mapping[str, Any], firstresult: bool, rules: str, failed: list[str],
-                 sources: codegen.Sources | None = None) -> Compiled:
+def _one_wrapper(
+    name: str,
+    wrapper: pluggy.HookImpl,
+    inner: Compiled | None,
+    params: Sequence[str],
+    bound: Mapping[str, Any],
+    firstresult: bool,
+    rules: str,
+    failed: list[str],
+    sources: codegen.Sources | None = None,
+) -> Compiled:
     """Return a generated call for the common case of one wrapper (as :func:`_wrapped`)."""
     namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
-    namespace.update(_w=wrapper.function, _wp=wrapper.plugin_name, _inner=inner,
-                     _pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules, _failed=failed)
+    namespace.update(
+        _w=wrapper.function,
+        _wp=wrapper.plugin_name,
+        _inner=inner,
+        _pass=PASS_THROUGH,
+        _failure=_failure,
+        _hook=name,
+        _rules=rules,
+        _failed=failed,
+    )
     # Without plain implementations the wrapper sees what pluggy would give: None or a new [].
-    result = f"_inner({', '.join(params)})" if inner is not None else "None" if firstresult else "[]"
-    source = codegen.render(_ONE_WRAPPER, name=name, params=", ".join(params),
-                            wargs=_arguments(wrapper, params, bound), inner=result)
+    result = (
+        f"_inner({', '.join(params)})" if inner is not None else "None" if firstresult else "[]"
+    )
+    source = codegen.render(
+        _ONE_WRAPPER,
+        name=name,
+        params=", ".join(params),
+        wargs=_arguments(wrapper, params, bound),
+        inner=result,
+    )
     call = codegen.function(name, source, namespace, label=f"hook {name}", sources=sources)
     call.answered = inner.answered if inner is not None else [None]  # type: ignore[attr-defined]
     call.wrappers = [wrapper.plugin_name]  # type: ignore[attr-defined]
@@ -263,8 +317,13 @@ def answered_by(call: Compiled | None, index: int | None = None) -> str:
     return " or ".join(names) if names else "no plugin"
 
 
-def _through_pluggy(name: str, caller: pluggy.HookCaller, params: Sequence[str],
-                    bound: Mapping[str, Any], rules: str) -> Compiled:
+def _through_pluggy(
+    name: str,
+    caller: pluggy.HookCaller,
+    params: Sequence[str],
+    bound: Mapping[str, Any],
+    rules: str,
+) -> Compiled:
     """Return a call that goes through pluggy (for old-style hookwrappers)."""
 
     def call(*args: Any) -> Any:
@@ -279,9 +338,14 @@ def _through_pluggy(name: str, caller: pluggy.HookCaller, params: Sequence[str],
     return call
 
 
-def compile_hook(pm: pluggy.PluginManager, name: str, bound: Mapping[str, Any], rules: str,
-                 keep: Callable[[pluggy.HookImpl], bool] | None = None,
-                 sources: codegen.Sources | None = None) -> Compiled | None:
+def compile_hook(
+    pm: pluggy.PluginManager,
+    name: str,
+    bound: Mapping[str, Any],
+    rules: str,
+    keep: Callable[[pluggy.HookImpl], bool] | None = None,
+    sources: codegen.Sources | None = None,
+) -> Compiled | None:
     """Return hook ``name`` compiled into one call, or ``None`` if nothing implements it.
 
     ``bound`` gives the values of arguments fixed for these rules (``table``,
@@ -303,9 +367,19 @@ def compile_hook(pm: pluggy.PluginManager, name: str, bound: Mapping[str, Any], 
     plain = [i for i in impls if not i.wrapper]
     wrappers = [i for i in impls if i.wrapper]
     if not wrappers:
-        return _straight(name, plain, params, bound, firstresult, rules, sources=sources) if plain else None
+        return (
+            _straight(name, plain, params, bound, firstresult, rules, sources=sources)
+            if plain
+            else None
+        )
     failed = [""]
-    inner = _straight(name, plain, params, bound, firstresult, rules, failed, sources) if plain else None
+    inner = (
+        _straight(name, plain, params, bound, firstresult, rules, failed, sources)
+        if plain
+        else None
+    )
     if len(wrappers) == 1:
-        return _one_wrapper(name, wrappers[0], inner, params, bound, firstresult, rules, failed, sources)
+        return _one_wrapper(
+            name, wrappers[0], inner, params, bound, firstresult, rules, failed, sources
+        )
     return _wrapped(name, wrappers, inner, params, bound, firstresult, rules, failed)

@@ -11,12 +11,13 @@ from array import array
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-
+from .auction import AuctionRules
 from .cards import CardLike, misplaced, parse_cards
 from .errors import (
     DealError,
     shown,
 )
+from .seeding import check_seed
 from .state import (
     DEALT_LATER,
     Builder,
@@ -28,18 +29,21 @@ from .state import (
     freeze,
 )
 from .table import FrozenMap
-from .auction import AuctionRules
-from .seeding import check_seed
 
 if TYPE_CHECKING:
     pass
 
 # Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
 # path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
+_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
+    Phase.PLAY,
+    Phase.AUCTION,
+    Phase.EXCHANGE,
+    Phase.REVIEW,
+    Phase.OVER,
+)
 
 _EMPTY = FrozenMap()
-
 
 
 class Dealer(AuctionRules):
@@ -60,7 +64,10 @@ class Dealer(AuctionRules):
                 seat.extend(range(pos, pos + packet))
                 pos += packet
         blind = tuple(range(pos, pos + plan.blind))
-        return tuple(tuple(p) for p in seats) + (blind, tuple(range(pos + plan.blind, len(self.deck))))
+        return tuple(tuple(p) for p in seats) + (
+            blind,
+            tuple(range(pos + plan.blind, len(self.deck))),
+        )
 
     def new_game(
         self,
@@ -76,7 +83,9 @@ class Dealer(AuctionRules):
             dealer = self.n - 1
         self.check_seat(dealer, "dealer")
         explicit = (self.check_deal(deal, blind, pile),) if deal is not None else ()
-        return self.start(Dealing(seed, secrets.token_bytes(32) if seed is None else None, explicit), dealer)
+        return self.start(
+            Dealing(seed, secrets.token_bytes(32) if seed is None else None, explicit), dealer
+        )
 
     def start(self, dealing: Dealing, dealer: int) -> GameState:
         """Return a new match dealt as ``dealing`` says, ``dealer`` dealing the first hand."""
@@ -92,31 +101,50 @@ class Dealer(AuctionRules):
         pile: Iterable[CardLike] | str,
     ) -> tuple[tuple[int, ...], ...]:
         plan = self.table.deal
-        if isinstance(deal, Sequence) and not isinstance(deal, (str, bytes)) and len(deal) == self.n + 2:
+        if (
+            isinstance(deal, Sequence)
+            and not isinstance(deal, (str, bytes))
+            and len(deal) == self.n + 2
+        ):
             # A record's deal: the hands, then the blind and the pile.
-            if (blind and list(parse_cards(blind)) != list(parse_cards(deal[-2]))) or \
-                    (pile and list(parse_cards(pile)) != list(parse_cards(deal[-1]))):
-                raise DealError("the deal already lists the blind and the pile: do not give them again")
-            deal, blind, pile = deal[:self.n], deal[-2], deal[-1]
+            if (blind and list(parse_cards(blind)) != list(parse_cards(deal[-2]))) or (
+                pile and list(parse_cards(pile)) != list(parse_cards(deal[-1]))
+            ):
+                raise DealError(
+                    "the deal already lists the blind and the pile: do not give them again"
+                )
+            deal, blind, pile = deal[: self.n], deal[-2], deal[-1]
         if isinstance(deal, (str, bytes)) or not isinstance(deal, Sequence) or len(deal) != self.n:
-            raise DealError(f"a deal for {self.rules.name!r} is {self.n} hands, one per seat (optionally "
-                            f"followed by the blind and the pile, as a record holds it), not {shown(deal, 40)}")
+            raise DealError(
+                f"a deal for {self.rules.name!r} is {self.n} hands, one per seat (optionally "
+                f"followed by the blind and the pile, as a record holds it), not {shown(deal, 40)}"
+            )
         hands = [tuple(c.index for c in parse_cards(h)) for h in deal]
-        extra = [tuple(c.index for c in parse_cards(blind)), tuple(c.index for c in parse_cards(pile))]
+        extra = [
+            tuple(c.index for c in parse_cards(blind)),
+            tuple(c.index for c in parse_cards(pile)),
+        ]
         deck = {c.index for c in self.table.deck}
         if plan.blind and not extra[0] and not plan.pile:
             dealt = {c for h in hands for c in h}
             extra[0] = tuple(sorted(deck - dealt))
-        groups = [(self.seat_name(s), h) for s, h in enumerate(hands)] + [("the blind", extra[0]),
-                                                                           ("the pile", extra[1])]
+        groups = [(self.seat_name(s), h) for s, h in enumerate(hands)] + [
+            ("the blind", extra[0]),
+            ("the pile", extra[1]),
+        ]
         problem = misplaced(groups, deck, "dealt", "to")
         if problem:
-            raise DealError(f"{problem} of {self.rules.name!r}" if problem.endswith("deck") else problem)
+            raise DealError(
+                f"{problem} of {self.rules.name!r}" if problem.endswith("deck") else problem
+            )
         misdeal = self.calls.misdeal_allowed
         if misdeal is None or not misdeal():
             for seat, h in enumerate(hands):
                 if len(h) != plan.hand_size:
-                    raise DealError(f"{self.seat_name(seat)} is dealt {len(h)} cards; a hand is {plan.hand_size}")
+                    raise DealError(
+                        f"{self.seat_name(seat)} is dealt {len(h)} cards; a hand is "
+                        f"{plan.hand_size}"
+                    )
         elif {c for h in hands for c in h} != deck - set(extra[0]) - set(extra[1]):
             raise DealError(f"the deal must use every card of the deck of {self.rules.name!r}")
         for name, cards, size in (("blind", extra[0], plan.blind), ("pile", extra[1], plan.pile)):
@@ -124,7 +152,9 @@ class Dealer(AuctionRules):
                 raise DealError(f"the {name} has {len(cards)} cards; it must have {size}")
         return tuple(hands) + tuple(extra)
 
-    def _shuffle(self, rng: random.Random, dealer: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    def _shuffle(
+        self, rng: random.Random, dealer: int
+    ) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
         """Return the hand masks (by seat), the blind mask and the pile of a deal drawn
         from ``rng``: the deck sorted by 64-bit random keys (all drawn in one call)."""
         deck = self.deck
@@ -156,7 +186,9 @@ class Dealer(AuctionRules):
         if dealing.seed is not None:
             return random.Random(f"spadeskit deal {dealing.seed} {game.number}")
         assert dealing.secret is not None
-        return random.Random(hmac.new(dealing.secret, f"hand {game.number}".encode(), hashlib.sha256).digest())
+        return random.Random(
+            hmac.new(dealing.secret, f"hand {game.number}".encode(), hashlib.sha256).digest()
+        )
 
     def _hand(self, dealing: Dealing, match: MatchState, number: int, dealer: int) -> GameState:
         """Return a new hand whose deal waits until something reads it (see ``deal_now``)."""
@@ -210,4 +242,3 @@ class Dealer(AuctionRules):
                 object.__delattr__(game, name)
             raise
         put(game, "_legal", None)
-

@@ -54,7 +54,9 @@ class Engine(Playouts):
         self.pairs = tuple(tuple((s, i) for i in range(54)) for s in range(n))
         self.entries = tuple(tuple((s, PLAYS[i]) for i in range(54)) for s in range(n))
         offers = self.calls.offers
-        self.player_offers = {phase: offers[(phase, False)] for phase, referee in offers if not referee}
+        self.player_offers = {
+            phase: offers[(phase, False)] for phase, referee in offers if not referee
+        }
         self.referee_offers = {phase: offers[(phase, True)] for phase, referee in offers if referee}
         self.play_offer = self.player_offers[Phase.PLAY]
         self.draw = rules.table.deal.draw
@@ -69,5 +71,3 @@ class Engine(Playouts):
         if seat is not None:
             self.check_seat(seat)
         return make_view(game, seat)
-
-

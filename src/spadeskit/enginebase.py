@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-
 from . import codegen
 from .actions import Action
 from .cards import cards_of
@@ -40,7 +39,14 @@ if TYPE_CHECKING:
 
 # Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
 # path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
+_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
+    Phase.PLAY,
+    Phase.AUCTION,
+    Phase.EXCHANGE,
+    Phase.REVIEW,
+    Phase.OVER,
+)
+
 
 def listed(action: Action, legal: Sequence[Action]) -> bool:
     """Return whether ``action`` is one of ``legal``: same exact type, equal fields.
@@ -58,8 +64,7 @@ def listed(action: Action, legal: Sequence[Action]) -> bool:
     return False
 
 
-
-class EngineBase():
+class EngineBase:
     """The engine's fields, seat names and checks, and the errors it raises about plugins.
 
     :class:`~spadeskit.engine.Engine` fills the fields when rules are built.
@@ -101,7 +106,9 @@ class EngineBase():
     def check_seat(self, seat: object, what: str = "seat") -> int:
         """Return ``seat`` if it is a seat of this table; raise :class:`IllegalAction` if not."""
         if type(seat) is not int or not 0 <= seat < self.n:
-            raise IllegalAction(f"{what} {shown(seat, 40)} does not exist: seats are 0 to {self.n - 1}")
+            raise IllegalAction(
+                f"{what} {shown(seat, 40)} does not exist: seats are 0 to {self.n - 1}"
+            )
         return seat
 
     def _plugin_seat(self, seat: object, hook: str, call: Any) -> int:
@@ -109,10 +116,14 @@ class EngineBase():
             raise self._bad(hook, call, seat, "not a seat")
         return seat
 
-    def _bad(self, hook: str, call: Any, value: object, what: str, index: int | None = None) -> PluginError:
+    def _bad(
+        self, hook: str, call: Any, value: object, what: str, index: int | None = None
+    ) -> PluginError:
         """Return the error for a hook answer the engine cannot use, naming who gave it."""
-        return PluginError(f"{hook} answered {shown(value, 60)}, {what} ({answered_by(call, index)}, "
-                           f"in {self.rules.name!r})")
+        return PluginError(
+            f"{hook} answered {shown(value, 60)}, {what} ({answered_by(call, index)}, "
+            f"in {self.rules.name!r})"
+        )
 
     def _bad_after_trick(self, changed: object) -> PluginError:
         return self._bad("spadeskit_after_trick", self.calls.after_trick, changed, "not a state")
@@ -124,14 +135,17 @@ class EngineBase():
         elif not mask:
             why = "leave nothing to play from a hand that is not empty"
         else:
-            why = f"allow {', '.join(c.code for c in cards_of(mask & ~held))}, which the seat does not hold"
-        return PluginError(f"the play filters of {self.rules.name!r} ({names}) {why} "
-                           f"for {self.seat_name(seat)}")
+            extra = ", ".join(c.code for c in cards_of(mask & ~held))
+            why = f"allow {extra}, which the seat does not hold"
+        return PluginError(
+            f"the play filters of {self.rules.name!r} ({names}) {why} for {self.seat_name(seat)}"
+        )
 
     def _stuck(self, game: GameState, seat: int) -> Deadlock:
         """Return the error for a state in which the seat to act has no action at all."""
         names = ", ".join(info.name for info in self.rules.plugins)
-        return Deadlock(f"{self.seat_name(seat)} has no legal action in the {game.phase.value} of hand "
-                        f"{game.number + 1}: the rules {self.rules.name!r} leave the game stuck "
-                        f"(plugins {names}; two of them probably cannot be combined)")
-
+        return Deadlock(
+            f"{self.seat_name(seat)} has no legal action in the {game.phase.value} of hand "
+            f"{game.number + 1}: the rules {self.rules.name!r} leave the game stuck "
+            f"(plugins {names}; two of them probably cannot be combined)"
+        )

@@ -92,7 +92,8 @@ def shown(value: object, width: int = 40) -> str:
     error that reports them.
     """
     if type(value) is int and value.bit_length() > 128:
-        return f"a {'negative ' if value < 0 else ''}number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        digits = int(value.bit_length() * 0.30103) + 1
+        return f"a {'negative ' if value < 0 else ''}number of about {digits} digits"
     try:
         text = repr(value)
     except Exception:

@@ -34,14 +34,23 @@ from .actions import (
     fields_json,
 )
 from .cards import ALL_CARDS, Card
-
 from .state import REFEREE
 
 if TYPE_CHECKING:
     from .state import GameState
 
-__all__ = ["BidMade", "CardPlayed", "CardsDiscarded", "CardsDrawn", "CardsPassed", "Event", "OutOfTurn",
-           "TrickWon", "hand_events"]
+__all__ = [
+    "BidMade",
+    "CardPlayed",
+    "CardsDiscarded",
+    "CardsDrawn",
+    "CardsPassed",
+    "Event",
+    "OutOfTurn",
+    "TrickWon",
+    "hand_events",
+]
+
 
 @attrs.frozen
 class Event:
@@ -124,9 +133,15 @@ class OutOfTurn(Event):
 
 
 _BIDS = frozenset({Bid, Nil, BlindNil, PickUp, Pass})
-_KINDS: dict[type, str] = {BidMade: "bid", CardPlayed: "card-played", TrickWon: "trick-won",
-                           CardsDrawn: "cards-drawn", CardsPassed: "cards-passed",
-                           CardsDiscarded: "cards-discarded", OutOfTurn: "out-of-turn"}
+_KINDS: dict[type, str] = {
+    BidMade: "bid",
+    CardPlayed: "card-played",
+    TrickWon: "trick-won",
+    CardsDrawn: "cards-drawn",
+    CardsPassed: "cards-passed",
+    CardsDiscarded: "cards-discarded",
+    OutOfTurn: "out-of-turn",
+}
 
 
 def _name(names: tuple[str, ...], seat: int) -> str:
@@ -197,7 +212,9 @@ def hand_events(game: GameState, seat: int | None) -> tuple[Event, ...]:
     return progress[0]
 
 
-def _advance(game: GameState, seat: int | None, progress: _Progress, entry: tuple[int | None, Action]) -> _Progress:
+def _advance(
+    game: GameState, seat: int | None, progress: _Progress, entry: tuple[int | None, Action]
+) -> _Progress:
     """Return ``progress`` after one logged action (the hand's tricks, contract and pile
     tell what followed it)."""
     events, plays, drawn, taken_steps = progress
@@ -211,25 +228,39 @@ def _advance(game: GameState, seat: int | None, progress: _Progress, entry: tupl
     if kind is Play and who is not None:
         assert isinstance(action, Play)
         number = plays // n + 1
-        new.append(CardPlayed(who, action.card, number, text=f"{names[who]} plays {action.card.symbol}"))
+        new.append(
+            CardPlayed(who, action.card, number, text=f"{names[who]} plays {action.card.symbol}")
+        )
         plays += 1
         tricks = game.tricks
         if plays % n == 0 and plays // n <= len(tricks):
             done = tricks[plays // n - 1]
             best = next(ALL_CARDS[c] for s, c in done.plays if s == done.winner)
-            new.append(TrickWon(number, done.winner, best,
-                                text=f"{names[done.winner]} wins trick {number} with {best.symbol}"))
+            new.append(
+                TrickWon(
+                    number,
+                    done.winner,
+                    best,
+                    text=f"{names[done.winner]} wins trick {number} with {best.symbol}",
+                )
+            )
             draw = table.deal.draw
             pile = game._dealt[2] if draw else ()
             for step in range(n):
-                got = tuple(ALL_CARDS[c] for c in pile[drawn:drawn + draw])
+                got = tuple(ALL_CARDS[c] for c in pile[drawn : drawn + draw])
                 if not got:
                     break
                 drawn += len(got)
                 taker = (done.winner + step) % n
                 shown = got if taker == seat else None
-                new.append(CardsDrawn(taker, len(got), shown,
-                                      text=f"{names[taker]} draws {_cards_text(shown, len(got))}"))
+                new.append(
+                    CardsDrawn(
+                        taker,
+                        len(got),
+                        shown,
+                        text=f"{names[taker]} draws {_cards_text(shown, len(got))}",
+                    )
+                )
     elif (kind is Discard or kind is Exchange) and who is not None and taken_steps < len(steps):
         assert isinstance(action, (Discard, Exchange))
         count = len(action.cards)
@@ -237,23 +268,45 @@ def _advance(game: GameState, seat: int | None, progress: _Progress, entry: tupl
         taken_steps += 1
         if kind is Discard or to is None:
             cards = action.cards if who == seat else None
-            new.append(CardsDiscarded(who, count, cards, text=f"{names[who]} discards {_cards_text(cards, count)}"))
+            new.append(
+                CardsDiscarded(
+                    who, count, cards, text=f"{names[who]} discards {_cards_text(cards, count)}"
+                )
+            )
         else:
             cards = action.cards if seat in (who, to) else None
-            new.append(CardsPassed(who, to, count, cards,
-                                   text=f"{names[who]} passes {_cards_text(cards, count)} to {names[to]}"))
+            new.append(
+                CardsPassed(
+                    who,
+                    to,
+                    count,
+                    cards,
+                    text=f"{names[who]} passes {_cards_text(cards, count)} to {names[to]}",
+                )
+            )
     elif kind in _BIDS and who is not None:
         new.append(BidMade(who, action, text=_bid_text(names[who], action)))
     else:
         seat_of = REFEREE if who is None else who
-        new.append(OutOfTurn(seat_of, action, text=_out_of_turn_text(_name(names, seat_of), action,
-                                                                     table.side_names)))
+        new.append(
+            OutOfTurn(
+                seat_of,
+                action,
+                text=_out_of_turn_text(_name(names, seat_of), action, table.side_names),
+            )
+        )
     return events + tuple(new), plays, drawn, taken_steps
 
 
-def sealed(events: tuple[Event, ...], hidden: frozenset[int], names: tuple[str, ...]) -> tuple[Event, ...]:
+def sealed(
+    events: tuple[Event, ...], hidden: frozenset[int], names: tuple[str, ...]
+) -> tuple[Event, ...]:
     """Return ``events`` with the bids of the ``hidden`` seats sealed."""
     if not hidden:
         return events
-    return tuple(BidMade(e.seat, None, text=_bid_text(names[e.seat], None))
-                 if isinstance(e, BidMade) and e.seat in hidden else e for e in events)
+    return tuple(
+        BidMade(e.seat, None, text=_bid_text(names[e.seat], None))
+        if isinstance(e, BidMade) and e.seat in hidden
+        else e
+        for e in events
+    )

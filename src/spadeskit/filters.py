@@ -35,8 +35,17 @@ from .errors import PluginError
 if TYPE_CHECKING:
     from .state import HandState
 
-__all__ = ["Block", "PlayCheck", "PlayFilter", "Ranking", "compile_filters", "first_trick_ban",
-           "follow_suit", "head_the_trick", "no_lead_until_broken"]
+__all__ = [
+    "Block",
+    "PlayCheck",
+    "PlayFilter",
+    "Ranking",
+    "compile_filters",
+    "first_trick_ban",
+    "follow_suit",
+    "head_the_trick",
+    "no_lead_until_broken",
+]
 
 PlayCheck = Callable[["HandState", int, int], int]
 
@@ -87,17 +96,24 @@ class Block:
     def check_names(self, name: str) -> None:
         """Raise :class:`PluginError` if the statements read ``hand`` or assign a name
         the playout loops keep their state in (they are inlined there)."""
-        rendered = self.render({k: f"_k_{k}" for k in READS}, {k: f"_c_{k}" for k in self.constants})
+        rendered = self.render(
+            {k: f"_k_{k}" for k in READS}, {k: f"_c_{k}" for k in self.constants}
+        )
         for code in _code_objects(compile(rendered, f"<block {name}>", "exec")):
             for ins in dis.get_instructions(code):
                 target = ins.argval if isinstance(ins.argval, str) else ""
                 if target == "hand" and ins.opname.startswith("LOAD"):
-                    raise PluginError(f"building block {name!r} reads 'hand': read the hand in play "
-                                      "through $trick, $played and $tricks")
+                    raise PluginError(
+                        f"building block {name!r} reads 'hand': read the hand in play "
+                        "through $trick, $played and $tricks"
+                    )
                 if ins.opname.startswith(("STORE", "DELETE")) and (
-                        target in _RESERVED or target.startswith("_k_")):
-                    raise PluginError(f"building block {name!r} assigns {target!r}, which the playout "
-                                      "loops keep their state in; use another name")
+                    target in _RESERVED or target.startswith("_k_")
+                ):
+                    raise PluginError(
+                        f"building block {name!r} assigns {target!r}, which the playout "
+                        "loops keep their state in; use another name"
+                    )
 
 
 def _code_objects(code: types.CodeType) -> Iterator[types.CodeType]:
@@ -134,26 +150,45 @@ class PlayFilter:
 
     def __attrs_post_init__(self) -> None:
         if self.source is not None:
-            warnings.warn(f"PlayFilter {self.name!r}: 'source' is ignored since spadeskit 0.2; the "
-                          "filter's check runs on every path (write the rule once, as check)",
-                          DeprecationWarning, stacklevel=3)
+            warnings.warn(
+                f"PlayFilter {self.name!r}: 'source' is ignored since spadeskit 0.2; the "
+                "filter's check runs on every path (write the rule once, as check)",
+                DeprecationWarning,
+                stacklevel=3,
+            )
 
 
-def building_block(name: str, reason: str, statements: str, constants: Mapping[str, Any], *,
-                   order: int, enforced: bool = True) -> PlayFilter:
+def building_block(
+    name: str,
+    reason: str,
+    statements: str,
+    constants: Mapping[str, Any],
+    *,
+    order: int,
+    enforced: bool = True,
+) -> PlayFilter:
     """Return a play filter defined by ``statements`` alone (see :class:`Block`): its
     ``check`` is derived from them, and compiled playout loops inline the same text."""
     block = Block(statements, dict(constants))
     block.check_names(name)
     names = {key: f"_c_{key}" for key in block.constants}
-    source = ("def check(hand, seat, allowed):\n" + codegen.indent(block.render(REFERENCE, names), 1)
-              + "    return allowed\n")
-    check = codegen.function("check", source, {names[k]: v for k, v in block.constants.items()},
-                             label=f"play filter {name}")
+    source = (
+        "def check(hand, seat, allowed):\n"
+        + codegen.indent(block.render(REFERENCE, names), 1)
+        + "    return allowed\n"
+    )
+    check = codegen.function(
+        "check",
+        source,
+        {names[k]: v for k, v in block.constants.items()},
+        label=f"play filter {name}",
+    )
     return PlayFilter(name, check, reason, order=order, enforced=enforced, block=block)
 
 
-def compile_filters(filters: Sequence[PlayFilter], sources: codegen.Sources | None = None) -> PlayCheck:
+def compile_filters(
+    filters: Sequence[PlayFilter], sources: codegen.Sources | None = None
+) -> PlayCheck:
     """Return one function applying ``filters`` in order: building blocks inlined, every
     other filter's ``check`` called in its place."""
     namespace: dict[str, Any] = {}
@@ -166,8 +201,14 @@ def compile_filters(filters: Sequence[PlayFilter], sources: codegen.Sources | No
         names = {key: f"_c{k}_{key}" for key in f.block.constants}
         namespace.update({names[key]: value for key, value in f.block.constants.items()})
         body.append(f.block.render(REFERENCE, names))
-    source = "def check(hand, seat, allowed):\n" + codegen.indent("".join(body), 1) + "    return allowed\n"
-    check: PlayCheck = codegen.function("check", source, namespace, label="play filters", sources=sources)
+    source = (
+        "def check(hand, seat, allowed):\n"
+        + codegen.indent("".join(body), 1)
+        + "    return allowed\n"
+    )
+    check: PlayCheck = codegen.function(
+        "check", source, namespace, label="play filters", sources=sources
+    )
     return check
 
 
@@ -185,9 +226,14 @@ if $trick:
 
 def follow_suit(ranking: Ranking, *, enforced: bool = True, order: int = 10) -> PlayFilter:
     """Return the filter "follow the led (effective) suit if able"."""
-    return building_block("follow-suit", "a player must follow the led suit when able", _FOLLOW,
-                          {"suit_mask": ranking.suit_mask, "suit_of": ranking.suit_of},
-                          order=order, enforced=enforced)
+    return building_block(
+        "follow-suit",
+        "a player must follow the led suit when able",
+        _FOLLOW,
+        {"suit_mask": ranking.suit_mask, "suit_of": ranking.suit_of},
+        order=order,
+        enforced=enforced,
+    )
 
 
 _UNBROKEN = """\
@@ -198,8 +244,9 @@ if not $trick and not $played & $trump:
 """
 
 
-def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, enforced: bool = True,
-                         order: int = 20) -> PlayFilter:
+def no_lead_until_broken(
+    ranking: Ranking, suit: Suit = Suit.SPADES, *, enforced: bool = True, order: int = 20
+) -> PlayFilter:
     """Return the filter "no leading ``suit`` until one has been played, unless only it is held".
 
     With ``enforced=False`` a lead outside it is accepted and recorded as a secret
@@ -207,10 +254,14 @@ def no_lead_until_broken(ranking: Ranking, suit: Suit = Suit.SPADES, *, enforced
     """
     trump = ranking.suit_mask[suit]
     name = suit.name.lower()
-    return building_block(f"break-{name}",
-                          f"{name} may not be led until broken, unless the leader holds only {name}",
-                          _UNBROKEN, {"trump": trump, "others": ranking.deck_mask & ~trump},
-                          order=order, enforced=enforced)
+    return building_block(
+        f"break-{name}",
+        f"{name} may not be led until broken, unless the leader holds only {name}",
+        _UNBROKEN,
+        {"trump": trump, "others": ranking.deck_mask & ~trump},
+        order=order,
+        enforced=enforced,
+    )
 
 
 _FIRST_TRICK = """\
@@ -219,14 +270,23 @@ if not $tricks and allowed & $others:
 """
 
 
-def first_trick_ban(ranking: Ranking, suit: Suit = Suit.SPADES, *, name: str = "no-trump-first-trick",
-                    order: int = 30) -> PlayFilter:
+def first_trick_ban(
+    ranking: Ranking,
+    suit: Suit = Suit.SPADES,
+    *,
+    name: str = "no-trump-first-trick",
+    order: int = 30,
+) -> PlayFilter:
     """Return the filter "no ``suit`` may be played to the first trick unless the player
     holds nothing else"."""
     plural = suit.name.lower()
-    return building_block(name, f"no {plural[:-1]} may be played to the first trick unless the player "
-                                "holds nothing else",
-                          _FIRST_TRICK, {"others": ranking.deck_mask & ~ranking.suit_mask[suit]}, order=order)
+    return building_block(
+        name,
+        f"no {plural[:-1]} may be played to the first trick unless the player holds nothing else",
+        _FIRST_TRICK,
+        {"others": ranking.deck_mask & ~ranking.suit_mask[suit]},
+        order=order,
+    )
 
 
 _HEAD = """\
@@ -234,7 +294,8 @@ if $trick:
     led = $suit_of[$trick[0][1]]
     following = allowed & $suit_mask[led]
     if following:
-        if $must_head and not (led != $trump_suit and any($suit_of[c] == $trump_suit for _, c in $trick)):
+        trumped = led != $trump_suit and any($suit_of[c] == $trump_suit for _, c in $trick)
+        if $must_head and not trumped:
             allowed = $beating(following, led, $trick) or following
         else:
             allowed = following
@@ -245,8 +306,9 @@ if $trick:
 """
 
 
-def head_the_trick(ranking: Ranking, must_head: bool = True, suit: Suit = Suit.SPADES, *,
-                   order: int = 10) -> PlayFilter:
+def head_the_trick(
+    ranking: Ranking, must_head: bool = True, suit: Suit = Suit.SPADES, *, order: int = 10
+) -> PlayFilter:
     """Return the heading filter (Call Break), with ``suit`` trumps.
 
     Following suit: the led suit if able and, with ``must_head``, a card beating every
@@ -267,10 +329,25 @@ def head_the_trick(ranking: Ranking, must_head: bool = True, suit: Suit = Suit.S
             rest ^= bit
         return mask
 
-    reason = ("follow suit and beat the led suit's best card if able (unless trumped); "
-              "void: play a spade, beating the best spade if able") if must_head else \
-        "follow suit if able; void: play a spade, beating the best spade if able"
-    return building_block("head-the-trick", reason, _HEAD,
-                          {"suit_of": suit_of, "suit_mask": ranking.suit_mask, "must_head": must_head,
-                           "trump_suit": int(suit), "trumps": ranking.suit_mask[suit], "beating": beating},
-                          order=order)
+    reason = (
+        (
+            "follow suit and beat the led suit's best card if able (unless trumped); "
+            "void: play a spade, beating the best spade if able"
+        )
+        if must_head
+        else "follow suit if able; void: play a spade, beating the best spade if able"
+    )
+    return building_block(
+        "head-the-trick",
+        reason,
+        _HEAD,
+        {
+            "suit_of": suit_of,
+            "suit_mask": ranking.suit_mask,
+            "must_head": must_head,
+            "trump_suit": int(suit),
+            "trumps": ranking.suit_mask[suit],
+            "beating": beating,
+        },
+        order=order,
+    )

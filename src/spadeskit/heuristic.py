@@ -26,7 +26,20 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .actions import Accept, Action, Bid, BlindNil, CallRenege, Discard, Exchange, Nil, Pass, PickUp, Play, SeeCards
+from .actions import (
+    Accept,
+    Action,
+    Bid,
+    BlindNil,
+    CallRenege,
+    Discard,
+    Exchange,
+    Nil,
+    Pass,
+    PickUp,
+    Play,
+    SeeCards,
+)
 from .cards import Card
 from .rules import Rules
 from .views import View
@@ -60,7 +73,9 @@ class HeuristicBot:
         self.points_game = rules.variant == "three-suit-trump"
         self.options = rules.options
         # Overtricks cost something only where bags are counted against a side.
-        self.bags_hurt = isinstance(rules.options.get("bag_limit"), int) and "no-bags" not in rules.house_rules
+        self.bags_hurt = (
+            isinstance(rules.options.get("bag_limit"), int) and "no-bags" not in rules.house_rules
+        )
         # Per effective suit, the deck's cards from strongest to weakest.
         self.suit_cards: dict[int, list[int]] = {}
         for index in self.deck:
@@ -82,7 +97,9 @@ class HeuristicBot:
             rng = random.Random(0)
             cards = list(rules.table.deck)
             mean = sum(self.estimate(rng.sample(cards, plan.hand_size)) for _ in range(300)) / 300
-            cached = self._OFFSETS[rules.name] = max(0.0, per_player - mean - 0.7 * per_player / 3.25)
+            cached = self._OFFSETS[rules.name] = max(
+                0.0, per_player - mean - 0.7 * per_player / 3.25
+            )
         return cached
 
     # ----------------------------------------------------------------------------------
@@ -101,7 +118,9 @@ class HeuristicBot:
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
             return self._play(view, plays)
-        if any(isinstance(a, (PickUp, Pass)) for a in legal) and not any(isinstance(a, Bid) for a in legal):
+        if any(isinstance(a, (PickUp, Pass)) for a in legal) and not any(
+            isinstance(a, Bid) for a in legal
+        ):
             return self._pick_up(view, legal)
         if any(isinstance(a, (Discard, Exchange)) for a in legal):
             return self._give(view, legal)
@@ -199,7 +218,11 @@ class HeuristicBot:
         numeric = [b for b in bids if isinstance(b, Bid)]
         if Nil() in bids and not view.pile_size and self._nil_ok(view, estimate):
             partner_bid = view.bids[partner] if partner is not None else None
-            if partner is None or partner_bid is None or (isinstance(partner_bid, Bid) and partner_bid.tricks >= 3):
+            if (
+                partner is None
+                or partner_bid is None
+                or (isinstance(partner_bid, Bid) and partner_bid.tricks >= 3)
+            ):
                 return Nil()
         want = estimate
         # Score awareness: shade toward safety near the bag limit and the target.
@@ -226,7 +249,9 @@ class HeuristicBot:
         for suit, cards in self.suit_cards.items():
             if suit == TRUMP:
                 continue
-            held = sorted((cards.index(c.index) for c in view.cards if self.suit_of[c.index] == suit))
+            held = sorted(
+                (cards.index(c.index) for c in view.cards if self.suit_of[c.index] == suit)
+            )
             low = sum(1 for r in held if r >= len(cards) - 6)
             if 0 in held or (1 in held and low < 3) or (2 in held and low < 2):
                 return False  # an ace, or a high card without low cards to duck under
@@ -258,7 +283,11 @@ class HeuristicBot:
         spades = [c for c in view.cards if self.suit_of[c.index] == TRUMP]
         clubs = [c for c in view.cards if c.code.endswith("C")]
         top = sum(1 for c in spades if c.rank >= 12)
-        strong = len(spades) >= 4 or (len(spades) >= 3 and top >= 2) or (len(spades) + len(clubs) >= 7 and top >= 1)
+        strong = (
+            len(spades) >= 4
+            or (len(spades) >= 3 and top >= 2)
+            or (len(spades) + len(clubs) >= 7 and top >= 1)
+        )
         if strong and PickUp() in legal:
             return PickUp()
         return Pass() if Pass() in legal else legal[0]
@@ -310,7 +339,9 @@ class HeuristicBot:
             plays = proper or plays
         trump = view.trump or "spades"
         table = self.rules.strength_table(trump)
-        played = {c.index for t in view.tricks for _, c in t.plays} | {c.index for _, c in view.trick}
+        played = {c.index for t in view.tricks for _, c in t.plays} | {
+            c.index for _, c in view.trick
+        }
         mine = {c.index for c in view.cards}
         unseen = [i for i in self.deck if i not in played and i not in mine]
         voids = self._voids(view)
@@ -366,7 +397,9 @@ class HeuristicBot:
 
     def _need(self, view: View, side: int) -> int:
         seats = self.sides[side]
-        contract = sum(b.tricks for s in seats if isinstance(b := view.bids[s], Bid) and b.tricks > 0)
+        contract = sum(
+            b.tricks for s in seats if isinstance(b := view.bids[s], Bid) and b.tricks > 0
+        )
         took = sum(view.books[s] for s in seats if not self._is_nil(view.bids[s]))
         return contract - took
 
@@ -388,41 +421,81 @@ class HeuristicBot:
 
     def _master(self, index: int, unseen: Sequence[int]) -> bool:
         suit = self.suit_of[index]
-        return not any(self.suit_of[u] == suit and self.strength[u] > self.strength[index] for u in unseen)
+        return not any(
+            self.suit_of[u] == suit and self.strength[u] > self.strength[index] for u in unseen
+        )
 
     def _low(self, plays: Sequence[Play], table: Sequence[Sequence[int]], led: int) -> Play:
         """The cheapest card: lowest power, side suits before trumps, fewest points."""
-        return min(plays, key=lambda p: (table[led][p.card.index], self.suit_of[p.card.index] == TRUMP,
-                                          self.points(p.card), self.strength[p.card.index]))
+        return min(
+            plays,
+            key=lambda p: (
+                table[led][p.card.index],
+                self.suit_of[p.card.index] == TRUMP,
+                self.points(p.card),
+                self.strength[p.card.index],
+            ),
+        )
 
     def _shed(self, plays: Sequence[Play]) -> Play:
         """The card to throw away when not following: the highest, most dangerous one."""
-        return max(plays, key=lambda p: (self.points(p.card), self.suit_of[p.card.index] == TRUMP,
-                                         self.strength[p.card.index]))
+        return max(
+            plays,
+            key=lambda p: (
+                self.points(p.card),
+                self.suit_of[p.card.index] == TRUMP,
+                self.strength[p.card.index],
+            ),
+        )
 
-    def _discard(self, view: View, plays: Sequence[Play], table: Sequence[Sequence[int]], led: int) -> Play:
+    def _discard(
+        self, view: View, plays: Sequence[Play], table: Sequence[Sequence[int]], led: int
+    ) -> Play:
         """Throw a low card from the shortest side suit (to make a void), no trump."""
         side_suits = [p for p in plays if self.suit_of[p.card.index] != TRUMP] or list(plays)
         length = {s: sum(1 for c in view.cards if self.suit_of[c.index] == s) for s in range(4)}
-        return min(side_suits, key=lambda p: (self.points(p.card), length.get(self.suit_of[p.card.index], 0),
-                                              self.strength[p.card.index]))
+        return min(
+            side_suits,
+            key=lambda p: (
+                self.points(p.card),
+                length.get(self.suit_of[p.card.index], 0),
+                self.strength[p.card.index],
+            ),
+        )
 
-    def _lead(self, view: View, plays: list[Play], aim: str, unseen: Sequence[int],
-              voids: dict[int, set[int]], table: Sequence[Sequence[int]]) -> Play:
+    def _lead(
+        self,
+        view: View,
+        plays: list[Play],
+        aim: str,
+        unseen: Sequence[int],
+        voids: dict[int, set[int]],
+        table: Sequence[Sequence[int]],
+    ) -> Play:
         seat = view.seat
         assert seat is not None
         partners = self._partners(view)
         opponents = [s for s in range(self.n) if s != seat and s not in partners]
         if aim in ("avoid", "duck", "bust"):
+
             def lead_low(p: Play) -> tuple[int, int, int]:
                 suit = self.suit_of[p.card.index]
-                higher = sum(1 for u in unseen if self.suit_of[u] == suit and self.strength[u] > self.strength[p.card.index])
+                higher = sum(
+                    1
+                    for u in unseen
+                    if self.suit_of[u] == suit and self.strength[u] > self.strength[p.card.index]
+                )
                 return (suit == TRUMP, -higher, self.strength[p.card.index])
+
             return min(plays, key=lead_low)
         # win or cover: masters in side suits no opponent can ruff, then trumps to draw.
         masters = [p for p in plays if self._master(p.card.index, unseen)]
-        safe = [p for p in masters if self.suit_of[p.card.index] != TRUMP
-                and not any(self.suit_of[p.card.index] in voids.get(o, ()) for o in opponents)]
+        safe = [
+            p
+            for p in masters
+            if self.suit_of[p.card.index] != TRUMP
+            and not any(self.suit_of[p.card.index] in voids.get(o, ()) for o in opponents)
+        ]
         if safe:
             return max(safe, key=lambda p: (self.points(p.card), self.strength[p.card.index]))
         trumps = [p for p in plays if self.suit_of[p.card.index] == TRUMP]
@@ -436,23 +509,47 @@ class HeuristicBot:
             if suit != TRUMP and any(suit in voids.get(m, ()) for m in partners):
                 return p
         if aim == "cover":
-            return max(plays, key=lambda p: (table[self.suit_of[p.card.index]][p.card.index]))
+            return max(plays, key=lambda p: table[self.suit_of[p.card.index]][p.card.index])
         side_plays = [p for p in plays if self.suit_of[p.card.index] != TRUMP] or plays
         length = {s: sum(1 for c in view.cards if self.suit_of[c.index] == s) for s in range(4)}
         # From the shortest side suit (to ruff later) when holding trumps, else the longest.
         if trumps:
-            return min(side_plays, key=lambda p: (length.get(self.suit_of[p.card.index], 0),
-                                                  self.points(p.card), self.strength[p.card.index]))
-        return min(side_plays, key=lambda p: (-length.get(self.suit_of[p.card.index], 0), self.points(p.card),
-                                              self.strength[p.card.index]))
+            return min(
+                side_plays,
+                key=lambda p: (
+                    length.get(self.suit_of[p.card.index], 0),
+                    self.points(p.card),
+                    self.strength[p.card.index],
+                ),
+            )
+        return min(
+            side_plays,
+            key=lambda p: (
+                -length.get(self.suit_of[p.card.index], 0),
+                self.points(p.card),
+                self.strength[p.card.index],
+            ),
+        )
 
-    def _follow(self, view: View, plays: list[Play], aim: str, led: int, best: int, winner: int,
-                after: list[int], unseen: Sequence[int], voids: dict[int, set[int]],
-                table: Sequence[Sequence[int]]) -> Play:
+    def _follow(
+        self,
+        view: View,
+        plays: list[Play],
+        aim: str,
+        led: int,
+        best: int,
+        winner: int,
+        after: list[int],
+        unseen: Sequence[int],
+        voids: dict[int, set[int]],
+        table: Sequence[Sequence[int]],
+    ) -> Play:
         seat = view.seat
         assert seat is not None
         row = table[led]
-        winning = sorted((p for p in plays if row[p.card.index] > best), key=lambda p: row[p.card.index])
+        winning = sorted(
+            (p for p in plays if row[p.card.index] > best), key=lambda p: row[p.card.index]
+        )
         losing = [p for p in plays if row[p.card.index] <= best]
         following = self.suit_of[plays[0].card.index] == led
         partners = self._partners(view)
@@ -463,27 +560,49 @@ class HeuristicBot:
         if aim == "duck":
             if losing:
                 # Throw points and high cards under the winner (for least: the highest we can).
-                return max(losing, key=lambda p: (self.points(p.card) if not partners or winner not in partners
-                                                  else 0, row[p.card.index], self.strength[p.card.index]))
+                return max(
+                    losing,
+                    key=lambda p: (
+                        self.points(p.card) if not partners or winner not in partners else 0,
+                        row[p.card.index],
+                        self.strength[p.card.index],
+                    ),
+                )
             if after:
                 return min(plays, key=lambda p: row[p.card.index])
             return max(plays, key=lambda p: row[p.card.index])
         if aim == "bust":
-            nil_seats = [s for s in range(self.n) if s not in partners and s != seat
-                         and self._is_nil(view.bids[s]) and view.books[s] == 0]
+            nil_seats = [
+                s
+                for s in range(self.n)
+                if s not in partners
+                and s != seat
+                and self._is_nil(view.bids[s])
+                and view.books[s] == 0
+            ]
             if winner in nil_seats:
-                return max(losing, key=lambda p: row[p.card.index]) if losing else self._low(plays, table, led)
+                return (
+                    max(losing, key=lambda p: row[p.card.index])
+                    if losing
+                    else self._low(plays, table, led)
+                )
             if any(s in after for s in nil_seats):
                 return self._low(plays, table, led)
             aim = "win" if self._need(view, self.side_of[seat]) > 0 else "duck"
             if aim == "duck":
-                return self._follow(view, plays, aim, led, best, winner, after, unseen, voids, table)
+                return self._follow(
+                    view, plays, aim, led, best, winner, after, unseen, voids, table
+                )
         if aim == "cover":
             partner_after = any(s in partners for s in after)
             if winner in partners or partner_after:
                 if winning:
                     return winning[-1] if partner_after else winning[0]
-                return self._low(plays, table, led) if following else self._discard(view, plays, table, led)
+                return (
+                    self._low(plays, table, led)
+                    if following
+                    else self._discard(view, plays, table, led)
+                )
         # win
         partner_winning = winner in partners
         opponents_after = [s for s in after if s not in partners]
@@ -491,26 +610,47 @@ class HeuristicBot:
             if not winning or self._holds(best, led, unseen, opponents_after, voids, table):
                 return self._smear(view, plays, table, led, following)
         if not winning:
-            return self._low(plays, table, led) if following else self._discard(view, plays, table, led)
+            return (
+                self._low(plays, table, led)
+                if following
+                else self._discard(view, plays, table, led)
+            )
         if not opponents_after:
             return winning[0]  # last to play (or only partners after): the cheapest winner
-        holding = [p for p in winning if self._holds(row[p.card.index], led, unseen, opponents_after, voids, table)]
+        holding = [
+            p
+            for p in winning
+            if self._holds(row[p.card.index], led, unseen, opponents_after, voids, table)
+        ]
         if holding:
             return holding[0]
         if len(view.trick) == 1 and following and not self.points_game:
             return self._low(plays, table, led)  # second hand low
         return winning[0] if not following or len(view.trick) >= 2 else self._low(plays, table, led)
 
-    def _smear(self, view: View, plays: Sequence[Play], table: Sequence[Sequence[int]], led: int,
-               following: bool) -> Play:
+    def _smear(
+        self,
+        view: View,
+        plays: Sequence[Play],
+        table: Sequence[Sequence[int]],
+        led: int,
+        following: bool,
+    ) -> Play:
         """Partner wins: give it points (three-handed game), else the cheapest card."""
         if self.points_game:
             row = table[led]
             return max(plays, key=lambda p: (self.points(p.card), -row[p.card.index]))
         return self._low(plays, table, led) if following else self._discard(view, plays, table, led)
 
-    def _holds(self, power: int, led: int, unseen: Sequence[int], opponents: Sequence[int],
-               voids: dict[int, set[int]], table: Sequence[Sequence[int]]) -> bool:
+    def _holds(
+        self,
+        power: int,
+        led: int,
+        unseen: Sequence[int],
+        opponents: Sequence[int],
+        voids: dict[int, set[int]],
+        table: Sequence[Sequence[int]],
+    ) -> bool:
         """Return whether a card of ``power`` is sure to win against the opponents still to
         play: no unseen card beats it, or (when they may be void) no unseen trump can."""
         row = table[led]

@@ -154,7 +154,9 @@ def spadeskit_misdeal_allowed(table: TableSpec, options: Options) -> bool | None
 
 
 @hookspec(firstresult=True)
-def spadeskit_auction_next(game: GameState, table: TableSpec, options: Options) -> int | Contract | None:
+def spadeskit_auction_next(
+    game: GameState, table: TableSpec, options: Options
+) -> int | Contract | None:
     """Return the seat that speaks next in the auction, or the :class:`Contract` that ends it.
 
     :param game: the state, holding every auction action so far (a frozen state that
@@ -173,8 +175,9 @@ def spadeskit_auction_next(game: GameState, table: TableSpec, options: Options) 
 
 
 @hookspec
-def spadeskit_contract_steps(game: GameState, contract: Contract, table: TableSpec,
-                             options: Options) -> Sequence[Step] | None:
+def spadeskit_contract_steps(
+    game: GameState, contract: Contract, table: TableSpec, options: Options
+) -> Sequence[Step] | None:
     """Return discards or card exchanges to owe before play, on top of the contract's.
 
     :param game: the state, holding the final bids.
@@ -260,7 +263,9 @@ def spadeskit_first_leader(game: GameState, table: TableSpec, options: Options) 
 
 
 @hookspec(firstresult=True)
-def spadeskit_after_trick(hand: HandState, trick: Trick, table: TableSpec, options: Options) -> HandState | None:
+def spadeskit_after_trick(
+    hand: HandState, trick: Trick, table: TableSpec, options: Options
+) -> HandState | None:
     """Return the hand after something that happens between tricks, or ``None``.
 
     :param hand: the state after the trick (books counted, the winner to lead, any
@@ -299,8 +304,9 @@ def spadeskit_before_scoring(game: GameState, table: TableSpec, options: Options
 
 
 @hookspec
-def spadeskit_out_of_turn_actions(game: GameState, seat: int | None, table: TableSpec,
-                                  options: Options) -> Sequence[Action] | None:
+def spadeskit_out_of_turn_actions(
+    game: GameState, seat: int | None, table: TableSpec, options: Options
+) -> Sequence[Action] | None:
     """Return the actions ``seat`` may take outside the normal turn order, now.
 
     :param game: the state; ``game.to_act`` may be another seat.
@@ -325,8 +331,9 @@ def spadeskit_out_of_turn_actions(game: GameState, seat: int | None, table: Tabl
 
 
 @hookspec(firstresult=True)
-def spadeskit_apply_out_of_turn(game: GameState, seat: int | None, action: Action, table: TableSpec,
-                                options: Options) -> GameState | None:
+def spadeskit_apply_out_of_turn(
+    game: GameState, seat: int | None, action: Action, table: TableSpec, options: Options
+) -> GameState | None:
     """Return the state after an action listed by :func:`spadeskit_out_of_turn_actions`.
 
     :param game: the state the action is taken on, the action already in its log.
@@ -344,8 +351,10 @@ def spadeskit_apply_out_of_turn(game: GameState, seat: int | None, action: Actio
     """
 
 
-RENAMED = {"spadeskit_penalty_actions": "spadeskit_out_of_turn_actions",
-           "spadeskit_apply_penalty": "spadeskit_apply_out_of_turn"}
+RENAMED = {
+    "spadeskit_penalty_actions": "spadeskit_out_of_turn_actions",
+    "spadeskit_apply_penalty": "spadeskit_apply_out_of_turn",
+}
 """Old hook names still honoured (with a ``DeprecationWarning``): old name -> new name."""
 
 
@@ -355,7 +364,9 @@ RENAMED = {"spadeskit_penalty_actions": "spadeskit_out_of_turn_actions",
 
 
 @hookspec
-def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSpec, options: Options) -> Sequence[ScoreLine] | None:
+def spadeskit_score_hand(
+    summary: HandSummary, match: MatchState, table: TableSpec, options: Options
+) -> Sequence[ScoreLine] | None:
     """Return score lines for a finished hand.
 
     :param summary: the :class:`~spadeskit.results.HandSummary`: bids, books, book
@@ -379,7 +390,9 @@ def spadeskit_score_hand(summary: HandSummary, match: MatchState, table: TableSp
 
 
 @hookspec(firstresult=True)
-def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec, options: Options) -> MatchEnd | None:
+def spadeskit_match_end(
+    match: MatchState, result: HandResult, table: TableSpec, options: Options
+) -> MatchEnd | None:
     """Return how the match ended after this hand, or ``None`` to play on.
 
     :param match: the match, already including ``result``.
@@ -395,7 +408,9 @@ def spadeskit_match_end(match: MatchState, result: HandResult, table: TableSpec,
 
 
 @hookspec(firstresult=True)
-def spadeskit_next_dealer(dealer: int, result: HandResult, table: TableSpec, options: Options) -> int | None:
+def spadeskit_next_dealer(
+    dealer: int, result: HandResult, table: TableSpec, options: Options
+) -> int | None:
     """Return the next hand's dealer (clockwise rotation, or passing after a misdeal).
 
     :param dealer: the finished hand's dealer.

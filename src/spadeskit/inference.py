@@ -124,16 +124,26 @@ def facts(view: View, rules: Rules) -> Facts:
         sizes.append(view.pile_size)
     unseen = tuple(i for i in deck if i not in seen)
     if sum(sizes) != len(unseen):
-        raise SpadesError(f"the view does not add up: {len(unseen)} unseen cards for {sum(sizes)} places "
-                          f"({rules.name!r} may hide cards in a way the inference does not know)")
+        raise SpadesError(
+            f"the view does not add up: {len(unseen)} unseen cards for {sum(sizes)} places "
+            f"({rules.name!r} may hide cards in a way the inference does not know)"
+        )
     voids = _voids(view, rules, seat)
     limits: dict[tuple[int, int], int] = {}
     for index, (kind, owner) in enumerate(places):
         if kind == HAND and owner is not None:
             for suit, cap in voids.get(owner, {}).items():
                 limits[(index, suit)] = cap
-    return Facts(seat, unseen, tuple(places), tuple(sizes), limits, known_at, suit_of,
-                 {s: frozenset(k for k, cap in v.items() if cap == 0) for s, v in voids.items()})
+    return Facts(
+        seat,
+        unseen,
+        tuple(places),
+        tuple(sizes),
+        limits,
+        known_at,
+        suit_of,
+        {s: frozenset(k for k, cap in v.items() if cap == 0) for s, v in voids.items()},
+    )
 
 
 def _voids(view: View, rules: Rules, seat: int) -> dict[int, dict[int, int]]:
@@ -167,8 +177,13 @@ def _voids(view: View, rules: Rules, seat: int) -> dict[int, dict[int, int]]:
             if s != seat and suit_of[c.index] != led:
                 latest.setdefault(s, {})[led] = k
         broken = broken or any(suit_of[c.index] == _TRUMP for _, c in plays)
-    return {s: {suit: sum(drawn_after[j].get(s, 0) for j in range(k, len(tricks))) for suit, k in suits.items()}
-            for s, suits in latest.items()}
+    return {
+        s: {
+            suit: sum(drawn_after[j].get(s, 0) for j in range(k, len(tricks)))
+            for suit, k in suits.items()
+        }
+        for s, suits in latest.items()
+    }
 
 
 class _Counter:
@@ -181,12 +196,16 @@ class _Counter:
             by_suit.setdefault(f.suit_of[i], []).append(i)
         self.suits = sorted(by_suit)
         self.cards = [by_suit[s] for s in self.suits]
-        self.caps = [[f.limits.get((p, suit), len(self.cards[k])) for p in range(len(f.places))]
-                     for k, suit in enumerate(self.suits)]
+        self.caps = [
+            [f.limits.get((p, suit), len(self.cards[k])) for p in range(len(f.places))]
+            for k, suit in enumerate(self.suits)
+        ]
         self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
         self.split_memo: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, ...], int]]] = {}
-        self.table_memo: dict[tuple[int, tuple[int, ...]],
-                              tuple[list[int], list[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
+        self.table_memo: dict[
+            tuple[int, tuple[int, ...]],
+            tuple[list[int], list[tuple[tuple[int, ...], tuple[int, ...]]]],
+        ] = {}
 
     def splits(self, k: int, room: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
         """Return each way to spread suit ``k`` over the places, with its multinomial
@@ -224,7 +243,9 @@ class _Counter:
             self.memo[key] = cached
         return cached
 
-    def table(self, k: int, room: tuple[int, ...]) -> tuple[list[int], list[tuple[tuple[int, ...], tuple[int, ...]]]]:
+    def table(
+        self, k: int, room: tuple[int, ...]
+    ) -> tuple[list[int], list[tuple[tuple[int, ...], tuple[int, ...]]]]:
         """Return, for suit ``k`` and the room left, the running totals of the deals each
         split leads to and the splits with the room they leave (built once, then reused)."""
         key = (k, room)
@@ -258,7 +279,7 @@ class _Counter:
             start = 0
             for p, take in enumerate(split):
                 if take:
-                    placed[p] += cards[start:start + take]
+                    placed[p] += cards[start : start + take]
                     start += take
         return placed
 
@@ -321,7 +342,7 @@ class DealSampler:
             placed: list[list[int]] = []
             start = 0
             for size in self.sizes:
-                placed.append(cards[start:start + size])
+                placed.append(cards[start : start + size])
                 start += size
         else:
             placed = self.counter.draw(rng)
@@ -348,8 +369,9 @@ class DealSampler:
 _SAMPLERS: dict[int, tuple[Facts, View, DealSampler]] = {}
 
 
-def sample_deal(view: View, rng: random.Random, rules: Rules | None = None, *,
-                known: Facts | None = None) -> SampledDeal:
+def sample_deal(
+    view: View, rng: random.Random, rules: Rules | None = None, *, known: Facts | None = None
+) -> SampledDeal:
     """Draw a complete deal consistent with ``view``, uniformly among all such deals
     (to within the 2**-53 grain of the floats that shuffle the cards).
 

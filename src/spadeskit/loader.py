@@ -58,8 +58,9 @@ def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
 
 def _did_you_mean(name: str, known: Iterable[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest of ``known``, or ``""``."""
-    guess = difflib.get_close_matches(name.lower().replace("_", "-"), [k.replace("_", "-") for k in known],
-                                      n=1, cutoff=0.6)
+    guess = difflib.get_close_matches(
+        name.lower().replace("_", "-"), [k.replace("_", "-") for k in known], n=1, cutoff=0.6
+    )
     if not guess:
         return ""
     original = next(k for k in known if k.replace("_", "-") == guess[0])
@@ -107,8 +108,17 @@ def available() -> tuple[PluginSummary, ...]:
         except SpadesError as exc:
             rows.append(PluginSummary(name, "broken", str(exc), (), (), (), ()))
             continue
-        rows.append(PluginSummary(info.name, info.kind, info.summary, info.options,
-                                  info.fits, info.requires, info.conflicts))
+        rows.append(
+            PluginSummary(
+                info.name,
+                info.kind,
+                info.summary,
+                info.options,
+                info.fits,
+                info.requires,
+                info.conflicts,
+            )
+        )
     order = {"variant": 0, "house-rule": 1}
     return tuple(sorted(rows, key=lambda r: (order.get(r.kind, 2), r.name)))
 
@@ -154,9 +164,13 @@ def load_rules(
     True
     """
     if isinstance(house_rules, (str, bytes)) or not isinstance(house_rules, Iterable):
-        raise UnknownPlugin(f"house_rules is a list of house-rule names, not {shown(house_rules, 40)}")
+        raise UnknownPlugin(
+            f"house_rules is a list of house-rule names, not {shown(house_rules, 40)}"
+        )
     if options is not None and not isinstance(options, Mapping):
-        raise OptionError(f"options is a mapping of option names to values, not {shown(options, 40)}")
+        raise OptionError(
+            f"options is a mapping of option names to values, not {shown(options, 40)}"
+        )
     house = tuple(house_rules)
     plan = _plan(variant, house, dict(options or {}))
     named = isinstance(variant, str) and all(isinstance(h, str) for h in house)
@@ -164,8 +178,11 @@ def load_rules(
     if named:
         base_info, extras, resolved = plan
         try:
-            key = (base_info.name, tuple(info.name for _, info in extras),
-                   tuple(sorted((name, _typed(value)) for name, value in resolved.items())))
+            key = (
+                base_info.name,
+                tuple(info.name for _, info in extras),
+                tuple(sorted((name, _typed(value)) for name, value in resolved.items())),
+            )
             hash(key)
         except TypeError:
             key = None
@@ -185,7 +202,9 @@ def _plan(variant: object, house: Sequence[object], user_options: dict[str, Any]
     """Resolve the plugins and options and check that they fit; build nothing yet."""
     base, base_info = resolve(variant)
     if base_info.kind != "variant":
-        raise UnknownPlugin(f"{base_info.name!r} is a house rule, not a variant; pass it in house_rules=")
+        raise UnknownPlugin(
+            f"{base_info.name!r} is a house rule, not a variant; pass it in house_rules="
+        )
     extras = [(base, base_info)]
     seen = {base_info.name}
     for ref in house:
@@ -214,8 +233,9 @@ def _plan(variant: object, house: Sequence[object], user_options: dict[str, Any]
     return base_info, extras, _resolve_options(infos, user_options)
 
 
-def _build(base_info: PluginInfo, plugins: list[tuple[object, PluginInfo]], options: FrozenMap,
-           named: bool) -> Rules:
+def _build(
+    base_info: PluginInfo, plugins: list[tuple[object, PluginInfo]], options: FrozenMap, named: bool
+) -> Rules:
     pm = pluggy.PluginManager("spadeskit")
     pm.add_hookspecs(hookspecs)
     for plugin, info in plugins:
@@ -225,7 +245,11 @@ def _build(base_info: PluginInfo, plugins: list[tuple[object, PluginInfo]], opti
         except (ValueError, pluggy.PluginValidationError) as exc:
             raise PluginError(f"plugin {info.name!r} cannot be registered: {exc}") from exc
     house = tuple(info for _, info in plugins[1:])
-    reload = (load_rules, (base_info.name, tuple(i.name for i in house), dict(options))) if named else None
+    reload = (
+        (load_rules, (base_info.name, tuple(i.name for i in house), dict(options)))
+        if named
+        else None
+    )
     rules = Rules(base_info, house, options, pm, reload)
     Engine(rules)
     return rules
@@ -246,9 +270,12 @@ def _check_hook_names(plugin: object, info: PluginInfo) -> None:
             old = marked.get("specname") or attr
             if old in hookspecs.RENAMED:
                 marked["specname"] = hookspecs.RENAMED[old]
-                warnings.warn(f"plugin {info.name!r} implements {old}, now called {hookspecs.RENAMED[old]}: "
-                              "rename it (the old name will go in a later release)",
-                              DeprecationWarning, stacklevel=4)
+                warnings.warn(
+                    f"plugin {info.name!r} implements {old}, now called {hookspecs.RENAMED[old]}: "
+                    "rename it (the old name will go in a later release)",
+                    DeprecationWarning,
+                    stacklevel=4,
+                )
     for attr in dir(plugin):
         function = getattr(plugin, attr, None)
         marked = getattr(function, "spadeskit_impl", None)
@@ -257,8 +284,10 @@ def _check_hook_names(plugin: object, info: PluginInfo) -> None:
             continue
         guess = difflib.get_close_matches(name, HOOK_NAMES | hookspecs.RENAMED.keys(), n=1)
         hint = f"; did you mean {hookspecs.RENAMED.get(guess[0], guess[0])}?" if guess else ""
-        raise PluginError(f"plugin {info.name!r} implements {name}, which is not a spadeskit hook, "
-                          f"so it would never be called{hint}")
+        raise PluginError(
+            f"plugin {info.name!r} implements {name}, which is not a spadeskit hook, "
+            f"so it would never be called{hint}"
+        )
     for attr in dir(plugin):
         function = getattr(plugin, attr, None)
         marked = getattr(function, "spadeskit_impl", None)
@@ -281,13 +310,17 @@ def hook_argument_problem(function: Callable[..., Any], hook: str) -> str | None
         parameters = inspect.signature(function).parameters
     except (TypeError, ValueError):
         return None
-    asked = [p for p, param in parameters.items()
-             if param.default is inspect.Parameter.empty
-             and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)]
+    asked = [
+        p
+        for p, param in parameters.items()
+        if param.default is inspect.Parameter.empty
+        and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)
+    ]
     unknown = [p for p in asked if p not in offered]
     if not unknown:
         return None
-    return f"asks for {', '.join(unknown)}, which the hook does not offer (it offers {', '.join(sorted(offered))})"
+    offers = ", ".join(sorted(offered))
+    return f"asks for {', '.join(unknown)}, which the hook does not offer (it offers {offers})"
 
 
 def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> FrozenMap:
@@ -296,7 +329,8 @@ def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> F
         for option in info.options:
             if option.name in declared:
                 raise RuleConflict(
-                    f"{info.name!r} and {declared[option.name][0].name!r} both declare option {option.name!r}"
+                    f"{info.name!r} and {declared[option.name][0].name!r} both declare option "
+                    f"{option.name!r}"
                 )
             declared[option.name] = (info, option)
     values = {name: option.default for name, (_, option) in declared.items()}
@@ -306,8 +340,10 @@ def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> F
         if name not in declared:
             known = ", ".join(sorted(declared)) or "none"
             names = " + ".join(i.name for i in infos)
-            raise OptionError(f"unknown option {shown(name)} for {names}{_did_you_mean(name, declared)}; "
-                              f"options: {known}")
+            raise OptionError(
+                f"unknown option {shown(name)} for {names}{_did_you_mean(name, declared)}; "
+                f"options: {known}"
+            )
         info, option = declared[name]
         problem = option.problem(value)
         if problem:

@@ -14,9 +14,10 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-
 from . import codegen
 from .actions import Action, Discard, Exchange
+from .combos import nth_combo
+from .enginebase import listed
 from .errors import (
     SpadesError,
     shown,
@@ -24,6 +25,7 @@ from .errors import (
 from .filters import READS
 from .results import HandResult
 from .rules import HandScore
+from .seeding import check_seed, index_drawer, mix
 from .state import (
     Dealing,
     GameState,
@@ -33,9 +35,6 @@ from .state import (
     copy_to_builder,
     freeze,
 )
-from .combos import nth_combo
-from .enginebase import listed
-from .seeding import check_seed, index_drawer, mix
 from .tricks import make_trick, won_with_blind
 from .turns import Turns
 
@@ -44,7 +43,13 @@ if TYPE_CHECKING:
 
 # Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
 # path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
+_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
+    Phase.PLAY,
+    Phase.AUCTION,
+    Phase.EXCHANGE,
+    Phase.REVIEW,
+    Phase.OVER,
+)
 
 # The playout loop the rules compile (see Playouts._compile_playouts).  The hand lives in
 # locals (named _k_..., which no building block may assign: filters.Block.check_names);
@@ -134,8 +139,8 @@ $store\
 
 # How each loop picks its card: the draw(k)-th allowed card (rollouts, as random.choice
 # does), int(draw() * k)-th for a float source (simulate), or a follower policy's card
-# (search's greedy playouts: spadeskit.bots.greedy_card; a lead stays random).  Each ends in the header of the loop
-# that skips the cards before the chosen one.
+# (search's greedy playouts: spadeskit.bots.greedy_card; a lead stays random).  Each
+# ends in the header of the loop that skips the cards before the chosen one.
 _PICKS = {
     "exact": "        for _ in range(draw(allowed.bit_count())):",
     "floats": "        for _ in range(int(draw() * allowed.bit_count())):",
@@ -162,8 +167,9 @@ $load\
 
 def _check_policy(policy: object) -> None:
     if policy is not None and not callable(policy):
-        raise SpadesError(f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}")
-
+        raise SpadesError(
+            f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}"
+        )
 
 
 class Playouts(Turns):
@@ -196,27 +202,52 @@ class Playouts(Turns):
             names = {key: f"_c{k}_{key}" for key in f.block.constants}
             namespace.update({names[key]: value for key, value in f.block.constants.items()})
             body.append(f.block.render(_LOOP_READS, names))
-        after = "" if self.calls.after_trick is None else codegen.render(
-            _AFTER_TRICK, load=codegen.indent(_LOAD, 3), store=codegen.indent(_STORE, 2))
-        namespace.update(_N=self.n, _DRAW=self.draw, _pairs=self.pairs, _entries=self.entries, _next=self.next_seat,
-                         _suit_of=self.suit_of, _make_trick=make_trick, _bad=self._bad_filters,
-                         _after=self.calls.after_trick, _bad_after=self._bad_after_trick,
-                         _copy=copy_to_builder, _freeze=freeze, _GameState=GameState,
-                         _side_of=self.rules.side_of)
-        template = codegen.render(_PLAYOUT, load=codegen.indent(_LOAD, 1), store=codegen.indent(_STORE, 1),
-                                  filters=codegen.indent("".join(body), 2), pick="$pick", after_trick=after)
+        after = (
+            ""
+            if self.calls.after_trick is None
+            else codegen.render(
+                _AFTER_TRICK, load=codegen.indent(_LOAD, 3), store=codegen.indent(_STORE, 2)
+            )
+        )
+        namespace.update(
+            _N=self.n,
+            _DRAW=self.draw,
+            _pairs=self.pairs,
+            _entries=self.entries,
+            _next=self.next_seat,
+            _suit_of=self.suit_of,
+            _make_trick=make_trick,
+            _bad=self._bad_filters,
+            _after=self.calls.after_trick,
+            _bad_after=self._bad_after_trick,
+            _copy=copy_to_builder,
+            _freeze=freeze,
+            _GameState=GameState,
+            _side_of=self.rules.side_of,
+        )
+        template = codegen.render(
+            _PLAYOUT,
+            load=codegen.indent(_LOAD, 1),
+            store=codegen.indent(_STORE, 1),
+            filters=codegen.indent("".join(body), 2),
+            pick="$pick",
+            after_trick=after,
+        )
         self._playout = (template, namespace)
         self.compiled_play = self._playout_loop("exact")
         self.compiled_play_fast = self._playout_loop("floats")
 
-    def _playout_loop(self, pick: str, follower: Callable[..., int] | None = None) -> Callable[..., Any]:
+    def _playout_loop(
+        self, pick: str, follower: Callable[..., int] | None = None
+    ) -> Callable[..., Any]:
         """Return the compiled loop that picks each card as ``_PICKS[pick]`` says."""
         assert self._playout is not None
         template, namespace = self._playout
         source = codegen.render(template, pick=_PICKS[pick])
         label = f"{pick} playout {self.rules.name}"
-        return codegen.function("play", source, {**namespace, "_follow": follower}, label=label,
-                                sources=self.sources)
+        return codegen.function(
+            "play", source, {**namespace, "_follow": follower}, label=label, sources=self.sources
+        )
 
     def _follower_loop(self, follower: Callable[..., int]) -> Callable[..., Any] | None:
         """Return the compiled loop in which ``follower`` chooses each following card
@@ -238,9 +269,14 @@ class Playouts(Turns):
         rng = random.Random(seed)
         return self._rollout(game, rng.choice, index_drawer(rng), policy)
 
-    def _rollout(self, game: GameState, choice: Callable[[Sequence[Action]], Action],
-                 draw: Callable[[int], int], policy: Policy | None,
-                 fraction: Callable[[], float] | None = None) -> GameState:
+    def _rollout(
+        self,
+        game: GameState,
+        choice: Callable[[Sequence[Action]], Action],
+        draw: Callable[[int], int],
+        policy: Policy | None,
+        fraction: Callable[[], float] | None = None,
+    ) -> GameState:
         """Play to the end of the hand, choosing with ``choice`` (of a sequence) or
         ``draw`` (an index below ``n``), which must agree with each other, and with
         ``fraction`` (``draw(n) == int(fraction() * n)``) where it is given."""
@@ -257,8 +293,9 @@ class Playouts(Turns):
         assert isinstance(end, GameState)
         return end
 
-    def _play_out_floats(self, game: GameState, fraction: Callable[[], float], policy: Policy | None,
-                         close: bool) -> GameState | HandResult:
+    def _play_out_floats(
+        self, game: GameState, fraction: Callable[[], float], policy: Policy | None, close: bool
+    ) -> GameState | HandResult:
         """:meth:`_play_out` with every random choice drawn from ``fraction``."""
 
         def draw(count: int) -> int:
@@ -269,9 +306,15 @@ class Playouts(Turns):
 
         return self._play_out(game, choice, draw, policy, fraction, close)
 
-    def _play_out(self, game: GameState, choice: Callable[[Sequence[Action]], Action],
-                  draw: Callable[[int], int], policy: Policy | None,
-                  fraction: Callable[[], float] | None, close: bool) -> GameState | HandResult:
+    def _play_out(
+        self,
+        game: GameState,
+        choice: Callable[[Sequence[Action]], Action],
+        draw: Callable[[int], int],
+        policy: Policy | None,
+        fraction: Callable[[], float] | None,
+        close: bool,
+    ) -> GameState | HandResult:
         """:meth:`_rollout`; with ``close=False``, the hand's result instead where the
         random play ends it with no review (nothing recorded, no next hand built)."""
         match = game.match
@@ -294,7 +337,9 @@ class Playouts(Turns):
             game = game.apply(choice(legal) if policy is None else policy(game, legal))
         return game
 
-    def _random_auction(self, game: GameState, choice: Callable[[Sequence[Action]], Action]) -> GameState:
+    def _random_auction(
+        self, game: GameState, choice: Callable[[Sequence[Action]], Action]
+    ) -> GameState:
         """Bid at random to the end of the auction.
 
         Each choice is ``choice`` of exactly what ``legal_actions()`` lists: the auction
@@ -333,14 +378,23 @@ class Playouts(Turns):
         step = game.steps[0]
         kind = Discard if step.kind == "discard" else Exchange
         held = game.hands[seat]
-        action = nth_combo(kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count)))
+        action = nth_combo(
+            kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count))
+        )
         return self._exchange(game, seat, action)
 
-    def _random_play(self, game: GameState, randbelow: Callable[[int], int],
-                     fraction: Callable[[], float] | None = None, close: bool = True) -> GameState | HandResult:
+    def _random_play(
+        self,
+        game: GameState,
+        randbelow: Callable[[int], int],
+        fraction: Callable[[], float] | None = None,
+        close: bool = True,
+    ) -> GameState | HandResult:
         """Play random cards to the end of the hand's play: each the ``randbelow(k)``-th
         legal card, or, given ``fraction`` (floats in [0, 1)), the ``int(fraction() * k)``-th."""
-        if self.compiled_play is not None and (not game.pile or self.draw or self.calls.after_trick is not None):
+        if self.compiled_play is not None and (
+            not game.pile or self.draw or self.calls.after_trick is not None
+        ):
             s = copy_to_builder(game)
             s._legal = None
             rows = self.rules.strength_table(s.contract.trump)
@@ -351,9 +405,13 @@ class Playouts(Turns):
             return self._end_play(freeze(s), close)
         return self._step_play(game, randbelow)
 
-    def random_play_score(self, game: GameState, fraction: Callable[[], float],
-                          memo: dict[Any, HandScore] | None = None,
-                          follower: Callable[..., int] | None = None) -> HandScore | None:
+    def random_play_score(
+        self,
+        game: GameState,
+        fraction: Callable[[], float],
+        memo: dict[Any, HandScore] | None = None,
+        follower: Callable[..., int] | None = None,
+    ) -> HandScore | None:
         """Play the rest of the hand's cards at random (``fraction`` gives floats in
         [0, 1)) and return the hand's :class:`HandScore`, without closing the hand (no
         result, match or next hand is built): the fast path for search.  ``None`` where
@@ -369,8 +427,12 @@ class Playouts(Turns):
         ``follower(trick, allowed, seat, rows, suit_of, side_of)`` returns the mask of one
         card of ``allowed``.  Search passes :func:`spadeskit.bots.greedy_card`, for
         playouts that look more like play; the rules compile a loop around it once."""
-        if game.phase is not _PLAY or self.play_offer is not None or self.compiled_play_fast is None \
-                or (game.pile and not self.draw and self.calls.after_trick is None):
+        if (
+            game.phase is not _PLAY
+            or self.play_offer is not None
+            or self.compiled_play_fast is None
+            or (game.pile and not self.draw and self.calls.after_trick is None)
+        ):
             return None
         s = copy_to_builder(game)
         s._legal = None
@@ -413,7 +475,9 @@ class Playouts(Turns):
             if game.phase is not _PLAY or game.match is not match:
                 return game
 
-    def simulate(self, hands: int, seed: int, policy: Policy | None, start: int) -> Iterator[HandResult]:
+    def simulate(
+        self, hands: int, seed: int, policy: Policy | None, start: int
+    ) -> Iterator[HandResult]:
         for what, value in (("a number of hands", hands), ("a start", start)):
             if type(value) is not int or value < 0:
                 raise SpadesError(f"{what} is a whole number, 0 or more, not {shown(value, 40)}")
@@ -421,8 +485,9 @@ class Playouts(Turns):
         _check_policy(policy)
         return self._simulate(hands, seed, policy, start)
 
-    def _simulate(self, hands: int, seed: int, policy: Policy | None, start: int,
-                  close: bool = False) -> Iterator[HandResult]:
+    def _simulate(
+        self, hands: int, seed: int, policy: Policy | None, start: int, close: bool = False
+    ) -> Iterator[HandResult]:
         """The hands of :meth:`simulate`; each result is taken from the finished play
         without recording it in a match (``close=True`` records each, as stepping does,
         for the tests that compare the two)."""
@@ -437,4 +502,3 @@ class Playouts(Turns):
             self.deal_now(game, rng=rng)
             end = self._play_out_floats(game, rng.random, policy, close)
             yield end if type(end) is HandResult else end.match.results[-1]  # type: ignore[union-attr]
-

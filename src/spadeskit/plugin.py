@@ -187,8 +187,9 @@ class ActsIn:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def acts_in(*phases: Phase, who: Who = "players",
-            when: Callable[[Mapping[str, Any]], bool] | None = None) -> Callable[[F], F]:
+def acts_in(
+    *phases: Phase, who: Who = "players", when: Callable[[Mapping[str, Any]], bool] | None = None
+) -> Callable[[F], F]:
     """Declare when a ``spadeskit_out_of_turn_actions`` implementation can offer anything.
 
     Out-of-turn actions (claims, penalties, ``SeeCards``) are asked for whenever legal

@@ -43,7 +43,9 @@ def hand_text(view: View, symbols: bool = True) -> str:
     legal = {a.card for a in view.legal_actions if isinstance(a, Play)}
     rows = []
     for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS):
-        cards = sorted((c for c in view.cards if c.suit is suit), key=lambda c: c.rank, reverse=True)
+        cards = sorted(
+            (c for c in view.cards if c.suit is suit), key=lambda c: c.rank, reverse=True
+        )
         if cards:
             rows.append(f"  {suit.symbol} " + " ".join(_card(c, c in legal) for c in cards))
     jokers = [c for c in view.cards if c.suit is None]
@@ -59,7 +61,9 @@ def _card(card: Card, legal: bool) -> str:
 class Session:
     """One person at ``seat`` against ``bots`` (``None`` at the person's seat)."""
 
-    def __init__(self, game: GameState, seat: int, bots: Sequence[Bot | None], record: str | None = None) -> None:
+    def __init__(
+        self, game: GameState, seat: int, bots: Sequence[Bot | None], record: str | None = None
+    ) -> None:
         self.game = game
         self.seat = seat
         self.bots = bots
@@ -102,7 +106,10 @@ class Session:
         table = self.game.rules.table
         lines = ["Score sheet", "  hand  " + "".join(f"{name:>9}" for name in table.side_names)]
         for result in self.game.hand_results:
-            lines.append(f"  {result.number + 1:>4}  " + "".join(f"{table.show_score(s):>9}" for s in result.scores))
+            lines.append(
+                f"  {result.number + 1:>4}  "
+                + "".join(f"{table.show_score(s):>9}" for s in result.scores)
+            )
         return lines
 
     def submit(self, text: str) -> str | None:
@@ -123,23 +130,32 @@ class Session:
         lines: list[str] = []
         while self.hand_number < len(game.hand_results):
             # A hand ended: its last actions (from its log), then its score.
-            for seat, action in game.match.logs[self.hand_number][self.logged:]:
+            for seat, action in game.match.logs[self.hand_number][self.logged :]:
                 who = names[seat] if seat is not None and 0 <= seat < len(names) else "the referee"
-                lines.append(f"{who} plays {action.card.symbol}" if isinstance(action, Play) else f"{who}: {action}")
+                lines.append(
+                    f"{who} plays {action.card.symbol}"
+                    if isinstance(action, Play)
+                    else f"{who}: {action}"
+                )
             result = game.hand_results[self.hand_number]
             if result.last_trick_winner is not None:
                 lines.append(f"{names[result.last_trick_winner]} wins the last trick")
             table = game.rules.table
             lines.append(f"Hand {self.hand_number + 1} is over.")
             lines += [f"  {line.text}" for line in result.lines]
-            lines.append("  score: " + ", ".join(f"{table.side_names[s]} {table.show_score(result.scores[s])}"
-                                                 for s in range(len(table.sides))))
+            lines.append(
+                "  score: "
+                + ", ".join(
+                    f"{table.side_names[s]} {table.show_score(result.scores[s])}"
+                    for s in range(len(table.sides))
+                )
+            )
             self.hand_number += 1
             self.shown = self.logged = 0
         if game.is_over:
             return lines
         events = game.view(self.seat).events
-        lines += [event.text for event in events[self.shown:]]
+        lines += [event.text for event in events[self.shown :]]
         self.shown = len(events)
         self.logged = len(game.log)
         return lines
@@ -152,14 +168,24 @@ class Session:
         """Return the hand number, phase, bids and trump, the trick on the table and the books."""
         view = self.view()
         names = view.seat_names
-        bids = ", ".join(f"{names[s]} {b.tricks if isinstance(b, Bid) else b}"
-                         for s, b in enumerate(view.bids) if b is not None)
-        lines = [f"Hand {view.hand_number + 1}, {view.phase.value}" + (f"; bids: {bids}" if bids else "")
-                 + (f"; trump: {view.trump}" if view.trump not in (None, "spades") else "")]
+        bids = ", ".join(
+            f"{names[s]} {b.tricks if isinstance(b, Bid) else b}"
+            for s, b in enumerate(view.bids)
+            if b is not None
+        )
+        lines = [
+            f"Hand {view.hand_number + 1}, {view.phase.value}"
+            + (f"; bids: {bids}" if bids else "")
+            + (f"; trump: {view.trump}" if view.trump not in (None, "spades") else "")
+        ]
         if view.trick:
-            lines.append("  on the table: " + ", ".join(f"{names[s]} {c.symbol}" for s, c in view.trick))
+            lines.append(
+                "  on the table: " + ", ".join(f"{names[s]} {c.symbol}" for s, c in view.trick)
+            )
         if any(view.books):
-            lines.append("  books: " + ", ".join(f"{names[s]} {b}" for s, b in enumerate(view.books)))
+            lines.append(
+                "  books: " + ", ".join(f"{names[s]} {b}" for s, b in enumerate(view.books))
+            )
         return lines
 
     def last_trick(self) -> str:
@@ -168,8 +194,11 @@ class Session:
             return "no trick is finished yet this hand"
         last = view.tricks[-1]
         names = view.seat_names
-        return ("last trick: " + ", ".join(f"{names[s]} {c.symbol}" for s, c in last.plays)
-                + f"; {names[last.winner]} won it")
+        return (
+            "last trick: "
+            + ", ".join(f"{names[s]} {c.symbol}" for s, c in last.plays)
+            + f"; {names[last.winner]} won it"
+        )
 
     def save(self, path: str | None = None) -> str | None:
         """Write the record to ``path`` (or the session's record file); return a message."""
@@ -187,8 +216,15 @@ class Session:
 class PromptTable:
     """Play ``seat`` from text lines read from ``stdin``; the bots play the other seats."""
 
-    def __init__(self, game: GameState, seat: int, bots: Sequence[Bot | None], stdin: IO[str], stdout: IO[str],
-                 record: str | None = None) -> None:
+    def __init__(
+        self,
+        game: GameState,
+        seat: int,
+        bots: Sequence[Bot | None],
+        stdin: IO[str],
+        stdout: IO[str],
+        record: str | None = None,
+    ) -> None:
         self.session = Session(game, seat, bots, record)
         self.stdin = stdin
         self.stdout = stdout
@@ -203,7 +239,10 @@ class PromptTable:
     def run(self) -> GameState:
         """Play until the match ends or the person quits; return the last state."""
         session = self.session
-        self.say(f"{self.game.rules.name}: you are {session.names[session.seat]}. Type 'help' for the commands.")
+        self.say(
+            f"{self.game.rules.name}: you are {session.names[session.seat]}. Type 'help' for "
+            "the commands."
+        )
         while True:
             for line in session.advance():
                 self.say(line if line.startswith(("Hand ", "Match over", "  ")) else f"  {line}")

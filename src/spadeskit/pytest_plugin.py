@@ -43,14 +43,24 @@ import pytest
 from .loader import load_rules
 from .rules import Rules
 
-__all__ = ["pytest_addoption", "pytest_configure", "spadeskit_rules", "spadeskit_game",
-           "spadeskit_check", "spadeskit_lint"]
+__all__ = [
+    "pytest_addoption",
+    "pytest_configure",
+    "spadeskit_rules",
+    "spadeskit_game",
+    "spadeskit_check",
+    "spadeskit_lint",
+]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("spadeskit")
-    group.addoption("--spadeskit-matches", type=int, default=None,
-                    help="random matches spadeskit_check plays per rules (default 20)")
+    group.addoption(
+        "--spadeskit-matches",
+        type=int,
+        default=None,
+        help="random matches spadeskit_check plays per rules (default 20)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -69,7 +79,9 @@ def _marked_rules(request: pytest.FixtureRequest) -> Rules:
         )
     args, kwargs = marker.args, dict(marker.kwargs)
     if not args and "variant" not in kwargs:
-        raise pytest.UsageError("pytest.mark.spadeskit needs a variant name: mark.spadeskit('standard')")
+        raise pytest.UsageError(
+            "pytest.mark.spadeskit needs a variant name: mark.spadeskit('standard')"
+        )
     variant = args[0] if args else kwargs.pop("variant")
     house = kwargs.pop("house_rules", args[1] if len(args) > 1 else ())
     options = kwargs.pop("options", args[2] if len(args) > 2 else None)

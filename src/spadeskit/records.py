@@ -27,7 +27,15 @@ from .errors import RecordError
 if TYPE_CHECKING:
     from .state import GameState
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "digest", "make_record", "record_schema", "sign", "verify"]
+__all__ = [
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "digest",
+    "make_record",
+    "record_schema",
+    "sign",
+    "verify",
+]
 
 RECORD_FORMAT = "spadeskit-record"
 RECORD_VERSION = 2
@@ -41,7 +49,11 @@ def record_schema() -> dict[str, Any]:
     validating records in other languages or before they reach :func:`spadeskit.replay`
     (which checks far more: every action against the rules, and the digest).
     """
-    text = importlib.resources.files("spadeskit").joinpath("schemas/record.schema.json").read_text("utf-8")
+    text = (
+        importlib.resources.files("spadeskit")
+        .joinpath("schemas/record.schema.json")
+        .read_text("utf-8")
+    )
     schema: dict[str, Any] = json.loads(text)
     return schema
 
@@ -57,16 +69,32 @@ def digest(game: GameState, version: int = RECORD_VERSION) -> str:
 
 def _actions(game: GameState) -> list[list[Any]]:
     """Return every action of the game so far as ``[seat, action JSON]``, in order."""
-    return [[seat, action.to_json()] for log in game.match.logs + (game.log,) for seat, action in log]
+    return [
+        [seat, action.to_json()] for log in game.match.logs + (game.log,) for seat, action in log
+    ]
 
 
 def _digest(game: GameState, actions: list[list[Any]], version: int) -> str:
     if version == 1:
-        facts = [list(game.match.scores), list(game.match.bags), game.number, game.phase.value,
-                 list(game.hands), game.winner, actions]
+        facts = [
+            list(game.match.scores),
+            list(game.match.bags),
+            game.number,
+            game.phase.value,
+            list(game.hands),
+            game.winner,
+            actions,
+        ]
     else:
         hand = [game.phase.value, list(game.hands)] if game._deal_is_known() else "not dealt"
-        facts = [list(game.match.scores), list(game.match.bags), game.number, hand, game.winner, actions]
+        facts = [
+            list(game.match.scores),
+            list(game.match.bags),
+            game.number,
+            hand,
+            game.winner,
+            actions,
+        ]
     return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:32]
 
 
@@ -85,9 +113,13 @@ def _key_bytes(key: object) -> bytes:
 def _mac(record: Mapping[str, Any], key: bytes) -> str:
     body = {k: v for k, v in record.items() if k != "mac"}
     try:
-        text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+        text = json.dumps(
+            body, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+        )
     except (TypeError, ValueError) as exc:
-        raise RecordError(f"the record is not plain JSON data, so it cannot be signed or checked: {exc}") from exc
+        raise RecordError(
+            f"the record is not plain JSON data, so it cannot be signed or checked: {exc}"
+        ) from exc
     return hmac.new(key, text.encode("ascii"), hashlib.sha256).hexdigest()
 
 
@@ -105,7 +137,9 @@ def verify(record: Mapping[str, Any], key: Key) -> None:
     if not isinstance(given, str):
         raise RecordError("the record is not signed (no 'mac'), but a signed record was required")
     if not hmac.compare_digest(given, _mac(record, _key_bytes(key))):
-        raise RecordError("the record's signature does not verify: it was altered, or signed with another key")
+        raise RecordError(
+            "the record's signature does not verify: it was altered, or signed with another key"
+        )
 
 
 def _codes(deal: Any) -> list[list[str]]:
@@ -114,8 +148,10 @@ def _codes(deal: Any) -> list[list[str]]:
 
 def _dealt_codes(dealt: Any) -> list[list[str]]:
     hands, blind, pile = dealt
-    return [[c.code for c in cards_of(m)] for m in hands] + [[c.code for c in cards_of(blind)],
-                                                            [card_at(c).code for c in pile]]
+    return [[c.code for c in cards_of(m)] for m in hands] + [
+        [c.code for c in cards_of(blind)],
+        [card_at(c).code for c in pile],
+    ]
 
 
 def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:

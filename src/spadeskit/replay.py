@@ -13,12 +13,12 @@ from typing import Any
 import attrs
 
 from .actions import Action, action_from_json
-from .seeding import SEED_BITS
 from .errors import RecordError, SpadesError, shown
 from .loader import load_rules
 from .records import RECORD_FORMAT, RECORD_VERSION, digest, verify
 from .rules import Rules
 from .scoresheet import SCORE_SHEET_FORMAT, ScoreSheet
+from .seeding import SEED_BITS
 from .state import Deal, Dealing, GameState
 
 __all__ = ["ReplayStep", "iter_replay", "load_score_sheet", "replay", "replay_steps"]
@@ -35,8 +35,13 @@ class ReplayStep:
     state: GameState
 
 
-def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes | str | None = None,
-           upto: int | None = None) -> GameState:
+def replay(
+    record: Mapping[str, Any],
+    rules: Rules | None = None,
+    *,
+    key: bytes | str | None = None,
+    upto: int | None = None,
+) -> GameState:
     """Rebuild the game a record describes; raise :class:`RecordError` if it is bad.
 
     The record names its plugins, which are loaded by name; give ``rules`` to replay
@@ -52,23 +57,27 @@ def replay(record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes 
     >>> game = game.apply(game.legal_actions()[0])
     >>> spadeskit.replay(game.to_record()) == game
     True
-    >>> spadeskit.replay(game.to_record(), upto=0) == spadeskit.load_rules("standard").new_game(seed=1)
+    >>> start = spadeskit.load_rules("standard").new_game(seed=1)
+    >>> spadeskit.replay(game.to_record(), upto=0) == start
     True
     """
     if upto is not None:
         actions = record.get("actions") if isinstance(record, Mapping) else None
         total = len(actions) if isinstance(actions, list) else 0
         if type(upto) is not int or not 0 <= upto <= total:
-            raise RecordError(f"upto is a number of actions from 0 to {total} (the record's length), "
-                              f"not {shown(upto, 20)}")
+            raise RecordError(
+                f"upto is a number of actions from 0 to {total} (the record's length), "
+                f"not {shown(upto, 20)}"
+            )
     steps = replay_steps(record, rules, key)
     if upto is None:
         return steps[-1].state
     return steps[upto].state
 
 
-def iter_replay(record: Mapping[str, Any], rules: Rules | None = None, *,
-                key: bytes | str | None = None) -> Iterator[ReplayStep]:
+def iter_replay(
+    record: Mapping[str, Any], rules: Rules | None = None, *, key: bytes | str | None = None
+) -> Iterator[ReplayStep]:
     """Return an iterator over the steps of a record: the start, then the state after
     each action, as :class:`ReplayStep` values (for an app that steps through a game).
 
@@ -78,14 +87,19 @@ def iter_replay(record: Mapping[str, Any], rules: Rules | None = None, *,
     >>> import spadeskit
     >>> game = spadeskit.load_rules("standard").new_game(seed=1)
     >>> game = game.apply(spadeskit.Bid(3))
-    >>> [(step.number, step.seat, str(step.action)) for step in spadeskit.iter_replay(game.to_record())]
+    >>> steps = spadeskit.iter_replay(game.to_record())
+    >>> [(step.number, step.seat, str(step.action)) for step in steps]
     [(0, None, 'None'), (1, 0, 'bid 3')]
     """
     return iter(replay_steps(record, rules, key))
 
 
-def replay_steps(record: Mapping[str, Any], rules: Rules | None, key: bytes | str | None,
-                 check_digest: bool = True) -> list[ReplayStep]:
+def replay_steps(
+    record: Mapping[str, Any],
+    rules: Rules | None,
+    key: bytes | str | None,
+    check_digest: bool = True,
+) -> list[ReplayStep]:
     """Return every step of a record, each action re-checked; raise :class:`RecordError`.
 
     :func:`replay` and :func:`iter_replay` are built on it.  ``check_digest=False`` skips
@@ -98,18 +112,34 @@ def replay_steps(record: Mapping[str, Any], rules: Rules | None, key: bytes | st
     if key is not None:
         verify(record, key)
     if record.get("version") not in (1, RECORD_VERSION):
-        raise RecordError(f"record version {shown(record.get('version'), 20)} is not supported (this is {RECORD_VERSION})")
-    _require(record, "record", ("variant", str), ("house_rules", list), ("options", dict), ("dealer", int),
-             ("actions", list), ("digest", str))
+        raise RecordError(
+            f"record version {shown(record.get('version'), 20)} is not supported (this is "
+            f"{RECORD_VERSION})"
+        )
+    _require(
+        record,
+        "record",
+        ("variant", str),
+        ("house_rules", list),
+        ("options", dict),
+        ("dealer", int),
+        ("actions", list),
+        ("digest", str),
+    )
     seed = record.get("seed")
     if seed is not None and (type(seed) is not int or seed.bit_length() > SEED_BITS):
-        raise RecordError(f"record field 'seed' must be a whole number of at most {SEED_BITS} bits, or null "
-                          "for a game dealt from a secret")
+        raise RecordError(
+            f"record field 'seed' must be a whole number of at most {SEED_BITS} bits, or null "
+            "for a game dealt from a secret"
+        )
     try:
         if rules is None:
             rules = load_rules(record["variant"], record["house_rules"], record["options"])
         elif (rules.variant, sorted(rules.house_rules), dict(rules.options)) != (
-                record["variant"], sorted(record["house_rules"]), record["options"]):
+            record["variant"],
+            sorted(record["house_rules"]),
+            record["options"],
+        ):
             raise RecordError(f"the record was played under other rules than {rules.name!r}")
         engine = rules.engine
         if seed is None:
@@ -129,7 +159,9 @@ def replay_steps(record: Mapping[str, Any], rules: Rules | None, key: bytes | st
     steps = [ReplayStep(0, None, None, game)]
     for number, entry in enumerate(record["actions"], start=1):
         if not isinstance(entry, list) or len(entry) != 2:
-            raise RecordError(f"record action {number} is not a [seat, action] pair: {shown(entry)}")
+            raise RecordError(
+                f"record action {number} is not a [seat, action] pair: {shown(entry)}"
+            )
         seat, data = entry
         try:
             action = action_from_json(data)
@@ -140,7 +172,9 @@ def replay_steps(record: Mapping[str, Any], rules: Rules | None, key: bytes | st
             raise RecordError(f"record action {number} does not apply: {exc}") from exc
         steps.append(ReplayStep(number, seat, action, game))
     if check_digest and digest(game, record["version"]) != record["digest"]:
-        raise RecordError("the record was altered: replaying it does not reach the state it describes")
+        raise RecordError(
+            "the record was altered: replaying it does not reach the state it describes"
+        )
     return steps
 
 
@@ -153,8 +187,14 @@ def _require(data: Mapping[str, Any], what: str, *fields: tuple[str, type]) -> N
 
 def _deal(engine: Any, deal: Any, number: int) -> Deal:
     n = engine.n
-    if not isinstance(deal, list) or len(deal) != n + 2 or not all(isinstance(h, list) for h in deal):
-        raise RecordError(f"the record's deal of hand {number} must hold {n} hands, the blind and the pile")
+    if (
+        not isinstance(deal, list)
+        or len(deal) != n + 2
+        or not all(isinstance(h, list) for h in deal)
+    ):
+        raise RecordError(
+            f"the record's deal of hand {number} must hold {n} hands, the blind and the pile"
+        )
     checked: Deal = engine.check_deal(deal[:n], deal[n], deal[n + 1])
     return checked
 
@@ -166,12 +206,15 @@ def load_score_sheet(data: Mapping[str, Any], rules: Rules | None = None) -> Sco
     The rules are loaded by the names the sheet gives, or given as ``rules``.
 
     >>> import spadeskit
-    >>> sheet = spadeskit.load_rules("standard").score_sheet().add_hand(bids=[4, 3, 3, 3], books=[4, 3, 3, 3])
+    >>> sheet = spadeskit.load_rules("standard").score_sheet()
+    >>> sheet = sheet.add_hand(bids=[4, 3, 3, 3], books=[4, 3, 3, 3])
     >>> spadeskit.load_score_sheet(sheet.to_json()) == sheet
     True
     """
     if not isinstance(data, Mapping) or data.get("format") != SCORE_SHEET_FORMAT:
-        raise RecordError(f"not a spadeskit score sheet (its 'format' is not {SCORE_SHEET_FORMAT!r})")
+        raise RecordError(
+            f"not a spadeskit score sheet (its 'format' is not {SCORE_SHEET_FORMAT!r})"
+        )
     _require(data, "score sheet", ("variant", str), ("house_rules", list), ("options", dict))
     if rules is None:
         try:

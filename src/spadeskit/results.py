@@ -47,8 +47,9 @@ class HandSummary:
 
     bids: tuple[Action | None, ...]
     books: tuple[int, ...]
-    _won: tuple[tuple[Card, ...], ...] | Callable[[], tuple[tuple[Card, ...], ...]] | None = attrs.field(
-        default=None, alias="won", eq=_won_of)
+    _won: tuple[tuple[Card, ...], ...] | Callable[[], tuple[tuple[Card, ...], ...]] | None = (
+        attrs.field(default=None, alias="won", eq=_won_of)
+    )
     transfers: tuple[BookTransfer, ...] = ()
     trump: str = "spades"
     declarer: int | None = None
@@ -63,8 +64,10 @@ class HandSummary:
         return value
 
     def __repr__(self) -> str:
-        return (f"HandSummary(bids={self.bids!r}, books={self.books!r}, won={self.won!r}, "
-                f"transfers={self.transfers!r}, trump={self.trump!r}, declarer={self.declarer!r})")
+        return (
+            f"HandSummary(bids={self.bids!r}, books={self.books!r}, won={self.won!r}, "
+            f"transfers={self.transfers!r}, trump={self.trump!r}, declarer={self.declarer!r})"
+        )
 
 
 def _text_of(value: str | Callable[[], str]) -> str:
@@ -93,11 +96,16 @@ class ScoreLine:
     points: int
     _text: str | Callable[[], str] = attrs.field(alias="text", eq=_text_of)
     bags: int = 0
-    bag_points: int = attrs.field(default=attrs.Factory(lambda line: max(line.bags, 0), takes_self=True))
+    bag_points: int = attrs.field(
+        default=attrs.Factory(lambda line: max(line.bags, 0), takes_self=True)
+    )
 
     def __repr__(self) -> str:
-        return (f"ScoreLine(side={self.side!r}, points={self.points!r}, text={self.text!r}, bags={self.bags!r}, "
-                f"bag_points={self.bag_points!r})")
+        return (
+            f"ScoreLine(side={self.side!r}, points={self.points!r}, text={self.text!r}, "
+            f"bags={self.bags!r}, "
+            f"bag_points={self.bag_points!r})"
+        )
 
     @property
     def text(self) -> str:

@@ -45,8 +45,13 @@ class HandScore:
 
 OFFER_PHASES = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY, Phase.REVIEW)
 
-REQUIRED = ("spadeskit_auction_next", "spadeskit_auction_actions", "spadeskit_score_hand",
-            "spadeskit_match_end", "spadeskit_next_dealer")
+REQUIRED = (
+    "spadeskit_auction_next",
+    "spadeskit_auction_actions",
+    "spadeskit_score_hand",
+    "spadeskit_match_end",
+    "spadeskit_next_dealer",
+)
 """Event hooks every rule set must implement."""
 
 
@@ -59,12 +64,31 @@ class CompiledHooks:
     implementation acts there.
     """
 
-    __slots__ = ("after_trick", "apply_out_of_turn", "auction_actions", "auction_next", "before_scoring",
-                 "contract_steps", "first_leader", "match_end", "misdeal_allowed", "next_dealer", "offers",
-                 "paper_bids", "score_hand", "view")
+    __slots__ = (
+        "after_trick",
+        "apply_out_of_turn",
+        "auction_actions",
+        "auction_next",
+        "before_scoring",
+        "contract_steps",
+        "first_leader",
+        "match_end",
+        "misdeal_allowed",
+        "next_dealer",
+        "offers",
+        "paper_bids",
+        "score_hand",
+        "view",
+    )
 
-    def __init__(self, pm: pluggy.PluginManager, table: TableSpec, options: FrozenMap, name: str,
-                 sources: codegen.Sources | None = None) -> None:
+    def __init__(
+        self,
+        pm: pluggy.PluginManager,
+        table: TableSpec,
+        options: FrozenMap,
+        name: str,
+        sources: codegen.Sources | None = None,
+    ) -> None:
         bound = {"table": table, "options": options}
 
         def hook(hook_name: str) -> Any:
@@ -94,8 +118,13 @@ class CompiledHooks:
                 chosen = tuple(id(i) for i in impls if _acts(i, phase, referee, options))
                 if chosen not in shared:
                     shared[chosen] = compile_hook(
-                        pm, "spadeskit_out_of_turn_actions", bound, name, sources=sources,
-                        keep=lambda i, ids=frozenset(chosen): id(i) in ids)  # type: ignore[misc]
+                        pm,
+                        "spadeskit_out_of_turn_actions",
+                        bound,
+                        name,
+                        sources=sources,
+                        keep=lambda i, ids=frozenset(chosen): id(i) in ids,  # type: ignore[misc]
+                    )
                 self.offers[(phase, referee)] = shared[chosen]
 
 
@@ -110,8 +139,9 @@ def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
         except PASS_THROUGH:
             raise
         except Exception as exc:
-            raise PluginError(f"play filter {f.name!r} ({owner}) failed in {rules!r}: "
-                              f"{type(exc).__name__}: {exc}") from exc
+            raise PluginError(
+                f"play filter {f.name!r} ({owner}) failed in {rules!r}: {type(exc).__name__}: {exc}"
+            ) from exc
 
     return attrs.evolve(f, check=guarded, source=None)
 
@@ -140,8 +170,14 @@ class Rules:
 
     engine: Engine
 
-    def __init__(self, variant: PluginInfo, house: tuple[PluginInfo, ...], options: FrozenMap,
-                 pm: pluggy.PluginManager, reload: tuple[Callable[..., Rules], tuple[Any, ...]] | None) -> None:
+    def __init__(
+        self,
+        variant: PluginInfo,
+        house: tuple[PluginInfo, ...],
+        options: FrozenMap,
+        pm: pluggy.PluginManager,
+        reload: tuple[Callable[..., Rules], tuple[Any, ...]] | None,
+    ) -> None:
         self.variant = variant.name
         self.house_rules = tuple(info.name for info in house)
         self.plugins = (variant,) + house
@@ -151,21 +187,30 @@ class Rules:
         self._reload = reload
         self.sources: codegen.Sources = []
         """Every function generated for these rules (see :meth:`generated_source`)."""
-        table_hook = compile_hook(pm, "spadeskit_table", {"options": options}, self.name, sources=self.sources)
+        table_hook = compile_hook(
+            pm, "spadeskit_table", {"options": options}, self.name, sources=self.sources
+        )
         table = table_hook() if table_hook is not None else None
         if not isinstance(table, TableSpec):
-            raise PluginError(f"no plugin set up the table for {self.name!r} (spadeskit_table gave {table!r})")
+            raise PluginError(
+                f"no plugin set up the table for {self.name!r} (spadeskit_table gave {table!r})"
+            )
         problems = table.problems()
         if problems:
             raise PluginError(f"the table of {self.name!r} is inconsistent: {'; '.join(problems)}")
         self.table = table
         self.side_of = table.side_of
         bound = {"table": table, "options": options}
-        self._card_rank = compile_hook(pm, "spadeskit_card_rank", bound, self.name, sources=self.sources)
-        self._trick_strength = compile_hook(pm, "spadeskit_trick_strength", bound, self.name, sources=self.sources)
+        self._card_rank = compile_hook(
+            pm, "spadeskit_card_rank", bound, self.name, sources=self.sources
+        )
+        self._trick_strength = compile_hook(
+            pm, "spadeskit_trick_strength", bound, self.name, sources=self.sources
+        )
         self.ranking = self._compile_ranking()
-        self.filters = self._compile_filters(compile_hook(pm, "spadeskit_play_filters", bound, self.name,
-                                                          sources=self.sources))
+        self.filters = self._compile_filters(
+            compile_hook(pm, "spadeskit_play_filters", bound, self.name, sources=self.sources)
+        )
         self.calls = CompiledHooks(pm, table, options, self.name, self.sources)
         self._strength: dict[str, tuple[tuple[int, ...], ...]] = {}
 
@@ -196,8 +241,14 @@ class Rules:
         deck = 0
         for card in self.table.deck:
             rank = self._card_rank(card) if self._card_rank is not None else None
-            if not isinstance(rank, CardRank) or not isinstance(rank.suit, Suit) or type(rank.strength) is not int:
-                raise PluginError(f"no plugin of {self.name!r} ranks the card {card} (got {rank!r})")
+            if (
+                not isinstance(rank, CardRank)
+                or not isinstance(rank.suit, Suit)
+                or type(rank.strength) is not int
+            ):
+                raise PluginError(
+                    f"no plugin of {self.name!r} ranks the card {card} (got {rank!r})"
+                )
             suit_of[card.index] = int(rank.suit)
             strength[card.index] = rank.strength
             masks[rank.suit] |= card.bit
@@ -210,10 +261,14 @@ class Rules:
         for index, group in enumerate(found):
             for f in group or ():
                 if not isinstance(f, PlayFilter):
-                    raise PluginError(f"spadeskit_play_filters of {self.name!r} returned {f!r}, not a "
-                                      f"PlayFilter ({answered_by(hook, index)})")
+                    raise PluginError(
+                        f"spadeskit_play_filters of {self.name!r} returned {f!r}, not a "
+                        f"PlayFilter ({answered_by(hook, index)})"
+                    )
                 # A building block's check is the library's; any other is guarded, on every path.
-                filters.append(f if f.block is not None else _guarded(f, answered_by(hook, index), self.name))
+                filters.append(
+                    f if f.block is not None else _guarded(f, answered_by(hook, index), self.name)
+                )
         return tuple(sorted(filters, key=lambda f: (f.order, f.name)))
 
     def strength_table(self, trump: str) -> tuple[tuple[int, ...], ...]:
@@ -224,7 +279,9 @@ class Rules:
             for led in Suit:
                 row = [0] * 54
                 for card in self.table.deck:
-                    rank = CardRank(Suit(self.ranking.suit_of[card.index]), self.ranking.strength[card.index])
+                    rank = CardRank(
+                        Suit(self.ranking.suit_of[card.index]), self.ranking.strength[card.index]
+                    )
                     value = None
                     if self._trick_strength is not None:
                         value = self._trick_strength(card, rank, led, trump)
@@ -242,7 +299,8 @@ class Rules:
         """Return the seat that wins a trick of ``(seat, card)`` plays, led by the first.
 
         >>> import spadeskit
-        >>> spadeskit.load_rules("standard").trick_winner([(0, "KH"), (1, "AH"), (2, "2S"), (3, "3C")])
+        >>> rules = spadeskit.load_rules("standard")
+        >>> rules.trick_winner([(0, "KH"), (1, "AH"), (2, "2S"), (3, "3C")])
         2
         """
         cards = [(seat, parse_card(card)) for seat, card in plays]
@@ -269,9 +327,10 @@ class Rules:
     ) -> GameState:
         """Start a match.
 
-        ``seed`` makes every shuffle reproducible, and so predictable by anyone who knows
-        it.  Without one, the game shuffles from a secret drawn from the OS that no view
-        or record shows (``game.seed`` is then ``None``).  ``deal`` gives the first hand's cards explicitly, one list per seat in
+        ``seed`` makes every shuffle reproducible, and so predictable by anyone who
+        knows it.  Without one, the game shuffles from a secret drawn from the OS that
+        no view or record shows (``game.seed`` is then ``None``).  ``deal`` gives the
+        first hand's cards explicitly, one list per seat in
         seat order (``["AS", "10D", ...]`` or a string ``"AS 10D ..."``); a variant with
         a blind takes it as ``blind=``, a draw pile as ``pile=`` (top card first).  A
         deal as a record holds it (``record["deal"]``: the hands, then the blind, then
@@ -281,8 +340,9 @@ class Rules:
         """
         return self.engine.new_game(seed, deal, dealer, blind, pile)
 
-    def simulate(self, hands: int, seed: int = 0, policy: Policy | None = None, *,
-                 start: int = 0) -> Iterator[HandResult]:
+    def simulate(
+        self, hands: int, seed: int = 0, policy: Policy | None = None, *, start: int = 0
+    ) -> Iterator[HandResult]:
         """Yield the results of independent hands ``start`` … ``start + hands - 1``.
 
         Each hand is dealt, played and scored.  Hand ``i`` is the first hand of a new
@@ -331,32 +391,59 @@ class Rules:
         >>> result = rules.score_hand(bids=[3, 2, 4, "nil"], books=[4, 3, 5, 1])
         >>> result.points
         (72, -78)
-        >>> [line.text for line in result.lines]
-        ['N/S bid 7, took 9: +70, 2 bags (+2)', 'E/W bid 2, took 3: +20, 1 bag (+1)', 'W nil, took 1: -100, 1 bag (+1)']
+        >>> for line in result.lines:
+        ...     print(line.text)
+        N/S bid 7, took 9: +70, 2 bags (+2)
+        E/W bid 2, took 3: +20, 1 bag (+1)
+        W nil, took 1: -100, 1 bag (+1)
         """
-        n, sides = self.table.players, len(self.table.sides)
-        before = MatchState(self._totals(scores, "scores"), self._totals(bags, "bags"), (), (), None, FrozenMap())
+        n = self.table.players
+        before = MatchState(
+            self._totals(scores, "scores"), self._totals(bags, "bags"), (), (), None, FrozenMap()
+        )
         if summary is None:
             if bids is None or books is None:
                 raise SpadesError("score_hand needs a HandSummary, or both bids= and books=")
-            summary = checked_summary(self, bids, books, before, self.engine.check_seat(dealer, "dealer")
-                                      if dealer is not None else n - 1)
-        elif not isinstance(summary, HandSummary) or len(summary.bids) != n or len(summary.books) != n:
-            raise SpadesError(f"{self.name!r} has {n} seats: give a HandSummary of {n} bids and {n} book counts")
+            summary = checked_summary(
+                self,
+                bids,
+                books,
+                before,
+                self.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1,
+            )
+        elif (
+            not isinstance(summary, HandSummary)
+            or len(summary.bids) != n
+            or len(summary.books) != n
+        ):
+            raise SpadesError(
+                f"{self.name!r} has {n} seats: give a HandSummary of {n} bids and {n} book counts"
+            )
         return self.engine.score(summary, before)
 
     def _totals(self, values: Sequence[int] | None, what: str) -> tuple[int, ...]:
         sides = len(self.table.sides)
         if values is None:
             return (0,) * sides
-        if isinstance(values, (str, bytes)) or len(values) != sides or any(type(v) is not int for v in values):
-            raise SpadesError(f"{what} before the hand are {sides} whole numbers, one per side, not {shown(values, 40)}")
+        if (
+            isinstance(values, (str, bytes))
+            or len(values) != sides
+            or any(type(v) is not int for v in values)
+        ):
+            raise SpadesError(
+                f"{what} before the hand are {sides} whole numbers, one per side, not "
+                f"{shown(values, 40)}"
+            )
         return tuple(values)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rules):
             return NotImplemented
-        return (self.variant, self.house_rules, self.options) == (other.variant, other.house_rules, other.options)
+        return (self.variant, self.house_rules, self.options) == (
+            other.variant,
+            other.house_rules,
+            other.options,
+        )
 
     def __hash__(self) -> int:
         return hash((self.variant, self.house_rules, self.options))
@@ -366,6 +453,8 @@ class Rules:
 
     def __reduce__(self) -> tuple[Callable[..., Rules], tuple[Any, ...]]:
         if self._reload is None:
-            raise SpadesError(f"rules {self.name!r} were built from plugin objects, not installed plugin "
-                              "names, so they cannot be pickled: load them by name")
+            raise SpadesError(
+                f"rules {self.name!r} were built from plugin objects, not installed plugin "
+                "names, so they cannot be pickled: load them by name"
+            )
         return self._reload

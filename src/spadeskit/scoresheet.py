@@ -46,8 +46,14 @@ BidLike = Action | int | str | None
 ``"pass"``, an action, or ``None`` for a seat that was not asked (three-suit-trump)."""
 
 _WORDS: dict[str, Action] = {
-    "nil": Nil(), "blind nil": BlindNil(), "blind-nil": BlindNil(), "blindnil": BlindNil(),
-    "pick up": PickUp(), "pick-up": PickUp(), "pickup": PickUp(), "pass": Pass(),
+    "nil": Nil(),
+    "blind nil": BlindNil(),
+    "blind-nil": BlindNil(),
+    "blindnil": BlindNil(),
+    "pick up": PickUp(),
+    "pick-up": PickUp(),
+    "pickup": PickUp(),
+    "pass": Pass(),
 }
 
 
@@ -66,8 +72,10 @@ def _as_action(value: BidLike, who: str) -> Action | None:
 
 
 def _refuse_bid(value: object, who: str) -> Action:
-    raise IllegalAction(f"{who}: cannot read the bid {shown(value, 40)}; write a number, 'nil', "
-                        "'blind nil', 'pick up' or 'pass'")
+    raise IllegalAction(
+        f"{who}: cannot read the bid {shown(value, 40)}; write a number, 'nil', "
+        "'blind nil', 'pick up' or 'pass'"
+    )
 
 
 @attrs.frozen
@@ -98,7 +106,9 @@ class ScoreSheet(MatchTotals):
     @classmethod
     def start(cls, rules: Rules, dealer: int | None = None) -> ScoreSheet:
         """Return an empty sheet; ``dealer`` deals the first hand (default: the last seat)."""
-        first = rules.table.players - 1 if dealer is None else rules.engine.check_seat(dealer, "dealer")
+        first = (
+            rules.table.players - 1 if dealer is None else rules.engine.check_seat(dealer, "dealer")
+        )
         return cls(rules, first, (), MatchState.fresh(len(rules.table.sides)), first)
 
     # ------------------------------------------------------------------------------------
@@ -148,7 +158,9 @@ class ScoreSheet(MatchTotals):
         moved = tuple(transfers)
         for transfer in moved:
             if not isinstance(transfer, BookTransfer):
-                raise SpadesError(f"a transfer is a spadeskit.results.BookTransfer, not {shown(transfer, 40)}")
+                raise SpadesError(
+                    f"a transfer is a spadeskit.results.BookTransfer, not {shown(transfer, 40)}"
+                )
         entry = SheetHand(wanted, counted, cards, moved)
         return self._scored(entry)
 
@@ -165,8 +177,17 @@ class ScoreSheet(MatchTotals):
         assert self.dealer is not None
         summary = _summary(rules, entry, self.match, self.dealer)
         scored = engine.score(summary, self.match)
-        result = HandResult(len(self.match.results), self.dealer, summary.bids, entry.books, scored.lines,
-                            scored.points, scored.scores, scored.bags, transfers=entry.transfers)
+        result = HandResult(
+            len(self.match.results),
+            self.dealer,
+            summary.bids,
+            entry.books,
+            scored.lines,
+            scored.points,
+            scored.scores,
+            scored.bags,
+            transfers=entry.transfers,
+        )
         match, dealer = engine.settle(self.match, result, (), self.dealer)
         recorded = SheetHand(summary.bids, entry.books, entry.won, entry.transfers)
         return ScoreSheet(rules, self.first_dealer, self.hands + (recorded,), match, dealer)
@@ -186,10 +207,14 @@ class ScoreSheet(MatchTotals):
             "options": dict(rules.options),
             "dealer": self.first_dealer,
             "hands": [
-                {"bids": [b.to_json() if b is not None else None for b in hand.bids],
-                 "books": list(hand.books),
-                 "won": None if hand.won is None else [[card_at(c).code for c in cards] for cards in hand.won],
-                 "transfers": [attrs.asdict(t) for t in hand.transfers]}
+                {
+                    "bids": [b.to_json() if b is not None else None for b in hand.bids],
+                    "books": list(hand.books),
+                    "won": None
+                    if hand.won is None
+                    else [[card_at(c).code for c in cards] for cards in hand.won],
+                    "transfers": [attrs.asdict(t) for t in hand.transfers],
+                }
                 for hand in self.hands
             ],
         }
@@ -199,9 +224,14 @@ class ScoreSheet(MatchTotals):
         """Return the sheet saved by :meth:`to_json`, under ``rules`` (every hand is
         scored again); raise :class:`~spadeskit.errors.RecordError` if it is bad."""
         if not isinstance(data, dict) or data.get("format") != SCORE_SHEET_FORMAT:
-            raise RecordError(f"not a spadeskit score sheet (its 'format' is not {SCORE_SHEET_FORMAT!r})")
+            raise RecordError(
+                f"not a spadeskit score sheet (its 'format' is not {SCORE_SHEET_FORMAT!r})"
+            )
         if data.get("version") != SCORE_SHEET_VERSION or not isinstance(data.get("hands"), list):
-            raise RecordError(f"score sheet version {shown(data.get('version'), 20)} is not supported, or it has no hands")
+            raise RecordError(
+                f"score sheet version {shown(data.get('version'), 20)} is not supported, or "
+                "it has no hands"
+            )
         try:
             sheet = cls.start(rules, data.get("dealer"))
             for number, hand in enumerate(data["hands"], start=1):
@@ -211,15 +241,20 @@ class ScoreSheet(MatchTotals):
                 if not isinstance(bids, list):
                     raise RecordError(f"hand {number} of the score sheet has no list of bids")
                 transfers = hand.get("transfers") or []
-                if not isinstance(transfers, list) or not all(isinstance(t, dict) for t in transfers):
+                if not isinstance(transfers, list) or not all(
+                    isinstance(t, dict) for t in transfers
+                ):
                     raise RecordError(f"hand {number}: transfers must be a list of objects")
                 try:
                     moved = [BookTransfer(**t) for t in transfers]
                 except TypeError as exc:
                     raise RecordError(f"hand {number}: a transfer is not readable: {exc}") from exc
-                sheet = sheet.add_hand([None if b is None else action_from_json(b) for b in bids],
-                                       hand.get("books"),  # type: ignore[arg-type]
-                                       won=hand.get("won"), transfers=moved)
+                sheet = sheet.add_hand(
+                    [None if b is None else action_from_json(b) for b in bids],
+                    hand.get("books"),  # type: ignore[arg-type]
+                    won=hand.get("won"),
+                    transfers=moved,
+                )
         except RecordError:
             raise
         except SpadesError as exc:
@@ -238,13 +273,19 @@ class ScoreSheet(MatchTotals):
         for result in self.results:
             bids = "".join(f"{_bid_text(b):>4}" for b in result.bids)
             books = "".join(f"{b:>4}" for b in result.books)
-            cells = "".join(f"  {_plus(show(points)):>6} {show(total):>6}"
-                            for points, total in zip(result.points, result.scores))
-            lines.append(f"{result.number + 1:>4}  {seats[result.dealer]:6}  {bids}  {books}{cells}")
+            cells = "".join(
+                f"  {_plus(show(points)):>6} {show(total):>6}"
+                for points, total in zip(result.points, result.scores)
+            )
+            lines.append(
+                f"{result.number + 1:>4}  {seats[result.dealer]:6}  {bids}  {books}{cells}"
+            )
         lines.append("-" * len(lines[0]))
         bags = "".join(f"  {f'bags {b}':>13}" for b in self.bags)
-        lines.append(f"{'total':>4}  {'':6}  {'':{cols}}  {'':{cols}}" +
-                     "".join(f"  {show(score):>13}" for score in self.scores))
+        lines.append(
+            f"{'total':>4}  {'':6}  {'':{cols}}  {'':{cols}}"
+            + "".join(f"  {show(score):>13}" for score in self.scores)
+        )
         if any(self.bags) or any(line.bags for result in self.results for line in result.lines):
             lines.append(f"{'':>4}  {'':6}  {'':{cols}}  {'':{cols}}{bags}")
         if self.match.end is not None:
@@ -255,12 +296,15 @@ class ScoreSheet(MatchTotals):
         return self.table()
 
 
-def checked_summary(rules: Rules, bids: Sequence[BidLike], books: Sequence[int], match: MatchState,
-                    dealer: int) -> HandSummary:
+def checked_summary(
+    rules: Rules, bids: Sequence[BidLike], books: Sequence[int], match: MatchState, dealer: int
+) -> HandSummary:
     """Return the :class:`HandSummary` of a hand written as bids and books, checked as a
     score sheet checks them (the bids through the variant's own auction under ``match``
     with ``dealer`` dealing, the books adding up to the hand's tricks)."""
-    return _summary(rules, SheetHand(_checked_bids(rules, bids), _checked_books(rules, books)), match, dealer)
+    return _summary(
+        rules, SheetHand(_checked_bids(rules, bids), _checked_books(rules, books)), match, dealer
+    )
 
 
 def _one_per_seat(value: object, n: int) -> bool:
@@ -277,9 +321,19 @@ def _checked_bids(rules: Rules, bids: Sequence[BidLike]) -> tuple[Action | None,
 def _summary(rules: Rules, entry: SheetHand, match: MatchState, dealer: int) -> HandSummary:
     game = _auction(rules, entry.bids, match, dealer)
     contract = game.contract
-    won = None if entry.won is None else tuple(tuple(card_at(c) for c in cards) for cards in entry.won)
-    return HandSummary(game.bids, entry.books, won, entry.transfers,
-                       contract.trump if contract else "spades", contract.declarer if contract else None)
+    won = (
+        None
+        if entry.won is None
+        else tuple(tuple(card_at(c) for c in cards) for cards in entry.won)
+    )
+    return HandSummary(
+        game.bids,
+        entry.books,
+        won,
+        entry.transfers,
+        contract.trump if contract else "spades",
+        contract.declarer if contract else None,
+    )
 
 
 def _checked_books(rules: Rules, books: Sequence[int]) -> tuple[int, ...]:
@@ -290,16 +344,21 @@ def _checked_books(rules: Rules, books: Sequence[int]) -> tuple[int, ...]:
         raise SpadesError(f"{rules.name!r} has {n} seats: give {n} book counts, one per seat")
     for seat, took in enumerate(books):
         if type(took) is not int or took < 0:
-            raise SpadesError(f"{engine.seat_name(seat)} took {shown(took, 20)} books: books are whole "
-                              "numbers, 0 or more")
+            raise SpadesError(
+                f"{engine.seat_name(seat)} took {shown(took, 20)} books: books are whole "
+                "numbers, 0 or more"
+            )
     tricks = (n * table.deal.hand_size + table.deal.pile) // n
     if sum(books) != tricks:
-        raise SpadesError(f"the books add up to {sum(books)}, but a hand of {rules.name!r} has "
-                          f"{tricks} tricks")
+        raise SpadesError(
+            f"the books add up to {sum(books)}, but a hand of {rules.name!r} has {tricks} tricks"
+        )
     return tuple(books)
 
 
-def _checked_won(rules: Rules, won: Sequence[Iterable[CardLike] | str] | None) -> tuple[tuple[int, ...], ...] | None:
+def _checked_won(
+    rules: Rules, won: Sequence[Iterable[CardLike] | str] | None
+) -> tuple[tuple[int, ...], ...] | None:
     if won is None:
         return None
     n = rules.table.players
@@ -307,13 +366,17 @@ def _checked_won(rules: Rules, won: Sequence[Iterable[CardLike] | str] | None) -
         raise SpadesError(f"give the cards each of the {n} seats won")
     deck = {c.index for c in rules.table.deck}
     found = tuple(tuple(c.index for c in parse_cards(cards)) for cards in won)
-    problem = misplaced([(rules.engine.seat_name(s), cards) for s, cards in enumerate(found)], deck, "won", "by")
+    problem = misplaced(
+        [(rules.engine.seat_name(s), cards) for s, cards in enumerate(found)], deck, "won", "by"
+    )
     if problem:
         raise SpadesError(problem)
     taken = {c for cards in found for c in cards}
     if taken != deck:
         missing = sorted(deck - taken)
-        raise SpadesError(f"every card is won by someone; missing: {' '.join(card_at(c).code for c in missing)}")
+        raise SpadesError(
+            f"every card is won by someone; missing: {' '.join(card_at(c).code for c in missing)}"
+        )
     return found
 
 
@@ -348,8 +411,10 @@ def _auction(rules: Rules, wanted: Sequence[Action | None], match: MatchState, d
         game = engine.paper_bid(game, seat, want)
     for seat, want in enumerate(wanted):
         if want is not None and seat not in asked:
-            raise IllegalAction(f"{engine.seat_name(seat)} was not asked to bid in this hand (the auction "
-                                f"ended before their turn): write None")
+            raise IllegalAction(
+                f"{engine.seat_name(seat)} was not asked to bid in this hand (the auction "
+                f"ended before their turn): write None"
+            )
     return game
 
 
@@ -358,7 +423,9 @@ def _bid_text(bid: Action | None) -> str:
         return "-"
     if type(bid) is Bid:
         return str(bid.tricks)
-    return {"nil": "nil", "blind-nil": "bnil", "pick-up": "up", "pass": "pass"}.get(bid.kind, bid.kind)
+    return {"nil": "nil", "blind-nil": "bnil", "pick-up": "up", "pass": "pass"}.get(
+        bid.kind, bid.kind
+    )
 
 
 def _plus(text: str) -> str:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-
 from . import _fast
 from .cards import Card, cards_of
+from .dealing import Dealer
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine
 from .rules import HandScore
 from .state import (
@@ -18,14 +18,19 @@ from .state import (
     Phase,
     evolve,
 )
-from .dealing import Dealer
 
 if TYPE_CHECKING:
     pass
 
 # Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
 # path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
+_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
+    Phase.PLAY,
+    Phase.AUCTION,
+    Phase.EXCHANGE,
+    Phase.REVIEW,
+    Phase.OVER,
+)
 
 _make_summary = _fast.maker(HandSummary)
 
@@ -44,7 +49,6 @@ def _cards_won(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
     return tuple([cards_of(m) for m in masks])
 
 
-
 class Scoring(Dealer):
     """A hand scored and the match moved on (see :mod:`spadeskit.enginebase`)."""
 
@@ -56,8 +60,12 @@ class Scoring(Dealer):
         """Return the hand's :class:`HandSummary` for the scoring hooks."""
         contract = game.contract
         summary: HandSummary = _make_summary(
-            game.bids, game.books, partial(_cards_won, game.won), game.transfers,
-            contract.trump if contract else "spades", contract.declarer if contract else None,
+            game.bids,
+            game.books,
+            partial(_cards_won, game.won),
+            game.transfers,
+            contract.trump if contract else "spades",
+            contract.declarer if contract else None,
         )
         return summary
 
@@ -67,10 +75,20 @@ class Scoring(Dealer):
         sides = range(len(self.table.sides))
         for index in reversed(range(len(found))):
             for line in found[index] or ():
-                if not isinstance(line, ScoreLine) or type(line.side) is not int or line.side not in sides \
-                        or type(line.points) is not int or type(line.bags) is not int:
-                    raise self._bad("spadeskit_score_hand", self.calls.score_hand, line,
-                                    "not a ScoreLine of whole numbers for a side of this table", index)
+                if (
+                    not isinstance(line, ScoreLine)
+                    or type(line.side) is not int
+                    or line.side not in sides
+                    or type(line.points) is not int
+                    or type(line.bags) is not int
+                ):
+                    raise self._bad(
+                        "spadeskit_score_hand",
+                        self.calls.score_hand,
+                        line,
+                        "not a ScoreLine of whole numbers for a side of this table",
+                        index,
+                    )
                 lines.append(line)
         points = [0] * len(sides)
         bag_delta = [0] * len(sides)
@@ -78,7 +96,8 @@ class Scoring(Dealer):
             points[line.side] += line.points
             bag_delta[line.side] += line.bags
         score: HandScore = _make_score(
-            tuple(lines), tuple(points),
+            tuple(lines),
+            tuple(points),
             tuple([a + b for a, b in zip(match.scores, points)]),
             tuple([a + b for a, b in zip(match.bags, bag_delta)]),
         )
@@ -87,17 +106,38 @@ class Scoring(Dealer):
     def _result(self, game: GameState) -> HandResult:
         """Return the scored result of ``game``'s finished play."""
         scored = self.score(self.summary(game), game.match)
-        result: HandResult = _make_result(game.number, game.dealer, game.bids, game.books, scored.lines,
-                                          scored.points, scored.scores, scored.bags, False, "", game.transfers,
-                                          game.tricks[-1].winner if game.tricks else None)
+        result: HandResult = _make_result(
+            game.number,
+            game.dealer,
+            game.bids,
+            game.books,
+            scored.lines,
+            scored.points,
+            scored.scores,
+            scored.bags,
+            False,
+            "",
+            game.transfers,
+            game.tricks[-1].winner if game.tricks else None,
+        )
         return result
 
     def void_hand(self, game: GameState, note: str) -> GameState:
         """End the hand in progress unscored (a misdeal) and deal the next one."""
         match = game.match
         sides = len(self.table.sides)
-        result = HandResult(game.number, game.dealer, game.bids, game.books, (), (0,) * sides,
-                            match.scores, match.bags, void=True, note=note)
+        result = HandResult(
+            game.number,
+            game.dealer,
+            game.bids,
+            game.books,
+            (),
+            (0,) * sides,
+            match.scores,
+            match.bags,
+            void=True,
+            note=note,
+        )
         return self.close_hand(game, result)
 
     def close_hand(self, game: GameState, result: HandResult) -> GameState:
@@ -111,20 +151,39 @@ class Scoring(Dealer):
         assert dealer is not None
         return self._hand(game._dealing, match, game.number + 1, dealer)
 
-    def settle(self, old: MatchState, result: HandResult, log: tuple[Any, ...],
-               dealer: int, dealt: Dealt | None = None) -> tuple[MatchState, int | None]:
+    def settle(
+        self,
+        old: MatchState,
+        result: HandResult,
+        log: tuple[Any, ...],
+        dealer: int,
+        dealt: Dealt | None = None,
+    ) -> tuple[MatchState, int | None]:
         """Return the match after a finished hand and the next dealer (``None`` once the
         match is over): the one place the match-end and next-dealer hooks are asked."""
         deals = old.deals if dealt is None else old.deals + (dealt,)
-        match = _make_match(result.scores, result.bags, old.results + (result,), old.logs + (log,),
-                            None, old.extra, deals)
+        match = _make_match(
+            result.scores,
+            result.bags,
+            old.results + (result,),
+            old.logs + (log,),
+            None,
+            old.extra,
+            deals,
+        )
         end = None if result.void else self.calls.match_end(match, result)
         if end is not None:
-            if not isinstance(end, MatchEnd) or type(end.winner) is not int \
-                    or not 0 <= end.winner < len(self.table.sides):
-                raise self._bad("spadeskit_match_end", self.calls.match_end, end, "not a MatchEnd naming a side")
-            return MatchState(match.scores, match.bags, match.results, match.logs, end, match.extra,
-                              match.deals), None
-        return match, self._plugin_seat(self.calls.next_dealer(dealer, result), "spadeskit_next_dealer",
-                                        self.calls.next_dealer)
-
+            if (
+                not isinstance(end, MatchEnd)
+                or type(end.winner) is not int
+                or not 0 <= end.winner < len(self.table.sides)
+            ):
+                raise self._bad(
+                    "spadeskit_match_end", self.calls.match_end, end, "not a MatchEnd naming a side"
+                )
+            return MatchState(
+                match.scores, match.bags, match.results, match.logs, end, match.extra, match.deals
+            ), None
+        return match, self._plugin_seat(
+            self.calls.next_dealer(dealer, result), "spadeskit_next_dealer", self.calls.next_dealer
+        )

@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import Action, Discard, Exchange, Play
-from .cards import ALL_CARDS, Card
 from .bots import greedy_card
+from .cards import ALL_CARDS, Card
 from .errors import SpadesError
 from .events import BidMade, CardPlayed, CardsDiscarded, CardsDrawn, CardsPassed, OutOfTurn
 from .heuristic import HeuristicBot
@@ -102,20 +102,31 @@ class Determinizer:
         for s, c in view.trick:
             played[s].add(c.index)
         final = [held[s] | played[s] for s in range(n)]  # each seat's cards after exchanges
-        hidden_discards = [sorted(i for i in range(54) if deal.discards[s] >> i & 1) for s in range(n)]
+        hidden_discards = [
+            sorted(i for i in range(54) if deal.discards[s] >> i & 1) for s in range(n)
+        ]
         # Undo exchanges, newest first, choosing the cards of those this seat did not see.
         passes = [e for e in view.events if isinstance(e, CardsPassed)]
         chosen: dict[int, tuple[int, ...]] = {}
         for number in reversed(range(len(passes))):
             e = passes[number]
-            cards = tuple(c.index for c in e.cards) if e.cards is not None else \
-                tuple(rng.sample(sorted(final[e.to]), e.count))
+            cards = (
+                tuple(c.index for c in e.cards)
+                if e.cards is not None
+                else tuple(rng.sample(sorted(final[e.to]), e.count))
+            )
             chosen[number] = cards
             final[e.to] -= set(cards)
             final[e.seat] |= set(cards)
         blind = deal.blind
-        declarer = next((e.seat for e in view.events if isinstance(e, BidMade) and type(e.bid).__name__ == "PickUp"),
-                        None)
+        declarer = next(
+            (
+                e.seat
+                for e in view.events
+                if isinstance(e, BidMade) and type(e.bid).__name__ == "PickUp"
+            ),
+            None,
+        )
         if declarer is not None:
             size = rules.table.deal.blind
             picked = rng.sample(sorted(final[declarer]), size)
@@ -140,13 +151,15 @@ class Determinizer:
                 if event.cards is not None:
                     laid: Sequence[Card] = event.cards
                 else:
-                    laid = [ALL_CARDS[i] for i in discarded[event.seat][:event.count]]
-                    discarded[event.seat] = discarded[event.seat][event.count:]
+                    laid = [ALL_CARDS[i] for i in discarded[event.seat][: event.count]]
+                    discarded[event.seat] = discarded[event.seat][event.count :]
                 game = game.apply(Discard(laid), event.seat)
             elif isinstance(event, OutOfTurn):
                 game = game.apply(event.action, event.seat)
         if game.to_act != view.seat or game.phase is not view.phase:
-            raise SpadesError("the view's hand could not be rebuilt (a plugin keeps state a view does not show)")
+            raise SpadesError(
+                "the view's hand could not be rebuilt (a plugin keeps state a view does not show)"
+            )
         return game
 
 
@@ -210,11 +223,15 @@ class _Rewards:
         self.scores: dict[Any, Any] = {}
         self.values: dict[int, list[float]] = {}
 
-    def of_play(self, state: GameState, fraction: Callable[[], float], greedy: bool = False) -> list[float] | None:
+    def of_play(
+        self, state: GameState, fraction: Callable[[], float], greedy: bool = False
+    ) -> list[float] | None:
         """Play ``state``'s cards out (at random, or greedily) and return the rewards, or
         ``None`` where the rules need the full path."""
         kept = len(self.scores)
-        score = self.engine.random_play_score(state, fraction, self.scores, greedy_card if greedy else None)
+        score = self.engine.random_play_score(
+            state, fraction, self.scores, greedy_card if greedy else None
+        )
         if score is None:
             return None
         found = self.values.get(id(score))
@@ -229,8 +246,9 @@ class _Rewards:
         return _side_values(result.points, result.lines, self.sides, self.unit)
 
 
-def _rollout_rewards(state: GameState, rng: random.Random, policy: Any, memo: _Rewards,
-                     greedy: bool = False) -> list[float] | None:
+def _rollout_rewards(
+    state: GameState, rng: random.Random, policy: Any, memo: _Rewards, greedy: bool = False
+) -> list[float] | None:
     """Play ``state``'s hand out and return every side's reward, or ``None`` if the hand
     ended without a score (a misdeal).  ``greedy``: ``policy`` is the greedy policy,
     which the rules' compiled greedy playouts replace where they can."""
@@ -254,8 +272,15 @@ def _key(action: Action) -> Any:
 class _SearchBot:
     """What both search bots share: the budget, the seed, and the heuristic for the rest."""
 
-    def __init__(self, iterations: int | None = 300, seconds: float | None = None, seed: int | None = None,
-                 rollout: str = "random", bid_by: str = "heuristic", veto: float = 0.2) -> None:
+    def __init__(
+        self,
+        iterations: int | None = 300,
+        seconds: float | None = None,
+        seed: int | None = None,
+        rollout: str = "random",
+        bid_by: str = "heuristic",
+        veto: float = 0.2,
+    ) -> None:
         if iterations is None and seconds is None:
             raise SpadesError("give a budget: iterations, seconds, or both")
         if rollout not in ("random", "greedy", "heuristic"):
@@ -318,8 +343,12 @@ class _SearchBot:
         if not hasattr(self, "rules"):
             raise SpadesError("call reset(seat, rules, rng) before choose (the arena does)")
         plays = [a for a in view.legal_actions if isinstance(a, Play)]
-        if view.phase is not Phase.PLAY or len(plays) <= 1 or not self.can_search or \
-                len(plays) != len(view.legal_actions):
+        if (
+            view.phase is not Phase.PLAY
+            or len(plays) <= 1
+            or not self.can_search
+            or len(plays) != len(view.legal_actions)
+        ):
             return self.heuristic.choose(view)
         try:
             determinizer = Determinizer(view, self.rules, self.rng)
@@ -361,7 +390,9 @@ class PIMCBot(_SearchBot):
         while more(done):
             state = determinizer.sample(rng)
             for k, play in enumerate(plays):
-                rewards = _rollout_rewards(state.apply(play, seat), rng, policy, memo, self.rollout_kind == "greedy")
+                rewards = _rollout_rewards(
+                    state.apply(play, seat), rng, policy, memo, self.rollout_kind == "greedy"
+                )
                 if rewards is not None:
                     totals[k] += rewards[side]
                     counts[k] += 1
@@ -369,7 +400,11 @@ class PIMCBot(_SearchBot):
         if not done:
             return self.heuristic.choose(view)
         self.last_iterations = done
-        return self._pick(view, plays, [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(plays))])
+        return self._pick(
+            view,
+            plays,
+            [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(plays))],
+        )
 
 
 class _Node:
@@ -398,9 +433,16 @@ class ISMCTSBot(_SearchBot):
     measurements); ``veto=0`` is pure search.
     """
 
-    def __init__(self, iterations: int | None = 800, seconds: float | None = None, seed: int | None = None,
-                 rollout: str = "greedy", bid_by: str = "heuristic", exploration: float = 0.7,
-                 veto: float = 0.2) -> None:
+    def __init__(
+        self,
+        iterations: int | None = 800,
+        seconds: float | None = None,
+        seed: int | None = None,
+        rollout: str = "greedy",
+        bid_by: str = "heuristic",
+        exploration: float = 0.7,
+        veto: float = 0.2,
+    ) -> None:
         super().__init__(iterations, seconds, seed, rollout, bid_by, veto)
         self.exploration = exploration
 
@@ -472,7 +514,9 @@ class ISMCTSBot(_SearchBot):
             means = []
             for p in plays:
                 child = root.children.get(_key(p))
-                means.append(child.reward / child.visits if child is not None and child.visits else -math.inf)
+                means.append(
+                    child.reward / child.visits if child is not None and child.visits else -math.inf
+                )
             return self._pick(view, plays, means)
         by_key = {_key(p): p for p in plays}
         best = max(root.children.items(), key=lambda item: item[1].visits)[0]

@@ -15,9 +15,12 @@ SEED_BITS = 256
 
 
 def check_seed(seed: object) -> int:
-    """Return ``seed`` if it is a whole number within :data:`SEED_BITS`; raise SpadesError if not."""
+    """Return ``seed`` if it is a whole number within :data:`SEED_BITS`; raise SpadesError if "
+    "not."""
     if type(seed) is not int or seed.bit_length() > SEED_BITS:
-        raise SpadesError(f"a seed is a whole number of at most {SEED_BITS} bits, not {shown(seed)}")
+        raise SpadesError(
+            f"a seed is a whole number of at most {SEED_BITS} bits, not {shown(seed)}"
+        )
     return seed
 
 
@@ -33,4 +36,3 @@ def index_drawer(rng: random.Random) -> Callable[[int], int]:
     # same number through public API, only slower, where _randbelow is missing.
     draw: Callable[[int], int] = getattr(rng, "_randbelow", rng.randrange)
     return draw
-

@@ -36,8 +36,19 @@ if TYPE_CHECKING:
     from .rules import Rules
     from .views import View
 
-__all__ = ["REFEREE", "Breach", "Deal", "Dealing", "Dealt", "GameState", "HandState", "LogEntry", "MatchState", "Phase",
-           "Policy"]
+__all__ = [
+    "REFEREE",
+    "Breach",
+    "Deal",
+    "Dealing",
+    "Dealt",
+    "GameState",
+    "HandState",
+    "LogEntry",
+    "MatchState",
+    "Phase",
+    "Policy",
+]
 
 REFEREE = -1
 """The seat number of the referee, for rulings such as table talk: ``apply(a, REFEREE)``."""
@@ -335,15 +346,18 @@ Policy = Callable[[GameState, "tuple[Action, ...]"], Action]
 FIELDS: tuple[str, ...] = tuple(f.name for f in attrs.fields(GameState))
 """Every slot of a state, in order (``_log`` and ``_legal`` included)."""
 
-DEALT_LATER = frozenset({"phase", "to_act", "hands", "blind", "pile", "contract", "steps", "leader",
-                         "_dealt"})
+DEALT_LATER = frozenset(
+    {"phase", "to_act", "hands", "blind", "pile", "contract", "steps", "leader", "_dealt"}
+)
 """The fields of a new hand that wait for its deal (see :meth:`GameState.__getattr__`)."""
 
 Builder = _fast.builder_class(GameState)
 """A mutable twin of :class:`GameState` with the same slots: the engine fills one, then
 turns it into a frozen state; rollouts play on one without building states between."""
 
-evolve: Callable[..., GameState] = _fast.keyword_evolver(GameState, Builder, FIELDS, {"_legal": None})
+evolve: Callable[..., GameState] = _fast.keyword_evolver(
+    GameState, Builder, FIELDS, {"_legal": None}
+)
 """``evolve(state, **changes)``: a copy of ``state`` with some fields changed (the
 legal-action cache cleared); an unknown field is a ``TypeError``."""
 
@@ -373,7 +387,11 @@ def is_dealt(game: GameState) -> bool:
 def deal_is_known(game: GameState) -> bool:
     """Return whether the hand in progress is dealt, or follows from what the game holds
     (a seed, or an explicit deal): false only for a secret deal nobody has looked at."""
-    return game._dealing.seed is not None or game.number < len(game._dealing.explicit) or is_dealt(game)
+    return (
+        game._dealing.seed is not None
+        or game.number < len(game._dealing.explicit)
+        or is_dealt(game)
+    )
 
 
 def _compared(game: GameState) -> tuple[Any, ...]:

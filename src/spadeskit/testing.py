@@ -44,8 +44,8 @@ import attrs
 from .actions import Accept, Action, Bid, Discard, Exchange, Nil, Pass, PickUp, Play
 from .cards import card_at, iter_mask, mask_of
 from .errors import Deadlock, SpadesError
-from .plugin import PluginInfo
 from .loader import available, hook_argument_problem, load_rules, resolve
+from .plugin import PluginInfo
 from .replay import replay
 from .rules import Rules
 from .state import GameState, evolve
@@ -76,23 +76,46 @@ __all__ = [
 ]
 
 _PROBES: tuple[Action, ...] = (
-    tuple(Play(i) for i in range(54)) + tuple(Bid(n) for n in range(0, 28)) + (Nil(), Pass(), PickUp(), Accept())
+    tuple(Play(i) for i in range(54))
+    + tuple(Bid(n) for n in range(0, 28))
+    + (Nil(), Pass(), PickUp(), Accept())
 )
 
 # Which hooks can break which invariant: named in failure reports.
 SUSPECTS: dict[str, tuple[str, ...]] = {
-    "cards": ("spadeskit_after_trick", "spadeskit_apply_out_of_turn", "spadeskit_auction_next", "spadeskit_table"),
+    "cards": (
+        "spadeskit_after_trick",
+        "spadeskit_apply_out_of_turn",
+        "spadeskit_auction_next",
+        "spadeskit_table",
+    ),
     "tricks": ("spadeskit_trick_strength", "spadeskit_card_rank", "spadeskit_after_trick"),
-    "legal": ("spadeskit_play_filters", "spadeskit_auction_actions", "spadeskit_auction_next",
-              "spadeskit_out_of_turn_actions", "spadeskit_apply_out_of_turn", "spadeskit_match_end"),
+    "legal": (
+        "spadeskit_play_filters",
+        "spadeskit_auction_actions",
+        "spadeskit_auction_next",
+        "spadeskit_out_of_turn_actions",
+        "spadeskit_apply_out_of_turn",
+        "spadeskit_match_end",
+    ),
     "scores": ("spadeskit_score_hand",),
     "end": ("spadeskit_match_end", "spadeskit_score_hand", "spadeskit_next_dealer"),
     "replay": ("spadeskit_apply_out_of_turn", "spadeskit_after_trick", "spadeskit_auction_next"),
-    "playouts": ("spadeskit_play_filters", "spadeskit_after_trick", "spadeskit_auction_actions",
-                 "spadeskit_auction_next", "spadeskit_before_scoring"),
+    "playouts": (
+        "spadeskit_play_filters",
+        "spadeskit_after_trick",
+        "spadeskit_auction_actions",
+        "spadeskit_auction_next",
+        "spadeskit_before_scoring",
+    ),
     "views": ("spadeskit_view",),
-    "rotation": ("spadeskit_score_hand", "spadeskit_match_end", "spadeskit_auction_next",
-                 "spadeskit_next_dealer", "spadeskit_play_filters"),
+    "rotation": (
+        "spadeskit_score_hand",
+        "spadeskit_match_end",
+        "spadeskit_auction_next",
+        "spadeskit_next_dealer",
+        "spadeskit_play_filters",
+    ),
 }
 
 
@@ -105,8 +128,14 @@ class InvariantError(AssertionError):
     game up to the failure, for :func:`spadeskit.replay`.
     """
 
-    def __init__(self, rules: Rules, invariant: str, what: str, record: dict[str, Any],
-                 culprit: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        invariant: str,
+        what: str,
+        record: dict[str, Any],
+        culprit: str | None = None,
+    ) -> None:
         self.rules_name = rules.name
         self.invariant = invariant
         self.what = what
@@ -189,17 +218,24 @@ def check_state(game: GameState) -> None:
     for mask in parts:
         union |= mask
     if union != deck or sum(m.bit_count() for m in parts) != deck.bit_count():
-        raise _fail(game, "cards", "cards are not conserved: every card must be in exactly one place")
+        raise _fail(
+            game, "cards", "cards are not conserved: every card must be in exactly one place"
+        )
     n = rules.table.players
     trump = hand.contract.trump if hand.contract else "spades"
     for number, trick in enumerate(hand.tricks):
         seats = [s for s, _ in trick.plays]
         if len(seats) != n or seats != [(trick.leader + i) % n for i in range(n)]:
-            raise _fail(game, "tricks", f"trick {number + 1} is not one card from each seat clockwise from its leader")
+            raise _fail(
+                game,
+                "tricks",
+                f"trick {number + 1} is not one card from each seat clockwise from its leader",
+            )
         if trick.winner != rules.trick_winner(trick.plays, trump):
             raise _fail(game, "tricks", f"trick {number + 1} has the wrong winner")
     if sum(hand.books) != len(hand.tricks) or any(
-            hand.books[s] != sum(t.winner == s for t in hand.tricks) for s in range(n)):
+        hand.books[s] != sum(t.winner == s for t in hand.tricks) for s in range(n)
+    ):
         raise _fail(game, "tricks", "books do not match the trick winners")
     legal = _legal_or_fail(game)
     if game.is_over != (not legal) or game.is_over != (game.to_act is None):
@@ -209,7 +245,11 @@ def check_state(game: GameState) -> None:
             raise _fail(game, "scores", f"side {side}'s score is not the sum of its hands")
         for result in game.hand_results:
             if result.points[side] != sum(line.points for line in result.lines_for(side)):
-                raise _fail(game, "scores", f"hand {result.number + 1}: points are not the sum of the score lines")
+                raise _fail(
+                    game,
+                    "scores",
+                    f"hand {result.number + 1}: points are not the sum of the score lines",
+                )
 
 
 def _passed_with(game: GameState, viewer: int | None) -> int:
@@ -237,7 +277,9 @@ def check_views(game: GameState) -> None:
         view = game.view(viewer)
         own = hand.hands[viewer] if viewer is not None else 0
         if mask_of(view.cards) & ~own:
-            raise _fail(game, "views", f"the view of seat {viewer} shows cards the seat does not hold")
+            raise _fail(
+                game, "views", f"the view of seat {viewer} shows cards the seat does not hold"
+            )
         text = json.dumps(view.to_json())
         secret = hidden_everywhere
         for seat in range(n):
@@ -268,7 +310,7 @@ def _hidden_variants(game: GameState, viewer: int, rng: random.Random) -> list[G
         if bid is not None and sealed[seat] is None and seat != viewer:
             for other in (Nil(), Bid(1), Bid(4), Bid(7)):
                 if other != bid:
-                    bids = game.bids[:seat] + (other,) + game.bids[seat + 1:]
+                    bids = game.bids[:seat] + (other,) + game.bids[seat + 1 :]
                     auction = tuple((s, other if s == seat else a) for s, a in game.auction)
                     variants.append(evolve(game, bids=bids, auction=auction))
     return variants
@@ -283,6 +325,7 @@ def check_inference(game: GameState, rng: random.Random) -> None:
     """
     if game.is_over:
         return
+
     def shown_to(state: GameState, viewer: int) -> tuple[dict[str, Any], tuple[Action, ...]]:
         view = state.view(viewer).to_json()
         view.pop("legal_actions")  # compared on their own, to name what leaks
@@ -297,8 +340,12 @@ def check_inference(game: GameState, rng: random.Random) -> None:
                 continue  # a variant the rules cannot even show is not a leak of this state
             if other != seen:
                 what = "view changes" if other[0] != seen[0] else "legal actions change"
-                raise _fail(game, "views", f"seat {viewer}'s {what} with what the seat may not know "
-                                           "(another seat's cards or a sealed bid): they reveal it")
+                raise _fail(
+                    game,
+                    "views",
+                    f"seat {viewer}'s {what} with what the seat may not know "
+                    "(another seat's cards or a sealed bid): they reveal it",
+                )
 
 
 def check_moves(game: GameState, rng: random.Random, probes: int = 6) -> None:
@@ -407,14 +454,19 @@ def check_playouts(rules: Rules, seed: int, *, states: int = 6, hands: int = 4) 
     for number, state in enumerate(sampled):
         k = seed * 1000 + number
         if state.rollout(seed=k) != _to_hand_end(state, random.Random(k)):
-            raise _fail(state, "playouts", f"rollout(seed={k}) differs from stepping with the same choices")
+            raise _fail(
+                state, "playouts", f"rollout(seed={k}) differs from stepping with the same choices"
+            )
         if picklable and pickle.loads(pickle.dumps(state)) != state:
             raise _fail(state, "playouts", "a pickled state does not load equal")
     fast = list(rules.simulate(hands, seed=seed))
     stepped = list(rules.engine._simulate(hands, seed, None, 0, close=True))
     if fast != stepped:
-        raise _fail(rules.new_game(seed=seed), "playouts",
-                    f"simulate({hands}, seed={seed}) differs from the same hands played action by action")
+        raise _fail(
+            rules.new_game(seed=seed),
+            "playouts",
+            f"simulate({hands}, seed={seed}) differs from the same hands played action by action",
+        )
 
 
 def _rotation(rules: Rules) -> tuple[int, tuple[int, ...]] | None:
@@ -422,8 +474,10 @@ def _rotation(rules: Rules) -> tuple[int, tuple[int, ...]] | None:
     n, side_of = rules.table.players, rules.side_of
     for shift in range(1, n):
         mapping: dict[int, int] = {}
-        if all(mapping.setdefault(side_of[s], side_of[(s + shift) % n]) == side_of[(s + shift) % n]
-               for s in range(n)):
+        if all(
+            mapping.setdefault(side_of[s], side_of[(s + shift) % n]) == side_of[(s + shift) % n]
+            for s in range(n)
+        ):
             return shift, tuple(mapping[side] for side in range(len(rules.table.sides)))
     return None
 
@@ -454,7 +508,9 @@ def check_rotation(rules: Rules, seed: int, *, max_actions: int = 20_000) -> Non
     while not game.is_over:
         for seat in range(n):
             if game.cards(seat) != turned.cards((seat + shift) % n):
-                raise _fail(game, "rotation", f"seat {seat}'s cards differ once the seats are rotated")
+                raise _fail(
+                    game, "rotation", f"seat {seat}'s cards differ once the seats are rotated"
+                )
         actor = game.to_act
         assert actor is not None
         action = rng.choice(game.legal_actions())
@@ -462,14 +518,20 @@ def check_rotation(rules: Rules, seed: int, *, max_actions: int = 20_000) -> Non
         try:
             turned = turned.apply(_rotate_action(action, sides), (actor + shift) % n)
         except SpadesError as exc:
-            raise _fail(game, "rotation", f"{action} is refused once the seats are rotated: {exc}") from exc
+            raise _fail(
+                game, "rotation", f"{action} is refused once the seats are rotated: {exc}"
+            ) from exc
         steps += 1
         if steps > max_actions:
             raise _fail(game, "end", f"the match did not end within {max_actions} actions")
     for mine, theirs in zip(game.hand_results, turned.hand_results):
         if tuple(mine.points) != tuple(theirs.points[sides[s]] for s in range(len(sides))):
-            raise _fail(game, "rotation", f"hand {mine.number + 1} scores {mine.points}, but "
-                                          f"{theirs.points} with the seats rotated")
+            raise _fail(
+                game,
+                "rotation",
+                f"hand {mine.number + 1} scores {mine.points}, but "
+                f"{theirs.points} with the seats rotated",
+            )
     if not turned.is_over or game.winner is None or turned.winner != sides[game.winner]:
         raise _fail(game, "rotation", "the match ends differently with the seats rotated")
 
@@ -490,8 +552,11 @@ class CheckReport:
     machine_examples: int
 
     def __str__(self) -> str:
-        return (f"{self.rules}: {self.matches} random matches ({self.hands} hands, {self.actions} actions) "
-                f"and {self.machine_examples} state-machine runs kept every invariant")
+        return (
+            f"{self.rules}: {self.matches} random matches ({self.hands} hands, {self.actions} "
+            "actions) "
+            f"and {self.machine_examples} state-machine runs kept every invariant"
+        )
 
 
 def _without(rules: Rules, name: str) -> Rules | None:
@@ -549,8 +614,9 @@ def check_rules(
         try:
             game = play_random_match(rules, match_seed, max_actions=max_actions)
         except InvariantError as error:
-            raise _blame(rules, error, lambda r: play_random_match(r, match_seed, max_actions=max_actions)) \
-                from None
+            raise _blame(
+                rules, error, lambda r: play_random_match(r, match_seed, max_actions=max_actions)
+            ) from None
         hands += len(game.hand_results)
         actions += sum(len(log) for log in game.match.logs)
     for number in range(playouts):
@@ -564,17 +630,23 @@ def check_rules(
         try:
             check_rotation(rules, match_seed, max_actions=max_actions)
         except InvariantError as error:
-            raise _blame(rules, error, lambda r: check_rotation(r, match_seed, max_actions=max_actions)) \
-                from None
+            raise _blame(
+                rules, error, lambda r: check_rotation(r, match_seed, max_actions=max_actions)
+            ) from None
     if machine_examples:
         from hypothesis import HealthCheck, Phase, settings
         from hypothesis.stateful import run_state_machine_as_test
 
         run_state_machine_as_test(
             rules_state_machine(rules),
-            settings=settings(max_examples=machine_examples, stateful_step_count=120, deadline=None,
-                              suppress_health_check=list(HealthCheck), database=None,
-                              phases=(Phase.generate, Phase.shrink)),
+            settings=settings(
+                max_examples=machine_examples,
+                stateful_step_count=120,
+                deadline=None,
+                suppress_health_check=list(HealthCheck),
+                database=None,
+                phases=(Phase.generate, Phase.shrink),
+            ),
         )
     return CheckReport(rules.name, matches, hands, actions, machine_examples)
 
@@ -600,8 +672,11 @@ class LintProblem:
 def _hookspecs() -> dict[str, inspect.Signature]:
     from . import hookspecs
 
-    return {name: inspect.signature(fn) for name, fn in vars(hookspecs).items()
-            if name.startswith("spadeskit_") and callable(fn)}
+    return {
+        name: inspect.signature(fn)
+        for name, fn in vars(hookspecs).items()
+        if name.startswith("spadeskit_") and callable(fn)
+    }
 
 
 def _lint_plugin(plugin: object, info: PluginInfo) -> list[LintProblem]:
@@ -617,7 +692,11 @@ def _lint_plugin(plugin: object, info: PluginInfo) -> list[LintProblem]:
             continue
         hook = marked.get("specname") or attr if isinstance(marked, dict) else attr
         if hook not in specs:
-            problems.append(LintProblem(name, hook, "no hook of this name exists (a typo?) so it is never called"))
+            problems.append(
+                LintProblem(
+                    name, hook, "no hook of this name exists (a typo?) so it is never called"
+                )
+            )
             continue
         if marked is None:
             problems.append(LintProblem(name, hook, "not marked @hookimpl, so pluggy ignores it"))
@@ -634,8 +713,14 @@ def _lint_plugin(plugin: object, info: PluginInfo) -> list[LintProblem]:
             problems.append(LintProblem(name, None, f"option {option.name!r} has no docstring"))
         why = option.problem(option.default)
         if why:
-            problems.append(LintProblem(name, None, f"option {option.name!r} has a default its own "
-                                                    f"validator refuses: {why}, not {option.default!r}"))
+            problems.append(
+                LintProblem(
+                    name,
+                    None,
+                    f"option {option.name!r} has a default its own "
+                    f"validator refuses: {why}, not {option.default!r}",
+                )
+            )
     if not info.summary.strip():
         problems.append(LintProblem(name, None, "PLUGIN has no summary"))
     return problems
@@ -652,13 +737,20 @@ def _firstresult_clashes(rules: Rules) -> list[LintProblem]:
         for impl in caller.get_hookimpls():
             if impl.wrapper or impl.hookwrapper or impl.plugin_name == rules.variant:
                 continue
-            answering.setdefault((impl.tryfirst, impl.trylast, orders[impl.plugin_name]), []).append(impl.plugin_name)
+            answering.setdefault(
+                (impl.tryfirst, impl.trylast, orders[impl.plugin_name]), []
+            ).append(impl.plugin_name)
         for names in answering.values():
             if len(names) > 1:
-                problems.append(LintProblem(
-                    " and ".join(sorted(names)), hook,
-                    "both answer this first-result hook with the same order, so which answer wins "
-                    "depends on their names: give one a PluginInfo order, tryfirst or trylast"))
+                problems.append(
+                    LintProblem(
+                        " and ".join(sorted(names)),
+                        hook,
+                        "both answer this first-result hook with the same order, so which "
+                        "answer wins "
+                        "depends on their names: give one a PluginInfo order, tryfirst or trylast",
+                    )
+                )
     return problems
 
 
@@ -675,7 +767,9 @@ def lint(target: Rules | object | str) -> list[LintProblem]:
     """
     if isinstance(target, Rules):
         pm = target.plugin_manager
-        problems = [p for info in target.plugins for p in _lint_plugin(pm.get_plugin(info.name), info)]
+        problems = [
+            p for info in target.plugins for p in _lint_plugin(pm.get_plugin(info.name), info)
+        ]
         return problems + _firstresult_clashes(target)
     plugin, info = resolve(target)
     return _lint_plugin(plugin, info)
@@ -698,12 +792,17 @@ def _option_values(rules: Rules) -> dict[str, list[Any]]:
             elif isinstance(default, int):
                 candidates += [default // 2, default * 2, default + 1, 0, 1]
             candidates += list(getattr(option.validator, "allowed", ()))
-            values[option.name] = [c for i, c in enumerate(candidates)
-                                   if c not in candidates[:i] and option.problem(c) is None]
+            values[option.name] = [
+                c
+                for i, c in enumerate(candidates)
+                if c not in candidates[:i] and option.problem(c) is None
+            ]
     return values
 
 
-def rule_sets(variants: Sequence[str] | None = None, *, max_house_rules: int = 3) -> st.SearchStrategy[Rules]:
+def rule_sets(
+    variants: Sequence[str] | None = None, *, max_house_rules: int = 3
+) -> st.SearchStrategy[Rules]:
     """Return a strategy for :class:`Rules`: a variant, compatible house rules, valid options.
 
     House rules are drawn among the installed ones that fit the variant, without
@@ -712,23 +811,33 @@ def rule_sets(variants: Sequence[str] | None = None, *, max_house_rules: int = 3
     from hypothesis import strategies as st
 
     plugins = available()
-    names = list(variants) if variants is not None else [p.name for p in plugins if p.kind == "variant"]
+    names = (
+        list(variants) if variants is not None else [p.name for p in plugins if p.kind == "variant"]
+    )
     house = [p for p in plugins if p.kind == "house-rule"]
 
     @st.composite
     def build(draw: st.DrawFn) -> Rules:
         variant = draw(st.sampled_from(names))
         fitting = sorted(h.name for h in house if not h.fits or variant in h.fits)
-        chosen = draw(st.lists(st.sampled_from(fitting), unique=True, max_size=max_house_rules)) if fitting else []
+        chosen = (
+            draw(st.lists(st.sampled_from(fitting), unique=True, max_size=max_house_rules))
+            if fitting
+            else []
+        )
         picked: list[str] = []
         for name in chosen:
             info = next(h for h in house if h.name == name)
             if not any(c in picked for c in info.conflicts) and not any(
-                    name in next(h for h in house if h.name == p).conflicts for p in picked):
+                name in next(h for h in house if h.name == p).conflicts for p in picked
+            ):
                 picked.append(name)
         base = load_rules(variant, picked)
-        options = {name: draw(st.sampled_from(values)) for name, values in _option_values(base).items()
-                   if draw(st.booleans())}
+        options = {
+            name: draw(st.sampled_from(values))
+            for name, values in _option_values(base).items()
+            if draw(st.booleans())
+        }
         return load_rules(variant, picked, options)
 
     return build()
@@ -738,11 +847,16 @@ def dealt_games(rules: Rules) -> st.SearchStrategy[GameState]:
     """Return a strategy for new games under ``rules``: any seed, any first dealer."""
     from hypothesis import strategies as st
 
-    return st.builds(lambda seed, dealer: rules.new_game(seed=seed, dealer=dealer),
-                     st.integers(0, 2**63 - 1), st.integers(0, rules.table.players - 1))
+    return st.builds(
+        lambda seed, dealer: rules.new_game(seed=seed, dealer=dealer),
+        st.integers(0, 2**63 - 1),
+        st.integers(0, rules.table.players - 1),
+    )
 
 
-def action_sequences(rules: Rules, *, max_actions: int = 200) -> st.SearchStrategy[tuple[GameState, list[tuple[int, Action]]]]:
+def action_sequences(
+    rules: Rules, *, max_actions: int = 200
+) -> st.SearchStrategy[tuple[GameState, list[tuple[int, Action]]]]:
     """Return a strategy for ``(start, [(seat, action), ...])``: legal sequences from a new game."""
     from hypothesis import strategies as st
 
@@ -815,7 +929,9 @@ def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
             try:
                 self.game = self.game.apply(action)
             except SpadesError as exc:
-                raise _fail(self.game, "legal", f"legal action {action} was refused: {exc}") from exc
+                raise _fail(
+                    self.game, "legal", f"legal action {action} was refused: {exc}"
+                ) from exc
 
         @precondition(lambda self: hasattr(self, "game"))
         @rule(action=st.sampled_from(_PROBES), seat=st.integers(0, n - 1))
@@ -830,7 +946,9 @@ def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
                 if (game.hand, game.match) != snapshot:
                     raise _fail(game, "legal", f"refusing {action} changed the state") from None
                 return
-            raise _fail(game, "legal", f"{action} by seat {seat} is not listed as legal but was accepted")
+            raise _fail(
+                game, "legal", f"{action} by seat {seat} is not listed as legal but was accepted"
+            )
 
         @invariant()
         def consistent(self) -> None:
@@ -844,7 +962,9 @@ def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
 
         def teardown(self) -> None:
             if hasattr(self, "game") and replay(self.game.to_record(), rules) != self.game:
-                raise _fail(self.game, "replay", "replaying the record does not give an equal state")
+                raise _fail(
+                    self.game, "replay", "replaying the record does not give an equal state"
+                )
 
     SpadesMachine.__name__ = SpadesMachine.__qualname__ = f"SpadesMachine[{rules.name}]"
     return SpadesMachine

@@ -34,13 +34,26 @@ from .views import View
 __all__ = ["describe_choices", "parse_action"]
 
 _WORDS: dict[str, Action] = {
-    "nil": Nil(), "bid nil": Nil(),
-    "blind nil": BlindNil(), "blind-nil": BlindNil(), "blindnil": BlindNil(), "bid blind nil": BlindNil(),
-    "see": SeeCards(), "see cards": SeeCards(), "see my cards": SeeCards(), "look": SeeCards(),
-    "pick up": PickUp(), "pickup": PickUp(), "pick-up": PickUp(), "pick up the blind": PickUp(),
+    "nil": Nil(),
+    "bid nil": Nil(),
+    "blind nil": BlindNil(),
+    "blind-nil": BlindNil(),
+    "blindnil": BlindNil(),
+    "bid blind nil": BlindNil(),
+    "see": SeeCards(),
+    "see cards": SeeCards(),
+    "see my cards": SeeCards(),
+    "look": SeeCards(),
+    "pick up": PickUp(),
+    "pickup": PickUp(),
+    "pick-up": PickUp(),
+    "pick up the blind": PickUp(),
     "pass": Pass(),
-    "accept": Accept(), "ok": Accept(),
-    "misdeal": DeclareMisdeal(), "declare misdeal": DeclareMisdeal(), "declare a misdeal": DeclareMisdeal(),
+    "accept": Accept(),
+    "ok": Accept(),
+    "misdeal": DeclareMisdeal(),
+    "declare misdeal": DeclareMisdeal(),
+    "declare a misdeal": DeclareMisdeal(),
 }
 _NUMBER = re.compile(r"(?:bid\s+)?(\d{1,3})")
 _RENEGE = re.compile(r"(?:call\s+)?(?:a\s+)?renege(?:\s+in)?(?:\s+trick)?\s+(\d{1,3})")
@@ -74,16 +87,22 @@ def parse_action(text: str, view: View) -> Action:
         raise ActionParseError(f"type an action as text, not {shown(text, 30)}")
     if not legal:
         who = "a spectator" if view.seat is None else f"{view.seat_names[view.seat]}"
-        raise IllegalAction(f"{who} has nothing to do now" + (
-            f": it is {view.seat_names[view.to_act]}'s turn" if view.to_act is not None else ""))
+        raise IllegalAction(
+            f"{who} has nothing to do now"
+            + (f": it is {view.seat_names[view.to_act]}'s turn" if view.to_act is not None else "")
+        )
     words = " ".join(text.strip().lower().split())
     action = _read(words, legal, view)
     if action is None:
-        raise ActionParseError(f"cannot read {shown(text.strip(), 30)} as an action; {describe_choices(legal)}")
+        raise ActionParseError(
+            f"cannot read {shown(text.strip(), 30)} as an action; {describe_choices(legal)}"
+        )
     if action not in legal:
         if isinstance(action, Play) and view.seat is not None and action.card not in view.cards:
-            raise IllegalAction(f"{view.seat_names[view.seat]} does not hold {action.card.symbol}; "
-                                f"{describe_choices(legal)}")
+            raise IllegalAction(
+                f"{view.seat_names[view.seat]} does not hold {action.card.symbol}; "
+                f"{describe_choices(legal)}"
+            )
         raise IllegalAction(f"{action} is not allowed now; {describe_choices(legal)}")
     return action
 
@@ -145,7 +164,13 @@ def describe_choices(legal: Sequence[Action]) -> str:
     'you may: nil, bid 1-13'
     """
     parts: list[str] = []
-    groups: dict[type, str] = {Bid: "bid", Play: "play", CallRenege: "renege", Discard: "step", Exchange: "step"}
+    groups: dict[type, str] = {
+        Bid: "bid",
+        Play: "play",
+        CallRenege: "renege",
+        Discard: "step",
+        Exchange: "step",
+    }
     told: set[str] = set()
     for action in legal:
         group = groups.get(type(action))
@@ -158,14 +183,22 @@ def describe_choices(legal: Sequence[Action]) -> str:
         if group == "bid":
             parts.append("bid " + _ranges(sorted(a.tricks for a in legal if type(a) is Bid)))
         elif group == "play":
-            parts.append("play " + " ".join(c.symbol for c in sorted(a.card for a in legal if type(a) is Play)))
+            parts.append(
+                "play "
+                + " ".join(c.symbol for c in sorted(a.card for a in legal if type(a) is Play))
+            )
         elif group == "renege":
-            parts.append("call a renege in trick " + _ranges(sorted(a.trick for a in legal if type(a) is CallRenege)))
+            parts.append(
+                "call a renege in trick "
+                + _ranges(sorted(a.trick for a in legal if type(a) is CallRenege))
+            )
         elif isinstance(action, (Discard, Exchange)):
             count = len(action.cards)
             verb = "discard" if isinstance(action, Discard) else "pass"
-            parts.append(f"{verb} {count} card{'s' if count != 1 else ''} (e.g. '{verb} "
-                         f"{' '.join(c.code for c in action.cards)}')")
+            parts.append(
+                f"{verb} {count} card{'s' if count != 1 else ''} (e.g. '{verb} "
+                f"{' '.join(c.code for c in action.cards)}')"
+            )
     return "you may: " + ", ".join(parts)
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-
 from . import _fast
 from .results import HandResult, Trick
+from .scoring import Scoring
 from .state import (
     Breach,
     GameState,
@@ -16,20 +16,36 @@ from .state import (
     evolve,
     evolver,
 )
-from .scoring import Scoring
 
 if TYPE_CHECKING:
     pass
 
 # Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
 # path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
+_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
+    Phase.PLAY,
+    Phase.AUCTION,
+    Phase.EXCHANGE,
+    Phase.REVIEW,
+    Phase.OVER,
+)
 
 _next_card = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
 
 
-_next_trick = evolver("to_act", "leader", "hands", "trick", "tricks", "books", "won", "played",
-                      "_log", "breaches", "pile")
+_next_trick = evolver(
+    "to_act",
+    "leader",
+    "hands",
+    "trick",
+    "tricks",
+    "books",
+    "won",
+    "played",
+    "_log",
+    "breaches",
+    "pile",
+)
 
 
 make_trick = _fast.maker(Trick)  # (leader, plays, winner)
@@ -56,7 +72,6 @@ def won_with_blind(game: GameState) -> tuple[int, ...]:
     return tuple(won)
 
 
-
 class Tricks(Scoring):
     """Legal plays and cards played (see :mod:`spadeskit.enginebase`)."""
 
@@ -76,7 +91,6 @@ class Tricks(Scoring):
                 raise self._bad_filters(seat, held, mask)
             object.__setattr__(game, "_legal", mask)
         return int(mask)
-
 
     # ----------------------------------------------------------------------------------
     # A card played
@@ -109,7 +123,9 @@ class Tricks(Scoring):
             return _next_card(game, self.next_seat[seat], hands, trick, played, log, breaches)
         contract = game.contract
         assert contract is not None
-        winner, taken = trick_won(self.rules.strength_table(contract.trump)[self.suit_of[trick[0][1]]], trick)
+        winner, taken = trick_won(
+            self.rules.strength_table(contract.trump)[self.suit_of[trick[0][1]]], trick
+        )
         done = make_trick(game.leader, trick, winner)
         counts, taken_by = list(game.books), list(game.won)
         counts[winner] += 1
@@ -118,8 +134,20 @@ class Tricks(Scoring):
         pile = game.pile
         if pile and self.draw:
             hands, pile = self._draw(hands, pile, winner)
-        new = _next_trick(game, winner, winner, hands, (), game.tricks + (done,), books, won, played,
-                          log, breaches, pile)
+        new = _next_trick(
+            game,
+            winner,
+            winner,
+            hands,
+            (),
+            game.tricks + (done,),
+            books,
+            won,
+            played,
+            log,
+            breaches,
+            pile,
+        )
         if self.calls.after_trick is not None:
             changed = self.calls.after_trick(new, done)
             if changed is not None:
@@ -132,7 +160,9 @@ class Tricks(Scoring):
         assert isinstance(after, GameState)
         return after
 
-    def _draw(self, hands: tuple[int, ...], pile: tuple[int, ...], winner: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _draw(
+        self, hands: tuple[int, ...], pile: tuple[int, ...], winner: int
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Return the hands and pile after each seat draws, the trick's winner first."""
         drawn = list(hands)
         taken = 0
@@ -143,7 +173,6 @@ class Tricks(Scoring):
                     drawn[seat] |= 1 << pile[taken]
                     taken += 1
         return tuple(drawn), pile[taken:]
-
 
     # ----------------------------------------------------------------------------------
     # The end of play
@@ -177,4 +206,3 @@ class Tricks(Scoring):
                 return evolve(game, phase=_REVIEW, to_act=seat)
         result = self._result(game)
         return self.close_hand(game, result) if close else result
-

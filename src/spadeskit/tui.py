@@ -55,8 +55,10 @@ class TableApp(App[None]):
                 yield Static(id="table")
                 yield Static(id="hand")
                 yield Static(id="status")
-                yield Input(placeholder="your decision: 4, nil, QH, 10♥, pick up, discard 7C 9S ... (help)",
-                            id="entry")
+                yield Input(
+                    placeholder="your decision: 4, nil, QH, 10♥, pick up, discard 7C 9S ... (help)",
+                    id="entry",
+                )
             yield RichLog(id="log", wrap=True, markup=False)
         yield Footer()
 
@@ -84,7 +86,10 @@ class TableApp(App[None]):
         session = self.session
         game = session.game
         table = game.rules.table
-        scores = "   ".join(f"{table.side_names[s]} {table.show_score(game.scores[s])}" for s in range(len(table.sides)))
+        scores = "   ".join(
+            f"{table.side_names[s]} {table.show_score(game.scores[s])}"
+            for s in range(len(table.sides))
+        )
         self.query_one("#scores", Static).update(f"Scores: {scores}")
         if game.is_over:
             end = game.match.end
@@ -98,7 +103,9 @@ class TableApp(App[None]):
         if session.waiting():
             self._status(session.choices())
         else:
-            self._status(f"waiting for {view.seat_names[view.to_act]}" if view.to_act is not None else "")
+            self._status(
+                f"waiting for {view.seat_names[view.to_act]}" if view.to_act is not None else ""
+            )
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         text = message.value.strip()

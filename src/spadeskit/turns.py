@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-
 from .actions import Action, Play, plays_of
+from .enginebase import listed
 from .errors import (
     GameOver,
     IllegalAction,
@@ -22,7 +22,6 @@ from .state import (
     Phase,
     evolver,
 )
-from .enginebase import listed
 from .tricks import Tricks
 
 if TYPE_CHECKING:
@@ -30,13 +29,18 @@ if TYPE_CHECKING:
 
 # Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
 # path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE, Phase.REVIEW, Phase.OVER
+_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
+    Phase.PLAY,
+    Phase.AUCTION,
+    Phase.EXCHANGE,
+    Phase.REVIEW,
+    Phase.OVER,
+)
 
 _NO_ACTIONS: tuple[Action, ...] = ()
 
 
 _logged = evolver("_log")
-
 
 
 class Turns(Tricks):
@@ -82,10 +86,11 @@ class Turns(Tricks):
         for index, group in enumerate(found):
             for action in group or ():
                 if not isinstance(action, Action):
-                    raise self._bad("spadeskit_out_of_turn_actions", offer, action, "not an action", index)
+                    raise self._bad(
+                        "spadeskit_out_of_turn_actions", offer, action, "not an action", index
+                    )
                 actions.append(action)
         return tuple(actions)
-
 
     # ----------------------------------------------------------------------------------
     # Applying actions
@@ -108,7 +113,10 @@ class Turns(Tricks):
         if game.match.end is not None:
             raise GameOver(f"{action} refused: the match is over ({game.match.end.reason})")
         if not isinstance(action, Action):
-            raise IllegalAction(f"{shown(action, 60)} is not an action (use spadeskit.Bid(4), spadeskit.Play('AS') …)")
+            raise IllegalAction(
+                f"{shown(action, 60)} is not an action (use spadeskit.Bid(4), "
+                "spadeskit.Play('AS') …)"
+            )
         referee = seat == REFEREE and type(seat) is int
         if seat is None:
             seat = game.to_act
@@ -122,11 +130,13 @@ class Turns(Tricks):
         if referee:
             offered = self._offered(offer, game, None) if offer is not None else ()
             raise IllegalAction(
-                f"{action} refused: the referee may only {', '.join(map(str, offered)) or 'watch now'}"
+                f"{action} refused: the referee may only "
+                f"{', '.join(map(str, offered)) or 'watch now'}"
             )
         if seat != game.to_act:
             raise NotYourTurn(
-                f"{action} by {self.seat_name(seat)} refused: it is {self.seat_name(game.to_act)}'s "
+                f"{action} by {self.seat_name(seat)} refused: it is "
+                f"{self.seat_name(game.to_act)}'s "
                 f"turn ({phase.value})"
             )
         assert seat is not None
@@ -135,7 +145,9 @@ class Turns(Tricks):
         if phase is _EXCHANGE:
             return self._exchange(game, seat, action)
         if phase is _PLAY:
-            raise WrongPhase(f"{action} by {self.seat_name(seat)} refused: it is time to play a card")
+            raise WrongPhase(
+                f"{action} by {self.seat_name(seat)} refused: it is time to play a card"
+            )
         raise WrongPhase(
             f"{action} by {self.seat_name(seat)} refused in the {phase.value}: "
             f"allowed are {', '.join(map(str, self.legal_actions(game, seat))) or 'none'}"
@@ -149,7 +161,9 @@ class Turns(Tricks):
         hook = self.calls.apply_out_of_turn
         new = hook(logged, claimant, action) if hook is not None else None
         if new is None:
-            raise PluginError(f"no plugin of {self.rules.name!r} applied the offered action {action}")
+            raise PluginError(
+                f"no plugin of {self.rules.name!r} applied the offered action {action}"
+            )
         if not isinstance(new, GameState):
             raise self._bad("spadeskit_apply_out_of_turn", hook, new, "not a state")
         return new
@@ -166,4 +180,3 @@ class Turns(Tricks):
                 if not (mask >> card.index) & 1:
                     return IllegalAction(f"{who} cannot play {card}: {f.reason or f.name}")
         return IllegalAction(f"{who} cannot play {card}")
-

@@ -60,11 +60,12 @@ def _shown_tricks(tricks: tuple[Trick, ...]) -> tuple[ShownTrick, ...]:
         if hit is None:
             if len(_SHOWN) >= 50_000:
                 _SHOWN.clear()
-            hit = _SHOWN[id(t)] = (t, _make_shown(t.leader, tuple([(s, ALL_CARDS[c]) for s, c in t.plays]),
-                                                  t.winner))
+            hit = _SHOWN[id(t)] = (
+                t,
+                _make_shown(t.leader, tuple([(s, ALL_CARDS[c]) for s, c in t.plays]), t.winner),
+            )
         shown.append(hit[1])
     return tuple(shown)
-
 
 
 @attrs.frozen(weakref_slot=False)
@@ -179,7 +180,10 @@ def _result_json(result: HandResult) -> dict[str, Any]:
         "void": result.void,
         "bids": [b.to_json() if b is not None else None for b in result.bids],
         "books": list(result.books),
-        "lines": [{"side": ln.side, "points": ln.points, "bags": ln.bags, "text": ln.text} for ln in result.lines],
+        "lines": [
+            {"side": ln.side, "points": ln.points, "bags": ln.bags, "text": ln.text}
+            for ln in result.lines
+        ],
         "points": list(result.points),
         "scores": list(result.scores),
         "bags": list(result.bags),
@@ -202,14 +206,36 @@ def make_view(game: GameState, seat: int | None) -> View:
         mates = [s for s in table.sides[side] if s != seat]
         partner = mates[0] if len(mates) == 1 else None
     view: View = _make(
-        seat, rules.variant, table.seat_names, table.side_names, game.number, game.dealer, game.phase,
-        game.to_act, cards_of(hands[seat]) if seat is not None else (),
-        tuple([m.bit_count() for m in hands]), game.bids, contract.trump if contract else None,
-        game.leader, tuple([(s, ALL_CARDS[c]) for s, c in game.trick]), _shown_tricks(game.tricks), game.books,
-        game.blind.bit_count(), len(game.pile), match.scores, match.bags, match.results,
-        game.legal_actions(seat) if seat is not None else (), match.end is not None,
-        match.end.winner if match.end is not None else None, side, partner, hand_events(game, seat),
-        table.score_unit, rules.house_rules, rules.options,
+        seat,
+        rules.variant,
+        table.seat_names,
+        table.side_names,
+        game.number,
+        game.dealer,
+        game.phase,
+        game.to_act,
+        cards_of(hands[seat]) if seat is not None else (),
+        tuple([m.bit_count() for m in hands]),
+        game.bids,
+        contract.trump if contract else None,
+        game.leader,
+        tuple([(s, ALL_CARDS[c]) for s, c in game.trick]),
+        _shown_tricks(game.tricks),
+        game.books,
+        game.blind.bit_count(),
+        len(game.pile),
+        match.scores,
+        match.bags,
+        match.results,
+        game.legal_actions(seat) if seat is not None else (),
+        match.end is not None,
+        match.end.winner if match.end is not None else None,
+        side,
+        partner,
+        hand_events(game, seat),
+        table.score_unit,
+        rules.house_rules,
+        rules.options,
     )
     hook = rules.calls.view
     if hook is None:
@@ -218,10 +244,14 @@ def make_view(game: GameState, seat: int | None) -> View:
     if redacted is None:
         return view
     if not isinstance(redacted, View):
-        raise PluginError(f"spadeskit_view answered {shown(redacted, 60)}, not a View "
-                          f"({answered_by(hook, None)}, in {rules.name!r})")
+        raise PluginError(
+            f"spadeskit_view answered {shown(redacted, 60)}, not a View "
+            f"({answered_by(hook, None)}, in {rules.name!r})"
+        )
     # A bid the hook hid is hidden in the events too.
-    hidden = frozenset(s for s, bid in enumerate(game.bids) if bid is not None and redacted.bids[s] is None)
+    hidden = frozenset(
+        s for s, bid in enumerate(game.bids) if bid is not None and redacted.bids[s] is None
+    )
     if hidden and redacted.events is view.events:
         redacted = attrs.evolve(redacted, events=sealed(view.events, hidden, table.seat_names))
     return redacted

@@ -26,8 +26,8 @@ from spadeskit.actions import Action
 from spadeskit.hookspecs import Options
 from spadeskit.plugin import (
     Option,
-    acts_in,
     PluginInfo,
+    acts_in,
     choice,
     evolve_hand,
     hookimpl,
@@ -41,8 +41,14 @@ PLUGIN = PluginInfo(
     name="blind-nil",
     kind="house-rule",
     summary="Bid nil before seeing your cards for double; partners then trade cards.",
-    options=(Option("blind_nil_pass", 2, "Cards the partner passes to a blind nil bidder, "
-                    "who passes as many back: 0, 1 or 2.", choice(0, 1, 2)),),
+    options=(
+        Option(
+            "blind_nil_pass",
+            2,
+            "Cards the partner passes to a blind nil bidder, who passes as many back: 0, 1 or 2.",
+            choice(0, 1, 2),
+        ),
+    ),
     fits=("standard",),
 )
 
@@ -68,14 +74,19 @@ def may_go_blind(game: GameState, seat: int, table: TableSpec, options: Options)
 def undecided(game: GameState, seat: int, table: TableSpec, options: Options) -> bool:
     """Return whether ``seat`` has not yet chosen between blind nil and seeing its cards."""
     # ``game`` holds the hand's fields itself (``game.hand is game``): read them directly.
-    if game.phase is not _AUCTION or game.bids[seat] is not None or seat in game.extra.get(SEEN, ()):
+    if (
+        game.phase is not _AUCTION
+        or game.bids[seat] is not None
+        or seat in game.extra.get(SEEN, ())
+    ):
         return False
     return not options["blind_nil_trailing"] or may_go_blind(game, seat, table, options)
 
 
 @hookimpl(tryfirst=True)
-def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec,
-                              options: Options) -> Sequence[Action] | None:
+def spadeskit_auction_actions(
+    game: GameState, seat: int, table: TableSpec, options: Options
+) -> Sequence[Action] | None:
     """An undecided seat may only bid blind nil (or look, out of turn); otherwise the
     variant's bids stand (``None`` leaves them to it)."""
     return _BLIND if undecided(game, seat, table, options) else None
@@ -83,19 +94,24 @@ def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec,
 
 @hookimpl
 @acts_in(Phase.AUCTION)
-def spadeskit_out_of_turn_actions(game: GameState, seat: int | None, table: TableSpec,
-                              options: Options) -> Sequence[Action] | None:
+def spadeskit_out_of_turn_actions(
+    game: GameState, seat: int | None, table: TableSpec, options: Options
+) -> Sequence[Action] | None:
     if seat is not None and undecided(game, seat, table, options):
         return _SEE
     return None
 
 
 @hookimpl
-def spadeskit_apply_out_of_turn(game: GameState, seat: int | None, action: Action) -> GameState | None:
+def spadeskit_apply_out_of_turn(
+    game: GameState, seat: int | None, action: Action
+) -> GameState | None:
     if not isinstance(action, SeeCards) or seat is None:
         return None
     hand = game.hand
-    return with_hand(game, evolve_hand(hand, extra=hand.extra.set(**{SEEN: hand.extra.get(SEEN, ()) + (seat,)})))
+    return with_hand(
+        game, evolve_hand(hand, extra=hand.extra.set(**{SEEN: hand.extra.get(SEEN, ()) + (seat,)}))
+    )
 
 
 @hookimpl
@@ -111,13 +127,17 @@ def spadeskit_contract_steps(game: GameState, table: TableSpec, options: Options
             partner = next(s for s in table.sides[table.side_of[bidder]] if s != bidder)
             if isinstance(bids[partner], BlindNil):
                 continue  # both partners bid blind nil: no cards are exchanged
-            steps += [Step(partner, "exchange", count, to=bidder), Step(bidder, "exchange", count, to=partner)]
+            steps += [
+                Step(partner, "exchange", count, to=bidder),
+                Step(bidder, "exchange", count, to=partner),
+            ]
     return steps
 
 
 @hookimpl(wrapper=True)
-def spadeskit_view(view: View, game: GameState, seat: int | None,
-                   options: Any) -> Generator[None, View | None, View | None]:
+def spadeskit_view(
+    view: View, game: GameState, seat: int | None, options: Any
+) -> Generator[None, View | None, View | None]:
     redacted = yield
     if seat is None or not undecided(game, seat, game.rules.table, options):
         return redacted

@@ -21,14 +21,22 @@ PLUGIN = PluginInfo(
     name="boston",
     kind="house-rule",
     summary="A team contract of 13 scores a bonus if made and loses it if set.",
-    options=(Option("boston_bonus", 100, "Bonus for making a Boston, and lost on top of 130 when set.",
-                    int_range(0)),),
+    options=(
+        Option(
+            "boston_bonus",
+            100,
+            "Bonus for making a Boston, and lost on top of 130 when set.",
+            int_range(0),
+        ),
+    ),
     fits=("standard",),
 )
 
 
 @hookimpl
-def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -> Sequence[ScoreLine]:
+def spadeskit_score_hand(
+    summary: HandSummary, table: TableSpec, options: Any
+) -> Sequence[ScoreLine]:
     lines = []
     bonus = options["boston_bonus"]
     for side, seats in enumerate(table.sides):

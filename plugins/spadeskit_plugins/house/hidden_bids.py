@@ -22,9 +22,13 @@ PLUGIN = PluginInfo(
 
 
 @hookimpl(wrapper=True)
-def spadeskit_view(view: View, game: GameState, seat: int | None) -> Generator[None, View | None, View | None]:
+def spadeskit_view(
+    view: View, game: GameState, seat: int | None
+) -> Generator[None, View | None, View | None]:
     redacted = yield
     if game.hand.phase is not Phase.AUCTION:
         return redacted
     shown = redacted or view
-    return attrs.evolve(shown, bids=tuple(b if s == seat else None for s, b in enumerate(shown.bids)))
+    return attrs.evolve(
+        shown, bids=tuple(b if s == seat else None for s, b in enumerate(shown.bids))
+    )

@@ -1,8 +1,9 @@
 """``jokers``: Big Joker > Little Joker > A♠ as the top spades.
 
 The deck stays 52 cards, so two cards leave it: the 2♦ and the 2♣ (option
-``jokers_remove``, any two cards, e.g. ``"2D 2H"``): adding two jokers and removing
-one card would leave 53 cards for 4 × 13.  The jokers count as spades for following suit and for breaking spades.
+``jokers_remove``, any two cards, e.g. ``"2D 2H"``): adding two jokers and removing one
+card would leave 53 cards for 4 × 13.  The jokers count as spades for following suit and
+for breaking spades.
 """
 
 from __future__ import annotations
@@ -34,8 +35,12 @@ PLUGIN = PluginInfo(
     kind="house-rule",
     summary="Big Joker and Little Joker are the top two spades; two deuces leave the deck.",
     options=(
-        Option("jokers_remove", "2D 2C", "The two cards taken out to keep 52 cards, e.g. '2D 2C'.",
-               two_cards),
+        Option(
+            "jokers_remove",
+            "2D 2C",
+            "The two cards taken out to keep 52 cards, e.g. '2D 2C'.",
+            two_cards,
+        ),
     ),
     fits=("standard",),
 )

@@ -33,8 +33,9 @@ def spades_held(game: GameState, seat: int) -> int:
 
 _NIL: tuple[Action, ...] = (Nil(),)
 _BIDS: tuple[tuple[Action, ...], ...] = tuple((Bid(n),) for n in range(54))
-PAPER_BIDS: tuple[tuple[Action, ...], ...] = tuple(_NIL + tuple(Bid(n) for n in range(1, size + 1))
-                                                   for size in range(54))
+PAPER_BIDS: tuple[tuple[Action, ...], ...] = tuple(
+    _NIL + tuple(Bid(n) for n in range(1, size + 1)) for size in range(54)
+)
 """By hand size: what a score sheet accepts under mirror or whiz, nil or a count 1 to the size."""
 
 

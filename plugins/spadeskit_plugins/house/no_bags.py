@@ -37,11 +37,18 @@ def without_bags(line: ScoreLine) -> ScoreLine | None:
     text = line.text
     if line.bag_points:
         text = text.replace(f", {bags_text(line.bag_points)}", "")
-    return attrs.evolve(line, points=line.points - line.bag_points, bags=0, bag_points=0,
-                        text=f"{text} ({line.bags} over, no bags)")
+    return attrs.evolve(
+        line,
+        points=line.points - line.bag_points,
+        bags=0,
+        bag_points=0,
+        text=f"{text} ({line.bags} over, no bags)",
+    )
 
 
 @hookimpl(wrapper=True)
 def spadeskit_score_hand() -> Generator[None, Groups, Groups]:
     groups = yield
-    return [[new for line in group or () if (new := without_bags(line)) is not None] for group in groups]
+    return [
+        [new for line in group or () if (new := without_bags(line)) is not None] for group in groups
+    ]

@@ -1,9 +1,9 @@
 """``no-trump-first-trick``: no spade may be played to the first trick unless the player
 holds nothing else.
 
-The library's ``first_trick_ban`` building block, after follow-suit: if a spade was led (the leader held only spades) the
-followers still follow suit, since follow-suit runs first and this filter never empties
-the set of allowed cards.
+The library's ``first_trick_ban`` building block, after follow-suit: if a spade was led
+(the leader held only spades) the followers still follow suit, since follow-suit runs
+first and this filter never empties the set of allowed cards.
 """
 
 from __future__ import annotations

@@ -21,17 +21,27 @@ PLUGIN = PluginInfo(
     name="partnership-nil",
     kind="house-rule",
     summary="Both partners bid nil and both succeed: the side scores a bonus on top.",
-    options=(Option("partnership_nil_bonus", 100, "Bonus when both partners bid nil and both succeed.",
-                    int_range(0)),),
+    options=(
+        Option(
+            "partnership_nil_bonus",
+            100,
+            "Bonus when both partners bid nil and both succeed.",
+            int_range(0),
+        ),
+    ),
     fits=("standard",),
 )
 
 
 @hookimpl
-def spadeskit_score_hand(summary: HandSummary, table: TableSpec, options: Any) -> Sequence[ScoreLine]:
+def spadeskit_score_hand(
+    summary: HandSummary, table: TableSpec, options: Any
+) -> Sequence[ScoreLine]:
     bonus = options["partnership_nil_bonus"]
     return [
-        ScoreLine(side, bonus, f"{table.side_names[side]} both made nil: partnership bonus {bonus:+d}")
+        ScoreLine(
+            side, bonus, f"{table.side_names[side]} both made nil: partnership bonus {bonus:+d}"
+        )
         for side, seats in enumerate(table.sides)
         if all(is_nil(summary.bids[s]) and summary.books[s] == 0 for s in seats)
     ]

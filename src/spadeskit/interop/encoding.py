@@ -54,7 +54,15 @@ __all__ = ["NUM_ACTIONS", "action_id", "action_of", "observation", "observation_
 
 _PAIRS = list(itertools.combinations(range(54), 2))
 _PAIR_ID = {pair: k for k, pair in enumerate(_PAIRS)}
-_SIMPLE: tuple[Action, ...] = (Nil(), BlindNil(), SeeCards(), PickUp(), Pass(), Accept(), DeclareMisdeal())
+_SIMPLE: tuple[Action, ...] = (
+    Nil(),
+    BlindNil(),
+    SeeCards(),
+    PickUp(),
+    Pass(),
+    Accept(),
+    DeclareMisdeal(),
+)
 BID0, SIMPLE0, RENEGE0, EXCHANGE1, EXCHANGE2, DISCARD2 = 54, 81, 88, 114, 168, 168 + len(_PAIRS)
 NUM_ACTIONS = DISCARD2 + len(_PAIRS)
 """How many action ids there are (3,030)."""
@@ -75,7 +83,9 @@ def action_id(action: Action) -> int:
         if isinstance(action, Exchange) and len(cards) == 1:
             return EXCHANGE1 + cards[0]
         if len(cards) == 2:
-            return (EXCHANGE2 if isinstance(action, Exchange) else DISCARD2) + _PAIR_ID[(cards[0], cards[1])]
+            return (EXCHANGE2 if isinstance(action, Exchange) else DISCARD2) + _PAIR_ID[
+                (cards[0], cards[1])
+            ]
     raise SpadesError(f"{action} has no action number (see spadeskit.interop.encoding)")
 
 
@@ -115,7 +125,15 @@ _BID_SLOTS = 27 + 4  # Bid(0..26), nil, blind nil, pick up, pass
 
 def observation_size(players: int) -> int:
     """Return the length of an observation at a table of ``players`` seats."""
-    return 54 + 54 + 54 * players + players * (_BID_SLOTS + 1) + players * 2 + len(_PHASES) + players * 2
+    return (
+        54
+        + 54
+        + 54 * players
+        + players * (_BID_SLOTS + 1)
+        + players * 2
+        + len(_PHASES)
+        + players * 2
+    )
 
 
 def observation(view: View) -> list[float]:

@@ -9,11 +9,12 @@
 
 Parameters: ``variant``, ``house_rules`` (names separated by ``+``, ``;`` or ``,``:
 OpenSpiel game strings cannot hold commas, so write ``blind-nil+hidden-bids`` there),
-``options`` (a JSON object, or ``target:300;floor:none`` in game strings) and ``match`` (``False``: one hand, returns are each player's side's points
-minus the best other side's; ``True``: a whole match, +1 to the winner's players and
--1 to the others).  The deal is a chance node per card (hands in seat order, then the
-blind, then the pile, top card first), uniform over the cards not yet dealt; actions are
-numbered as :mod:`spadeskit.interop.encoding` says; observations (strings and tensors)
+``options`` (a JSON object, or ``target:300;floor:none`` in game strings) and ``match``
+(``False``: one hand, returns are each player's side's points minus the best other
+side's; ``True``: a whole match, +1 to the winner's players and -1 to the others).  The
+deal is a chance node per card (hands in seat order, then the blind, then the pile, top
+card first), uniform over the cards not yet dealt; actions are numbered as
+:mod:`spadeskit.interop.encoding` says; observations (strings and tensors)
 come from the acting player's :class:`~spadeskit.views.View` through an observer.
 
 ``resample_from_infostate`` draws a deal uniformly among those consistent with the
@@ -71,7 +72,9 @@ def register() -> None:
 def _rules(params: dict[str, Any]) -> tuple[Rules, bool]:
     merged = {**DEFAULTS, **(params or {})}
     house = [h.strip() for h in re.split(r"[+;,]", str(merged["house_rules"])) if h.strip()]
-    return load_rules(str(merged["variant"]), house, _options(merged["options"])), bool(merged["match"])
+    return load_rules(str(merged["variant"]), house, _options(merged["options"])), bool(
+        merged["match"]
+    )
 
 
 def _options(text: Any) -> dict[str, Any]:
@@ -85,8 +88,10 @@ def _options(text: Any) -> dict[str, Any]:
         try:
             found = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise SpadesError(f"options must be a JSON object, like '{{\"target\": 300}}', or "
-                              f"'target:300;floor:none': {exc}") from exc
+            raise SpadesError(
+                f"options must be a JSON object, like '{{\"target\": 300}}', or "
+                f"'target:300;floor:none': {exc}"
+            ) from exc
         if not isinstance(found, dict):
             raise SpadesError("options must be a JSON object")
         return found
@@ -147,7 +152,8 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
 
     def _dealing(self) -> bool:
         return len(self.dealt) < len(self.rules.table.deck) and (
-            self.game is None or len(self.game.match.results) > self.hands_done)
+            self.game is None or len(self.game.match.results) > self.hands_done
+        )
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = [c.index for c in self.rules.table.deck if c.index not in self.dealt]
@@ -158,9 +164,9 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         table = self.rules.table
         size, n = table.deal.hand_size, table.players
         codes = [card_at(c).code for c in self.dealt]
-        hands = [codes[s * size:(s + 1) * size] for s in range(n)]
-        rest = codes[n * size:]
-        return hands, rest[:table.deal.blind], rest[table.deal.blind:]
+        hands = [codes[s * size : (s + 1) * size] for s in range(n)]
+        rest = codes[n * size :]
+        return hands, rest[: table.deal.blind], rest[table.deal.blind :]
 
     def _finish_deal(self) -> None:
         hands, blind, pile = self._deal_lists()
@@ -256,8 +262,11 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
             return f"dealing: {len(self.dealt)} cards dealt"
         game = self.game
         names = self.rules.table.seat_names
-        hands = "  ".join(f"{names[s]}: {' '.join(c.code for c in game.cards(s))}" for s in range(len(names)))
-        return f"{self.rules.name} hand {game.number + 1}, {game.phase.value}; {hands}; scores {game.scores}"
+        hands = "  ".join(
+            f"{names[s]}: {' '.join(c.code for c in game.cards(s))}" for s in range(len(names))
+        )
+        where = f"hand {game.number + 1}, {game.phase.value}"
+        return f"{self.rules.name} {where}; {hands}; scores {game.scores}"
 
 
 def _replay_unchecked(record: dict[str, Any], rules: Rules) -> GameState:

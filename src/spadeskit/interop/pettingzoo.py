@@ -34,8 +34,13 @@ from . import encoding
 __all__ = ["SpadeskitEnv", "env"]
 
 
-def env(variant: str = "standard", house_rules: Sequence[str] = (), options: dict[str, Any] | None = None,
-        match: bool = True, render_mode: str | None = None) -> SpadeskitEnv:
+def env(
+    variant: str = "standard",
+    house_rules: Sequence[str] = (),
+    options: dict[str, Any] | None = None,
+    match: bool = True,
+    render_mode: str | None = None,
+) -> SpadeskitEnv:
     """Return the environment for a rule set (see the module)."""
     return SpadeskitEnv(variant, house_rules, options, match, render_mode)
 
@@ -45,8 +50,14 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
 
     metadata = {"render_modes": ["ansi"], "name": "spadeskit_v0", "is_parallelizable": False}
 
-    def __init__(self, variant: str = "standard", house_rules: Sequence[str] = (),
-                 options: dict[str, Any] | None = None, match: bool = True, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        variant: str = "standard",
+        house_rules: Sequence[str] = (),
+        options: dict[str, Any] | None = None,
+        match: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
@@ -56,10 +67,12 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         n = self.rules.table.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
         size = encoding.observation_size(n)
-        self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (encoding.NUM_ACTIONS,), np.int8),
-        })
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (encoding.NUM_ACTIONS,), np.int8),
+            }
+        )
         self._action_space = spaces.Discrete(encoding.NUM_ACTIONS)
         self.game: GameState | None = None
 
@@ -93,7 +106,10 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
         if not self.game.is_over and self.game.to_act == seat:
             mask[encoding.legal_ids(self.game.legal_actions(seat))] = 1
-        return {"observation": np.asarray(encoding.observation(view), np.float32), "action_mask": mask}
+        return {
+            "observation": np.asarray(encoding.observation(view), np.float32),
+            "action_mask": mask,
+        }
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -111,7 +127,9 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
             unit = 100 * self.rules.table.score_unit
             for s, name in enumerate(self.possible_agents):
                 others = [p for i, p in enumerate(result.points) if i != side_of[s]]
-                self.rewards[name] = (result.points[side_of[s]] - max(others)) / unit if others else 0.0
+                self.rewards[name] = (
+                    (result.points[side_of[s]] - max(others)) / unit if others else 0.0
+                )
             if not self.match or self.game.is_over:
                 for name in self.agents:
                     self.terminations[name] = True
@@ -125,8 +143,11 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
             return None
         game = self.game
         names = self.rules.table.seat_names
-        lines = [f"{self.rules.name}: hand {game.number + 1 if not game.is_over else len(game.hand_results)}, "
-                 f"scores {', '.join(self.rules.table.show_score(s) for s in game.scores)}"]
+        lines = [
+            f"{self.rules.name}: hand "
+            f"{game.number + 1 if not game.is_over else len(game.hand_results)}, "
+            f"scores {', '.join(self.rules.table.show_score(s) for s in game.scores)}"
+        ]
         if not game.is_over:
             view = game.view(None)
             lines += [e.text for e in view.events[-8:]]

@@ -19,8 +19,11 @@ PLUGIN = PluginInfo(
     name="suicide",
     kind="house-rule",
     summary="In every partnership one partner must bid nil and the other at least 4.",
-    options=(Option("suicide_min_bid", 4, "The least the partner of a nil bidder may bid.",
-                    int_range(1, 13)),),
+    options=(
+        Option(
+            "suicide_min_bid", 4, "The least the partner of a nil bidder may bid.", int_range(1, 13)
+        ),
+    ),
     fits=("standard",),
     # With hidden-bids, what a seat may bid would reveal its partner's sealed bid.  Under
     # mirror or whiz a seat's bid is fixed by its spades, so a seat could be left with
@@ -30,8 +33,9 @@ PLUGIN = PluginInfo(
 
 
 @hookimpl(wrapper=True)
-def spadeskit_auction_actions(game: GameState, seat: int, table: TableSpec,
-                              options: Any) -> Generator[None, Sequence[Action], Sequence[Action]]:
+def spadeskit_auction_actions(
+    game: GameState, seat: int, table: TableSpec, options: Any
+) -> Generator[None, Sequence[Action], Sequence[Action]]:
     """Narrow the variant's bids to what suicide allows this seat."""
     offered = yield
     least = options["suicide_min_bid"]
