@@ -69,10 +69,15 @@ def replay(
                 f"upto is a number of actions from 0 to {total} (the record's length), "
                 f"not {shown(upto, 20)}"
             )
-    steps = replay_steps(record, rules, key)
-    if upto is None:
-        return steps[-1].state
-    return steps[upto].state
+    # Only the last state (and the one asked for) is kept: memory stays proportional to
+    # the record, however long it is.
+    last = chosen = None
+    for step in replay_steps(record, rules, key):
+        last = step.state
+        if step.number == upto:
+            chosen = last
+    assert last is not None
+    return last if upto is None else chosen  # type: ignore[return-value]
 
 
 def iter_replay(
@@ -91,7 +96,9 @@ def iter_replay(
     >>> [(step.number, step.seat, str(step.action)) for step in steps]
     [(0, None, 'None'), (1, 0, 'bid 3')]
     """
-    return iter(replay_steps(record, rules, key))
+    for _ in replay_steps(record, rules, key):  # the whole record is checked first
+        pass
+    return replay_steps(record, rules, key)
 
 
 def replay_steps(
@@ -99,10 +106,12 @@ def replay_steps(
     rules: Rules | None,
     key: bytes | str | None,
     check_digest: bool = True,
-) -> list[ReplayStep]:
-    """Return every step of a record, each action re-checked; raise :class:`RecordError`.
+) -> Iterator[ReplayStep]:
+    """Yield every step of a record, each action re-checked; raise :class:`RecordError`.
 
-    :func:`replay` and :func:`iter_replay` are built on it.  ``check_digest=False`` skips
+    :func:`replay` and :func:`iter_replay` are built on it.  Steps are made as they are
+    asked for, so a caller that keeps only the last uses memory proportional to the
+    record; the digest is compared after the last step.  ``check_digest=False`` skips
     only the final comparison with the record's digest, for an adapter that has just
     appended to a record itself (the OpenSpiel game adds each dealt card); every action
     is still checked.
@@ -156,7 +165,7 @@ def replay_steps(
         raise
     except SpadesError as exc:
         raise RecordError(f"record cannot start its game: {exc}") from exc
-    steps = [ReplayStep(0, None, None, game)]
+    yield ReplayStep(0, None, None, game)
     for number, entry in enumerate(record["actions"], start=1):
         if not isinstance(entry, list) or len(entry) != 2:
             raise RecordError(
@@ -170,12 +179,11 @@ def replay_steps(
             raise
         except SpadesError as exc:
             raise RecordError(f"record action {number} does not apply: {exc}") from exc
-        steps.append(ReplayStep(number, seat, action, game))
+        yield ReplayStep(number, seat, action, game)
     if check_digest and digest(game, record["version"]) != record["digest"]:
         raise RecordError(
             "the record was altered: replaying it does not reach the state it describes"
         )
-    return steps
 
 
 def _require(data: Mapping[str, Any], what: str, *fields: tuple[str, type]) -> None:

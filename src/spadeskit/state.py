@@ -20,7 +20,7 @@ costs no shuffle unless someone plays on from it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Optional
 
 import attrs
@@ -235,6 +235,24 @@ class GameState(MatchTotals):
     def __hash__(self) -> int:
         return hash(_compared(self))
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The log is a linked list one link per action: pickle it flat, so that a state
+        # with any number of actions pickles without deep recursion.
+        state = {name: getattr(self, name) for name in FIELDS}
+        state["_log"] = _LogEntries(self.log)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        put = object.__setattr__
+        for name, value in state.items():
+            put(self, name, _linked(value) if type(value) is _LogEntries else value)
+
+    def __copy__(self) -> GameState:
+        return self  # immutable: a copy is the state itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        return self
+
     def _is_dealt(self) -> bool:
         return is_dealt(self)
 
@@ -395,10 +413,31 @@ def deal_is_known(game: GameState) -> bool:
 
 
 def _compared(game: GameState) -> tuple[Any, ...]:
-    """Return what equality compares: every field, the undealt ones of a secret deal as such."""
-    if deal_is_known(game):
-        return tuple(getattr(game, name) for name in _EQ_FIELDS)
-    return tuple(_UNDEALT if name in DEALT_LATER else getattr(game, name) for name in _EQ_FIELDS)
+    """Return what equality compares: every field, the undealt ones of a secret deal as
+    such, the log flat (comparing the linked list would recurse once per action)."""
+    known = deal_is_known(game)
+    return tuple(
+        game.log
+        if name == "_log"
+        else _UNDEALT
+        if not known and name in DEALT_LATER
+        else getattr(game, name)
+        for name in _EQ_FIELDS
+    )
+
+
+class _LogEntries(tuple):  # type: ignore[type-arg]
+    """A hand's log, flat, as a pickled state holds it (rebuilt as links on load)."""
+
+    __slots__ = ()
+
+
+def _linked(entries: Iterable[LogEntry]) -> Log:
+    """Return the linked log of ``entries``, oldest first."""
+    node: Log = None
+    for entry in entries:
+        node = (node, entry)
+    return node
 
 
 def freeze(builder: Any) -> GameState:

@@ -274,7 +274,11 @@ def _replay_unchecked(record: dict[str, Any], rules: Rules) -> GameState:
     before that deal, so it is not checked; every action still is)."""
     from ..replay import replay_steps
 
-    return replay_steps(record, rules, None, check_digest=False)[-1].state
+    last = None
+    for step in replay_steps(record, rules, None, check_digest=False):
+        last = step.state
+    assert last is not None
+    return last
 
 
 class SpadeskitObserver:
