@@ -186,3 +186,34 @@ def test_standard_agrees_with_openspiels_own_spades_wherever_the_rules_coincide(
         their_returns = theirs.returns()
         assert ours.returns()[0] == their_returns[0] - their_returns[1]
     assert follows > 400
+
+
+def test_every_id_that_is_not_legal_is_refused_with_the_state_unchanged() -> None:
+    """Hardening (round 3): duplicate cards, non-cards, illegal moves and moves after the
+    end raise a typed error, and the state is as it was."""
+    state = load("standard").new_initial_state()
+    first = state.chance_outcomes()[0][0]
+    state.apply_action(first)
+    for bad in (first, 54, 3000):
+        before = str(state), len(state.history())
+        with pytest.raises(spadeskit.SpadesError):
+            state.apply_action(bad)
+        assert (str(state), len(state.history())) == before
+    with pytest.raises(Exception):  # OpenSpiel refuses -1 (kInvalidAction) itself
+        state.apply_action(-1)
+    assert len(state.history()) == 1
+    deal(state, random.Random(1))
+    legal = set(state.legal_actions())
+    illegal = next(a for a in range(encoding.NUM_ACTIONS) if a not in legal)
+    before = str(state)
+    with pytest.raises(spadeskit.IllegalAction, match="is not legal"):
+        state.apply_action(illegal)
+    assert str(state) == before
+    rng = random.Random(2)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(spadeskit.GameOver):
+        state.apply_action(state.history()[-1])

@@ -6,8 +6,10 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
+import spadeskit  # noqa: E402
 from spadeskit.interop.pettingzoo import env  # noqa: E402
 
 VARIANTS = ["standard", "jjdd", "cutthroat", "two-handed", "three-suit-trump", "call-break"]
@@ -65,3 +67,32 @@ def test_the_random_agents_example_plays_a_whole_match(capsys: pytest.CaptureFix
     finally:
         sys.argv = old
     assert "Match over" in capsys.readouterr().out
+
+
+def test_actions_must_be_int_ids_and_bad_agents_and_arguments_are_typed_errors() -> None:
+    """Hardening (round 3): ``step("55")`` or ``step(55.9)`` were applied as 55."""
+    e = env("standard")
+    e.reset(seed=3)
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    for bad in (
+        None,
+        str(legal),
+        float(legal) + 0.9,
+        [legal],
+        np.array([legal]),
+        complex(legal),
+        True,
+    ):
+        with pytest.raises(spadeskit.IllegalAction, match="int id"):
+            e.step(bad)
+    with pytest.raises(spadeskit.SpadesError, match="no agent 'player_9'"):
+        e.observe("player_9")
+    with pytest.raises(spadeskit.SpadesError, match="house_rules is a list"):
+        env("standard", house_rules=None)  # type: ignore[arg-type]
+    e.step(np.int64(legal))  # numpy ints are ints
+
+
+def test_an_unseeded_reset_deals_from_the_librarys_secret() -> None:
+    e = env("standard")
+    e.reset()
+    assert e.game is not None and e.game.seed is None

@@ -182,6 +182,9 @@ LITTLE_JOKER = _CARDS[52]
 BIG_JOKER = _CARDS[53]
 STANDARD_DECK: tuple[Card, ...] = _CARDS[:52]
 _PARSED: dict[str, Card] = {}
+_CACHED_LENGTH = 4
+"""Card texts this short ("AS", "10♠", "q♥") are remembered once parsed (at most 4,096
+of them); a longer text is parsed each time, so no cache keeps a caller's long string."""
 
 
 def _parse_text(text: str) -> Card:
@@ -212,6 +215,8 @@ def parse_card(value: CardLike) -> Card:
     if isinstance(value, Card):
         return value
     if isinstance(value, str):
+        if len(value) > _CACHED_LENGTH:  # padded or odd text: parsed, never kept
+            return _parse_text(value)
         card = _PARSED.get(value)
         if card is None:
             card = _parse_text(value)

@@ -46,7 +46,7 @@ from ..actions import (
     SeeCards,
 )
 from ..cards import card_at
-from ..errors import SpadesError
+from ..errors import SpadesError, shown
 from ..state import Phase
 from ..views import View
 
@@ -92,7 +92,7 @@ def action_id(action: Action) -> int:
 def action_of(number: int) -> Action:
     """Return the action numbered ``number``."""
     if type(number) is not int or not 0 <= number < NUM_ACTIONS:
-        raise SpadesError(f"an action number is 0 to {NUM_ACTIONS - 1}, not {number!r}")
+        raise SpadesError(f"an action number is 0 to {NUM_ACTIONS - 1}, not {shown(number, 30)}")
     if number < BID0:
         return Play(number)
     if number < SIMPLE0:

@@ -35,7 +35,7 @@ import pyspiel
 
 from .. import load_rules
 from ..cards import card_at
-from ..errors import SpadesError
+from ..errors import GameOver, IllegalAction, SpadesError, shown
 from ..rules import Rules
 from ..search import Determinizer
 from ..state import GameState
@@ -196,12 +196,35 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         return encoding.legal_ids(self.game.legal_actions(player))
 
     def _apply_action(self, action: int) -> None:
+        """Apply an action id; one that is not legal here (a card already dealt, a move
+        after the end, an id of no action) raises a typed error and changes nothing."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalAction(f"an OpenSpiel action is an int id, not {shown(action, 40)}")
+        action = int(action)
+        if self.is_terminal():
+            raise GameOver(f"action {action} refused: the game is over")
         if self.game is None or self._dealing():
+            if action not in {card for card, _ in self.chance_outcomes()}:
+                raise IllegalAction(
+                    f"chance outcome {action} is not a card left to deal "
+                    f"(cards are ids 0-53; {len(self.dealt)} dealt so far)"
+                )
             self.dealt.append(action)
             if len(self.dealt) == len(self.rules.table.deck):
-                self._finish_deal()
+                try:
+                    self._finish_deal()
+                except BaseException:
+                    self.dealt.pop()
+                    raise
             return
-        self.game = self.game.apply(encoding.action_of(action), self.game.to_act)
+        seat = self.game.to_act
+        assert seat is not None
+        if action not in self._legal_actions(seat):
+            raise IllegalAction(
+                f"action {action} ({_describe(action)}) is not legal for "
+                f"{self.rules.table.seat_names[seat]} now"
+            )
+        self.game = self.game.apply(encoding.action_of(action), seat)
         if not self.match and self.game.match.results:
             return
         if self.match and len(self.game.match.results) > self.hands_done and not self.game.is_over:
@@ -267,6 +290,14 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         )
         where = f"hand {game.number + 1}, {game.phase.value}"
         return f"{self.rules.name} {where}; {hands}; scores {game.scores}"
+
+
+def _describe(action: int) -> str:
+    """Return what an action id stands for, or that it stands for nothing."""
+    try:
+        return str(encoding.action_of(action))
+    except SpadesError:
+        return "no action"
 
 
 def _replay_unchecked(record: dict[str, Any], rules: Rules) -> GameState:

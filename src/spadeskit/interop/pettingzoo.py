@@ -28,6 +28,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .. import load_rules
+from ..errors import IllegalAction, SpadesError, shown
 from ..state import GameState
 from . import encoding
 
@@ -61,6 +62,8 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        if isinstance(house_rules, str) or not isinstance(house_rules, Sequence):
+            raise SpadesError(f"house_rules is a list of names, not {shown(house_rules, 40)}")
         self.rules = load_rules(variant, list(house_rules), options or {})
         self.match = match
         self.render_mode = render_mode
@@ -83,8 +86,8 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        # Without a seed the deals come from the library's secret (256 bits from the OS),
+        # which no observation reveals; a seeded episode is reproducible by design.
         self.game = self.rules.new_game(seed=seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -99,9 +102,16 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         seat = self.game.to_act if not self.game.is_over else None
         return self.possible_agents[seat if seat is not None else 0]
 
+    def _seat_of(self, agent: object) -> int:
+        if agent not in self.possible_agents:
+            raise SpadesError(
+                f"there is no agent {shown(agent, 30)}; agents: {', '.join(self.possible_agents)}"
+            )
+        return self.possible_agents.index(agent)
+
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.game is not None
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of(agent)
         view = self.game.view(seat)
         mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
         if not self.game.is_over and self.game.to_act == seat:
@@ -118,6 +128,11 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
             return
         assert self.game is not None
         seat = self.possible_agents.index(agent)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalAction(
+                f"{agent}'s action is an int id (0-{encoding.NUM_ACTIONS - 1}), "
+                f"not {shown(action, 40)}"
+            )
         hands = len(self.game.match.results)
         self.game = self.game.apply(encoding.action_of(int(action)), seat)
         self._clear_rewards()
