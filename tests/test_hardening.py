@@ -59,3 +59,86 @@ def test_the_card_parse_cache_never_keeps_a_long_text() -> None:
     padded = " " * 100_000 + "AS"
     assert spadeskit.parse_card(padded) == spadeskit.parse_card("AS")
     assert all(len(key) <= 4 for key in cards._PARSED)
+
+
+def test_audited_inputs_raise_typed_errors_naming_the_problem() -> None:
+    """Hardening (round 3): inputs that escaped as TypeError, ValueError or
+    AttributeError, or were accepted, are refused with a SpadesError."""
+    import random
+
+    from spadeskit import arena
+    from spadeskit.results import BookTransfer, HandSummary
+
+    rules = spadeskit.load_rules("standard")
+    bad_calls = [
+        (lambda: rules.score_hand(bids=[3, 3, 3, 3], books=[4, 3, 3, 3], scores=5), "scores"),
+        (lambda: rules.score_hand(HandSummary((spadeskit.Bid(3),) * 4, 5)), "book counts"),
+        (lambda: rules.score_hand(HandSummary((None,) * 4, (4, 3, 3, 3))), "give their bid"),
+        (lambda: rules.score_hand(HandSummary(("x",) * 4, (4, 3, 3, 3))), "cannot read the bid"),
+        (lambda: rules.trick_winner(5), "list of \\(seat, card\\) pairs"),
+        (lambda: list(rules.simulate(1, seed=1, start=10**5000)), "start"),
+        (lambda: spadeskit.parse_action("4", None), "View"),  # type: ignore[arg-type]
+        (lambda: arena.make_bot(":", 0, rules, random.Random(1)), "module:Class"),
+        (
+            lambda: arena.make_bot("heuristic[x=" + "9" * 5000 + "]", 0, rules, random.Random(1)),
+            "cannot be built",
+        ),
+    ]
+    jjdd = spadeskit.load_rules("jjdd").score_sheet()
+    for transfer, words in (
+        (BookTransfer(0, 7, 3, "x"), "two different sides"),
+        (BookTransfer(0, 1, -3, "x"), "0 books or more"),
+    ):
+        bad_calls.append(
+            (
+                lambda t=transfer: jjdd.add_hand(
+                    bids=[2, 2, 2, 2], books=[4, 3, 3, 3], transfers=[t]
+                ),
+                words,
+            )
+        )
+    for call, words in bad_calls:
+        try:
+            call()
+        except spadeskit.SpadesError as exc:
+            import re
+
+            assert re.search(words, str(exc)), (words, str(exc))
+        else:
+            raise AssertionError(f"accepted: {words}")
+    game = rules.new_game(seed=1)
+    rng = random.Random(1)
+    while not game.is_over:
+        game = game.apply(rng.choice(game.legal_actions()))
+    try:
+        game.apply(10**5000)  # type: ignore[arg-type]
+    except spadeskit.GameOver as exc:
+        assert "digits" in str(exc)
+
+
+def test_bad_signatures_and_keys_are_record_errors() -> None:
+    """Hardening (round 3): a non-ASCII mac (TypeError), a key with a lone surrogate
+    (UnicodeEncodeError) and a deeply nested value (RecursionError) escaped untyped."""
+    game = spadeskit.load_rules("standard").new_game(seed=1)
+    key = "a key that is long enough"
+    signed = game.to_record(key=key)
+    deep: object = 0
+    for _ in range(5000):
+        deep = [deep]
+    for record, use in (
+        ({**signed, "mac": "é" * 64}, key),
+        (signed, "bad \udc80 key, long enough"),
+        ({**signed, "extra": deep}, key),
+    ):
+        try:
+            spadeskit.replay(record, key=use)
+        except spadeskit.RecordError:
+            pass
+        else:
+            raise AssertionError("accepted")
+    try:
+        game.to_record(key="bad \udc80 key, long enough")
+    except spadeskit.RecordError:
+        pass
+    else:
+        raise AssertionError("signed with a key that is not text")

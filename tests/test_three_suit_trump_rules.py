@@ -142,7 +142,7 @@ def test_bidder_scoring_bands_150_200_250_300(points: int, expected: int) -> Non
     assert game_points(points) == expected
     split = [points, (300 - points) // 5 // 2 * 5]
     split.append(300 - sum(split))
-    summary = HandSummary((PickUp(), Pass(), Pass()), (4, 3, 3), won_with(split), declarer=0)
+    summary = HandSummary((PickUp(), None, None), (4, 3, 3), won_with(split), declarer=0)
     score = rules().score_hand(summary)
     if expected:
         assert score.points == (expected, 0, 0)

@@ -99,7 +99,7 @@ def _split_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise SpadesError(f"bot {spec!r}: write its settings as [name=value,...], not {part!r}")
         try:
             value: Any = json.loads(text)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, ValueError):  # ValueError: a number too long to read
             value = text
         kwargs[key.strip()] = value
     return name, kwargs
@@ -117,12 +117,14 @@ def bot_class(spec: BotSpec) -> type:
     if spec in BOTS:
         return BOTS[spec]()
     if ":" not in spec:
-        raise SpadesError(f"no bot named {spec!r}: use {', '.join(BOTS)} or 'module:Class'")
+        raise SpadesError(f"no bot named {shown(spec)}: use {', '.join(BOTS)} or 'module:Class'")
     module_name, _, class_name = spec.partition(":")
+    if not module_name or not class_name:
+        raise SpadesError(f"bot {shown(spec)}: write 'module:Class', both parts named")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise SpadesError(f"bot {spec!r}: cannot import {module_name!r} ({exc})") from exc
+    except (ImportError, ValueError, TypeError) as exc:
+        raise SpadesError(f"bot {shown(spec)}: cannot import {module_name!r} ({exc})") from exc
     cls = getattr(module, class_name, None)
     if not isinstance(cls, type):
         raise SpadesError(f"bot {spec!r}: {module_name!r} has no class {class_name!r}")
@@ -134,8 +136,8 @@ def make_bot(spec: BotSpec, seat: int, rules: Rules, rng: random.Random) -> Bot:
     kwargs = _split_spec(spec)[1] if isinstance(spec, str) else {}
     try:
         bot = bot_class(spec)(**kwargs)
-    except TypeError as exc:
-        raise SpadesError(f"bot {shown(spec)} cannot be built with {kwargs}: {exc}") from exc
+    except (TypeError, ValueError) as exc:
+        raise SpadesError(f"bot {shown(spec)} cannot be built with {shown(kwargs)}: {exc}") from exc
     if not callable(getattr(bot, "choose", None)):
         raise SpadesError(f"bot {shown(spec)} has no choose(view) method")
     reset = getattr(bot, "reset", None)

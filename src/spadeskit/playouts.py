@@ -479,8 +479,10 @@ class Playouts(Turns):
         self, hands: int, seed: int, policy: Policy | None, start: int
     ) -> Iterator[HandResult]:
         for what, value in (("a number of hands", hands), ("a start", start)):
-            if type(value) is not int or value < 0:
-                raise SpadesError(f"{what} is a whole number, 0 or more, not {shown(value, 40)}")
+            if type(value) is not int or not 0 <= value < 2**63:
+                raise SpadesError(
+                    f"{what} is a whole number from 0 to 2**63 - 1, not {shown(value, 40)}"
+                )
         check_seed(seed)
         _check_policy(policy)
         return self._simulate(hands, seed, policy, start)

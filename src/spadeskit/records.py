@@ -104,7 +104,10 @@ Key = bytes | str
 
 def _key_bytes(key: object) -> bytes:
     if isinstance(key, str):
-        key = key.encode("utf-8")
+        try:
+            key = key.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise RecordError("a signing key string must be valid Unicode text") from exc
     if not isinstance(key, bytes) or len(key) < 16:
         raise RecordError("a signing key is bytes or a string of at least 16 bytes")
     return key
@@ -116,9 +119,10 @@ def _mac(record: Mapping[str, Any], key: bytes) -> str:
         text = json.dumps(
             body, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
         )
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise RecordError(
-            f"the record is not plain JSON data, so it cannot be signed or checked: {exc}"
+            f"the record is not plain JSON data, so it cannot be signed or checked: "
+            f"{type(exc).__name__}"
         ) from exc
     return hmac.new(key, text.encode("ascii"), hashlib.sha256).hexdigest()
 
@@ -136,6 +140,8 @@ def verify(record: Mapping[str, Any], key: Key) -> None:
     given = record.get("mac")
     if not isinstance(given, str):
         raise RecordError("the record is not signed (no 'mac'), but a signed record was required")
+    if not given.isascii():
+        raise RecordError("the record's signature does not verify: its 'mac' is not hex digits")
     if not hmac.compare_digest(given, _mac(record, _key_bytes(key))):
         raise RecordError(
             "the record's signature does not verify: it was altered, or signed with another key"

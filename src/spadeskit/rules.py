@@ -23,7 +23,7 @@ from .compiler import ACTS_IN, PASS_THROUGH, Compiled, answered_by, compile_hook
 from .errors import PluginError, SpadesError, shown
 from .plugin import ActsIn, PlayFilter, PluginInfo, Ranking
 from .results import HandResult, HandSummary, ScoreLine
-from .scoresheet import ScoreSheet, checked_summary
+from .scoresheet import ScoreSheet, checked_hand_summary, checked_summary
 from .state import GameState, MatchState, Phase, Policy
 from .table import CardRank, FrozenMap, TableSpec
 
@@ -303,7 +303,15 @@ class Rules:
         >>> rules.trick_winner([(0, "KH"), (1, "AH"), (2, "2S"), (3, "3C")])
         2
         """
-        cards = [(seat, parse_card(card)) for seat, card in plays]
+        if isinstance(plays, (str, bytes)) or not isinstance(plays, Iterable):
+            raise SpadesError(f"a trick is a list of (seat, card) pairs, not {shown(plays, 40)}")
+        cards = []
+        for pair in plays:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise SpadesError(
+                    f"a play in a trick is a (seat, card) pair, not {shown(pair, 40)}"
+                )
+            cards.append((pair[0], parse_card(pair[1])))
         if not cards:
             raise SpadesError("an empty trick has no winner")
         row = self.strength_table(trump)[self.ranking.suit_of[cards[0][1].index]]
@@ -411,13 +419,12 @@ class Rules:
                 before,
                 self.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1,
             )
-        elif (
-            not isinstance(summary, HandSummary)
-            or len(summary.bids) != n
-            or len(summary.books) != n
-        ):
-            raise SpadesError(
-                f"{self.name!r} has {n} seats: give a HandSummary of {n} bids and {n} book counts"
+        else:
+            summary = checked_hand_summary(
+                self,
+                summary,
+                before,
+                self.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1,
             )
         return self.engine.score(summary, before)
 
@@ -427,6 +434,7 @@ class Rules:
             return (0,) * sides
         if (
             isinstance(values, (str, bytes))
+            or not isinstance(values, Sequence)
             or len(values) != sides
             or any(type(v) is not int for v in values)
         ):

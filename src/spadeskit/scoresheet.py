@@ -155,12 +155,7 @@ class ScoreSheet(MatchTotals):
         wanted = _checked_bids(rules, bids)
         counted = _checked_books(rules, books)
         cards = _checked_won(rules, won)
-        moved = tuple(transfers)
-        for transfer in moved:
-            if not isinstance(transfer, BookTransfer):
-                raise SpadesError(
-                    f"a transfer is a spadeskit.results.BookTransfer, not {shown(transfer, 40)}"
-                )
+        moved = _checked_transfers(rules, transfers)
         entry = SheetHand(wanted, counted, cards, moved)
         return self._scored(entry)
 
@@ -305,6 +300,49 @@ def checked_summary(
     return _summary(
         rules, SheetHand(_checked_bids(rules, bids), _checked_books(rules, books)), match, dealer
     )
+
+
+def checked_hand_summary(
+    rules: Rules, summary: object, match: MatchState, dealer: int
+) -> HandSummary:
+    """Return ``summary`` checked as a score sheet checks a hand (bids through the
+    variant's auction, books adding up, cards won and transfers possible), or raise a
+    :class:`~spadeskit.errors.SpadesError` saying what is wrong with it."""
+    if not isinstance(summary, HandSummary):
+        raise SpadesError(f"expected a HandSummary, not {shown(summary, 40)}")
+    won = summary.won
+    entry = SheetHand(
+        _checked_bids(rules, summary.bids),
+        _checked_books(rules, summary.books),
+        None if won is None else _checked_won(rules, won),
+        _checked_transfers(rules, summary.transfers),
+    )
+    return _summary(rules, entry, match, dealer)
+
+
+def _checked_transfers(rules: Rules, transfers: object) -> tuple[BookTransfer, ...]:
+    """Return the book transfers, each between two different sides of this table and of
+    0 or more books; raise SpadesError if one is not."""
+    if isinstance(transfers, (str, bytes)) or not isinstance(transfers, Iterable):
+        raise SpadesError(
+            f"transfers are a list of BookTransfer values, not {shown(transfers, 40)}"
+        )
+    moved = tuple(transfers)
+    sides = range(len(rules.table.sides))
+    for transfer in moved:
+        if not isinstance(transfer, BookTransfer):
+            raise SpadesError(
+                f"a transfer is a spadeskit.results.BookTransfer, not {shown(transfer, 40)}"
+            )
+        ends = (transfer.from_side, transfer.to_side)
+        if not all(type(side) is int and side in sides for side in ends) or ends[0] == ends[1]:
+            raise SpadesError(
+                f"a transfer moves books between two different sides of {rules.name!r} "
+                f"(0-{len(sides) - 1}), not from {shown(ends[0], 20)} to {shown(ends[1], 20)}"
+            )
+        if type(transfer.books) is not int or transfer.books < 0:
+            raise SpadesError(f"a transfer moves 0 books or more, not {shown(transfer.books, 20)}")
+    return moved
 
 
 def _one_per_seat(value: object, n: int) -> bool:

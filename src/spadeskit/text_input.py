@@ -82,6 +82,8 @@ def parse_action(text: str, view: View) -> Action:
     >>> spadeskit.parse_action("nil", game.view(game.to_act))
     Nil()
     """
+    if not isinstance(view, View):
+        raise ActionParseError(f"parse_action reads text for a seat's View, not {shown(view, 30)}")
     legal = view.legal_actions
     if not isinstance(text, str):
         raise ActionParseError(f"type an action as text, not {shown(text, 30)}")

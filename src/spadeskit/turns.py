@@ -111,7 +111,9 @@ class Turns(Tricks):
 
     def _apply_slow(self, game: GameState, action: Action, seat: int | None) -> GameState:
         if game.match.end is not None:
-            raise GameOver(f"{action} refused: the match is over ({game.match.end.reason})")
+            raise GameOver(
+                f"{shown(action, 60)} refused: the match is over ({game.match.end.reason})"
+            )
         if not isinstance(action, Action):
             raise IllegalAction(
                 f"{shown(action, 60)} is not an action (use spadeskit.Bid(4), "
