@@ -137,10 +137,11 @@ def contract_lines(
                     10 * contract + over,
                     partial(_made, name, contract, took, over),
                     bags=over,
+                    bag_points=over,
                 )
             )
         else:
-            lines.append(ScoreLine(side, -10 * contract, partial(_set, name, contract, took)))
+            lines.append(ScoreLine(side, -10 * contract, partial(_set, name, contract, took), 0, 0))
     for seat in nils:
         bid = bids[seat]
         blind = isinstance(bid, BlindNil)
@@ -173,6 +174,7 @@ def contract_lines(
                 -penalty * times,
                 partial(_bag_penalty, name, limit * times, -penalty * times),
                 bags=-limit * times,
+                bag_points=0,
             )
         )
     return lines

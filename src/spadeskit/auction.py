@@ -3,6 +3,8 @@ first lead (and a paper score sheet's bids)."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -37,6 +39,21 @@ _PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
 )
 
 _with_bid = evolver("auction", "bids", "_log")
+
+
+def _probe_unshared() -> int:
+    """Return the reference count of an object held by one local name only (CPython;
+    elsewhere 0, so a state is always copied)."""
+    count = getattr(sys, "getrefcount", None)
+    if count is None:
+        return 0
+    probe = object()
+    found: int = count(probe)
+    return found
+
+
+_refcount: Callable[[object], int] = getattr(sys, "getrefcount", lambda _: 1 << 30)
+_UNSHARED = _probe_unshared()
 
 
 _next_bidder = evolver("to_act")
@@ -146,8 +163,19 @@ class AuctionRules(EngineBase):
         )
         nxt = self.calls.auction_next(new)
         if type(nxt) is int and 0 <= nxt < self.n:  # the next seat bids: the common case
+            if _refcount(new) <= _UNSHARED:
+                # No hook kept the state it was shown, so nothing can see it change:
+                # finish it in place instead of copying it (the idea of CPython's own
+                # in-place string concatenation).  A kept state is never changed.
+                object.__setattr__(new, "to_act", nxt)
+                return new
             return _next_bidder(new, nxt)
-        return evolve(new, **self._auction_step(new, nxt))
+        changes = self._auction_step(new, nxt)
+        if _refcount(new) <= _UNSHARED:
+            for name, value in changes.items():
+                object.__setattr__(new, name, value)
+            return new
+        return evolve(new, **changes)
 
     def _auction_step(self, game: GameState, nxt: object = _ASK) -> dict[str, Any]:
         """Return the fields that change when the auction moves on (a seat, or play
