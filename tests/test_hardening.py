@@ -142,3 +142,36 @@ def test_bad_signatures_and_keys_are_record_errors() -> None:
         pass
     else:
         raise AssertionError("signed with a key that is not text")
+
+
+def test_one_rules_object_per_configuration_under_concurrent_first_loads() -> None:
+    """Hardening (round 3): threaded first loads built several rules objects for one
+    configuration; the docs promise one."""
+    import threading
+
+    configs = [("standard", (), {"target": 4321 + k}) for k in range(7)]  # never loaded before
+    built: list[list[spadeskit.Rules]] = [[] for _ in configs]
+
+    def load(index: int) -> None:
+        variant, house, options = configs[index]
+        built[index].append(spadeskit.load_rules(variant, house, options))
+
+    threads = [threading.Thread(target=load, args=(i % 7,)) for i in range(28)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(len({id(r) for r in group}) == 1 for group in built)
+
+
+def test_no_mutable_object_is_reachable_from_a_state() -> None:
+    """The map every new hand starts from is shared: it must not be writable."""
+    game = spadeskit.load_rules("standard").new_game(seed=1)
+    extra = game.extra
+    try:
+        extra._data["x"] = 1  # type: ignore[index]
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("the shared empty map was changed")
+    assert pickle.loads(pickle.dumps(extra)) == extra

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import importlib.metadata
 import inspect
+import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -127,6 +128,9 @@ CACHE_SIZE = 256
 """How many rules objects :func:`load_rules` keeps (least recently used go first)."""
 
 _CACHE: OrderedDict[tuple[Any, ...], Rules] = OrderedDict()
+_CACHE_LOCK = threading.RLock()
+"""Held while a configuration is looked up and built, so threads loading the same
+configuration at once get one rules object (building is rare; reading is cheap)."""
 
 
 def _typed(value: Any) -> Any:
@@ -186,13 +190,16 @@ def load_rules(
             hash(key)
         except TypeError:
             key = None
-        if key is not None and key in _CACHE:
+    if key is None:
+        return _build(*plan, named=False)
+    with _CACHE_LOCK:
+        found = _CACHE.get(key)
+        if found is not None:
             _CACHE.move_to_end(key)
-            return _CACHE[key]
-    rules = _build(*plan, named=key is not None)
-    if key is not None:
+            return found
+        rules = _build(*plan, named=True)
         _remember(key, rules)
-    return rules
+        return rules
 
 
 Plan = tuple[PluginInfo, list[tuple[object, PluginInfo]], FrozenMap]

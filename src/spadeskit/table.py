@@ -7,6 +7,7 @@ when a :class:`~spadeskit.rules.Rules` object is built, and compiled into lookup
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Any, Literal
 
 import attrs
@@ -158,7 +159,8 @@ class FrozenMap(Mapping[str, Any]):
     __slots__ = ("_data", "_hash")
 
     def __init__(self, data: Mapping[str, Any] | None = None, /, **kwargs: Any) -> None:
-        self._data: dict[str, Any] = {**(data or {}), **kwargs}
+        # A read-only view of a private dict: nothing reachable from a state can change it.
+        self._data: Mapping[str, Any] = MappingProxyType({**(data or {}), **kwargs})
         self._hash: int | None = None
 
     def __getitem__(self, key: str) -> Any:
@@ -189,7 +191,10 @@ class FrozenMap(Mapping[str, Any]):
         return NotImplemented
 
     def __repr__(self) -> str:
-        return f"FrozenMap({self._data!r})"
+        return f"FrozenMap({dict(self._data)!r})"
+
+    def __reduce__(self) -> tuple[type[FrozenMap], tuple[dict[str, Any]]]:
+        return FrozenMap, (dict(self._data),)
 
     def set(self, **changes: Any) -> FrozenMap:
         """Return a copy with these keys set."""
