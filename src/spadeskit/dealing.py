@@ -9,7 +9,7 @@ import random
 import secrets
 from array import array
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .auction import AuctionRules
 from .cards import CardLike, misplaced, parse_cards
@@ -30,18 +30,8 @@ from .state import (
 )
 from .table import FrozenMap
 
-if TYPE_CHECKING:
-    pass
-
-# Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
-# path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
-    Phase.PLAY,
-    Phase.AUCTION,
-    Phase.EXCHANGE,
-    Phase.REVIEW,
-    Phase.OVER,
-)
+# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
+_AUCTION = Phase.AUCTION
 
 _EMPTY = FrozenMap()
 

@@ -37,16 +37,6 @@ from .table import TableSpec
 if TYPE_CHECKING:
     from .rules import CompiledHooks, Rules
 
-# Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
-# path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
-    Phase.PLAY,
-    Phase.AUCTION,
-    Phase.EXCHANGE,
-    Phase.REVIEW,
-    Phase.OVER,
-)
-
 
 def listed(action: Action, legal: Sequence[Action]) -> bool:
     """Return whether ``action`` is one of ``legal``: same exact type, equal fields.

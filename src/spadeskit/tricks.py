@@ -4,7 +4,7 @@ draw after a trick, and the end of play (the blind, a review step, the score).""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import _fast
 from .results import HandResult, Trick
@@ -17,18 +17,8 @@ from .state import (
     evolver,
 )
 
-if TYPE_CHECKING:
-    pass
-
-# Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
-# path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
-    Phase.PLAY,
-    Phase.AUCTION,
-    Phase.EXCHANGE,
-    Phase.REVIEW,
-    Phase.OVER,
-)
+# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
+_REVIEW = Phase.REVIEW
 
 _next_card = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
 

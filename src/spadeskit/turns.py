@@ -3,7 +3,7 @@ out-of-turn actions (claims, rulings, "see cards")."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import Action, Play, plays_of
 from .enginebase import listed
@@ -24,18 +24,8 @@ from .state import (
 )
 from .tricks import Tricks
 
-if TYPE_CHECKING:
-    pass
-
-# Enum members are slow to look up (about 0.1 µs each on CPython 3.11) and the hot
-# path asks for them on every action, so they are bound once here.
-_PLAY, _AUCTION, _EXCHANGE, _REVIEW, _OVER = (
-    Phase.PLAY,
-    Phase.AUCTION,
-    Phase.EXCHANGE,
-    Phase.REVIEW,
-    Phase.OVER,
-)
+# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
+_PLAY, _AUCTION, _EXCHANGE = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE
 
 _NO_ACTIONS: tuple[Action, ...] = ()
 
