@@ -175,3 +175,77 @@ def test_no_mutable_object_is_reachable_from_a_state() -> None:
     else:
         raise AssertionError("the shared empty map was changed")
     assert pickle.loads(pickle.dumps(extra)) == extra
+
+
+def test_faulty_plugin_answers_are_plugin_errors_naming_the_plugin() -> None:
+    """Hardening (round 3): a collected hook answering a non-list, an option validator
+    that raises, and a score-line text that raises escaped as raw exceptions."""
+    import types
+
+    from spadeskit import Option, PluginInfo, hookimpl
+
+    def plugin(name: str, options: tuple[Option, ...] = (), **hooks: object) -> types.ModuleType:
+        module = types.ModuleType(name)
+        module.PLUGIN = PluginInfo(  # type: ignore[attr-defined]
+            name=name, kind="house-rule", summary=name, options=options
+        )
+        for hook, function in hooks.items():
+            setattr(module, hook, hookimpl(function))
+        return module
+
+    def score_twice(rules: spadeskit.Rules) -> object:
+        return rules.score_hand(bids=[3, 3, 3, 3], books=[4, 3, 3, 3]).lines[-1].text
+
+    def bid_round(rules: spadeskit.Rules) -> object:
+        game = rules.new_game(seed=1)
+        for _ in range(4):
+            game = game.apply(spadeskit.Bid(3))
+        return game
+
+    cases = [
+        (
+            lambda: score_twice(
+                spadeskit.load_rules("standard", [plugin("s", spadeskit_score_hand=lambda: 5)])
+            ),
+            "plugin 's'",
+        ),
+        (
+            lambda: spadeskit.load_rules(
+                "standard", [plugin("f", spadeskit_play_filters=lambda: 5)]
+            ),
+            "plugin 'f'",
+        ),
+        (
+            lambda: spadeskit.load_rules(
+                "standard", [plugin("v", (Option("vv", 1, "x", lambda v: 1 / 0),))], {"vv": 2}
+            ),
+            "validator of option 'vv' of 'v'",
+        ),
+        (
+            lambda: score_twice(
+                spadeskit.load_rules(
+                    "standard",
+                    [
+                        plugin(
+                            "t",
+                            spadeskit_score_hand=lambda: [spadeskit.ScoreLine(0, 0, lambda: 1 / 0)],
+                        )
+                    ],
+                )
+            ),
+            "could not build its text",
+        ),
+        (
+            lambda: bid_round(
+                spadeskit.load_rules("standard", [plugin("c", spadeskit_contract_steps=lambda: 5)])
+            ),
+            "plugin 'c'",
+        ),
+    ]
+    for call, words in cases:
+        try:
+            call()
+        except spadeskit.PluginError as exc:
+            assert words in str(exc), (words, str(exc))
+        else:
+            raise AssertionError(f"accepted: {words}")

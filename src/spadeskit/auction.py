@@ -97,12 +97,11 @@ class AuctionRules(EngineBase):
         if extra is None:
             return own
         found: list[Action] = []
-        for index, group in enumerate(extra(game, seat)):
-            for action in group or ():
-                if not isinstance(action, Action):
-                    raise self._bad("spadeskit_paper_bids", extra, action, "not an action", index)
-                if not listed(action, found):
-                    found.append(action)
+        for index, action in self._answers("spadeskit_paper_bids", extra, extra(game, seat)):
+            if not isinstance(action, Action):
+                raise self._bad("spadeskit_paper_bids", extra, action, "not an action", index)
+            if not listed(action, found):
+                found.append(action)
         return tuple(found) + tuple(action for action in own if not listed(action, found))
 
     def paper_bid(self, game: GameState, seat: int, action: Action) -> GameState:
@@ -214,11 +213,10 @@ class AuctionRules(EngineBase):
         assert call is not None
         found = call(game, contract)
         steps = list(contract.steps)
-        for index, group in enumerate(found):
-            for step in group or ():
-                if not isinstance(step, Step):
-                    raise self._bad("spadeskit_contract_steps", call, step, "not a Step", index)
-                steps.append(step)
+        for index, step in self._answers("spadeskit_contract_steps", call, found):
+            if not isinstance(step, Step):
+                raise self._bad("spadeskit_contract_steps", call, step, "not a Step", index)
+            steps.append(step)
         if len(steps) == len(contract.steps):
             return contract
         return attrs.evolve(contract, steps=tuple(steps))

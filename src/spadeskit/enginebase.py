@@ -14,7 +14,7 @@ simulations and the compiled playout loops).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import codegen
@@ -114,6 +114,24 @@ class EngineBase:
             f"{hook} answered {shown(value, 60)}, {what} ({answered_by(call, index)}, "
             f"in {self.rules.name!r})"
         )
+
+    def _answers(
+        self, hook: str, call: Any, found: Sequence[object], backwards: bool = False
+    ) -> Iterator[tuple[int, Any]]:
+        """Yield ``(index, item)`` for each item of each plugin's answer to a collected
+        hook (the answers last to first with ``backwards``); an answer that is not a
+        list of items is a PluginError naming the plugin."""
+        order = range(len(found) - 1, -1, -1) if backwards else range(len(found))
+        for index in order:
+            group = found[index]
+            if group is None:
+                continue
+            try:
+                items = iter(group)  # type: ignore[call-overload]
+            except TypeError:
+                raise self._bad(hook, call, group, "not a list", index) from None
+            for item in items:
+                yield index, item
 
     def _bad_after_trick(self, changed: object) -> PluginError:
         return self._bad("spadeskit_after_trick", self.calls.after_trick, changed, "not a state")

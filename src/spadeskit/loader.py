@@ -352,7 +352,13 @@ def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> F
                 f"options: {known}"
             )
         info, option = declared[name]
-        problem = option.problem(value)
+        try:
+            problem = option.problem(value)
+        except Exception as exc:
+            raise PluginError(
+                f"the validator of option {name!r} of {info.name!r} failed on {shown(value, 40)}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
         if problem:
             raise OptionError(f"option {name!r} of {info.name!r} {problem}, not {shown(value, 40)}")
         values[name] = value

@@ -14,6 +14,7 @@ import attrs
 
 from .actions import Action
 from .cards import Card, card_at
+from .errors import PluginError, shown
 
 __all__ = ["BookTransfer", "HandResult", "HandSummary", "MatchEnd", "ScoreLine", "Trick"]
 
@@ -112,7 +113,15 @@ class ScoreLine:
         """Return what a person reads for this line."""
         value = self._text
         if not isinstance(value, str):
-            value = value()
+            try:
+                value = value()
+            except Exception as exc:
+                raise PluginError(
+                    f"a score line (side {self.side!r}, points {self.points!r}) could not "
+                    f"build its text: {type(exc).__name__}: {exc}"
+                ) from exc
+            if not isinstance(value, str):
+                raise PluginError(f"a score line's text is {shown(value, 40)}, not a string")
             object.__setattr__(self, "_text", value)
         return value
 

@@ -259,6 +259,11 @@ class Rules:
         found = hook(self.ranking) if hook is not None else []
         filters = []
         for index, group in enumerate(found):
+            if group is not None and not isinstance(group, Iterable):
+                raise PluginError(
+                    f"spadeskit_play_filters of {self.name!r} answered {shown(group, 40)}, not a "
+                    f"list of PlayFilter ({answered_by(hook, index)})"
+                )
             for f in group or ():
                 if not isinstance(f, PlayFilter):
                     raise PluginError(

@@ -63,23 +63,24 @@ class Scoring(Dealer):
         found = self.calls.score_hand(summary, match)
         lines: list[ScoreLine] = []
         sides = range(len(self.table.sides))
-        for index in reversed(range(len(found))):
-            for line in found[index] or ():
-                if (
-                    not isinstance(line, ScoreLine)
-                    or type(line.side) is not int
-                    or line.side not in sides
-                    or type(line.points) is not int
-                    or type(line.bags) is not int
-                ):
-                    raise self._bad(
-                        "spadeskit_score_hand",
-                        self.calls.score_hand,
-                        line,
-                        "not a ScoreLine of whole numbers for a side of this table",
-                        index,
-                    )
-                lines.append(line)
+        call = self.calls.score_hand
+        # Backwards: pluggy called later registrations first; lines go in registration order.
+        for index, line in self._answers("spadeskit_score_hand", call, found, backwards=True):
+            if (
+                not isinstance(line, ScoreLine)
+                or type(line.side) is not int
+                or line.side not in sides
+                or type(line.points) is not int
+                or type(line.bags) is not int
+            ):
+                raise self._bad(
+                    "spadeskit_score_hand",
+                    call,
+                    line,
+                    "not a ScoreLine of whole numbers for a side of this table",
+                    index,
+                )
+            lines.append(line)
         points = [0] * len(sides)
         bag_delta = [0] * len(sides)
         for line in lines:

@@ -73,13 +73,12 @@ class Turns(Tricks):
     def _offered(self, offer: Any, game: GameState, seat: int | None) -> tuple[Action, ...]:
         found = offer(game, seat)
         actions: list[Action] = []
-        for index, group in enumerate(found):
-            for action in group or ():
-                if not isinstance(action, Action):
-                    raise self._bad(
-                        "spadeskit_out_of_turn_actions", offer, action, "not an action", index
-                    )
-                actions.append(action)
+        for index, action in self._answers("spadeskit_out_of_turn_actions", offer, found):
+            if not isinstance(action, Action):
+                raise self._bad(
+                    "spadeskit_out_of_turn_actions", offer, action, "not an action", index
+                )
+            actions.append(action)
         return tuple(actions)
 
     # ----------------------------------------------------------------------------------
