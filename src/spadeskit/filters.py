@@ -93,12 +93,17 @@ class Block:
         """Return the statements with the reads and constant names filled in."""
         return codegen.render(self.statements, **reads, **names)
 
+    def inline(self, prefix: str, reads: Mapping[str, str], namespace: dict[str, Any]) -> str:
+        """Return the statements ready to inline in generated code: the reads filled in,
+        each constant bound in ``namespace`` as ``prefix + name``."""
+        names = {key: f"{prefix}{key}" for key in self.constants}
+        namespace.update({names[key]: value for key, value in self.constants.items()})
+        return self.render(reads, names)
+
     def check_names(self, name: str) -> None:
         """Raise :class:`PluginError` if the statements read ``hand`` or assign a name
         the playout loops keep their state in (they are inlined there)."""
-        rendered = self.render(
-            {k: f"_k_{k}" for k in READS}, {k: f"_c_{k}" for k in self.constants}
-        )
+        rendered = self.inline("_c_", {k: f"_k_{k}" for k in READS}, {})
         for code in _code_objects(compile(rendered, f"<block {name}>", "exec")):
             for ins in dis.get_instructions(code):
                 target = ins.argval if isinstance(ins.argval, str) else ""
@@ -171,18 +176,13 @@ def building_block(
     ``check`` is derived from them, and compiled playout loops inline the same text."""
     block = Block(statements, dict(constants))
     block.check_names(name)
-    names = {key: f"_c_{key}" for key in block.constants}
+    namespace: dict[str, Any] = {}
     source = (
         "def check(hand, seat, allowed):\n"
-        + codegen.indent(block.render(REFERENCE, names), 1)
+        + codegen.indent(block.inline("_c_", REFERENCE, namespace), 1)
         + "    return allowed\n"
     )
-    check = codegen.function(
-        "check",
-        source,
-        {names[k]: v for k, v in block.constants.items()},
-        label=f"play filter {name}",
-    )
+    check = codegen.function("check", source, namespace, label=f"play filter {name}")
     return PlayFilter(name, check, reason, order=order, enforced=enforced, block=block)
 
 
@@ -198,9 +198,7 @@ def compile_filters(
             namespace[f"_check{k}"] = f.check
             body.append(f"allowed = _check{k}(hand, seat, allowed)\n")
             continue
-        names = {key: f"_c{k}_{key}" for key in f.block.constants}
-        namespace.update({names[key]: value for key, value in f.block.constants.items()})
-        body.append(f.block.render(REFERENCE, names))
+        body.append(f.block.inline(f"_c{k}_", REFERENCE, namespace))
     source = (
         "def check(hand, seat, allowed):\n"
         + codegen.indent("".join(body), 1)

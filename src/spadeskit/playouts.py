@@ -189,9 +189,7 @@ class Playouts(Turns):
         body = []
         for k, f in enumerate(filters):
             assert f.block is not None
-            names = {key: f"_c{k}_{key}" for key in f.block.constants}
-            namespace.update({names[key]: value for key, value in f.block.constants.items()})
-            body.append(f.block.render(_LOOP_READS, names))
+            body.append(f.block.inline(f"_c{k}_", _LOOP_READS, namespace))
         after = (
             ""
             if self.calls.after_trick is None
