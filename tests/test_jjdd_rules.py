@@ -390,6 +390,21 @@ def test_table_talk_the_referee_takes_3_books_from_the_offending_team() -> None:
     assert "E/W bid 4, took 3: set, -40" in texts(result)
 
 
+def test_table_talk_repeated_rulings_add_up_in_one_line() -> None:
+    """Table talk, ruled again against the same team: each ruling costs 3 more books; the
+    hand keeps one transfer per team (so any number of rulings replays in linear time)."""
+    game = bid_all(jjdd().new_game(deal=BOSTON), [Bid(4), Bid(4), Bid(0), Bid(0)])
+    for side in (0, 1, 0, 0):
+        game = game.apply(TableTalk(side), REFEREE)
+    assert [(t.from_side, t.books) for t in game.hand.transfers] == [(0, 9), (1, 3)]
+    result = play_out(game).hand_results[0]
+    assert texts(result)[:3] == [
+        "N/S talked across the board 3 times: 9 books owed to E/W",
+        "E/W talked across the board: 3 books owed to N/S",
+        "net: N/S give 6 books to E/W",
+    ]
+
+
 def test_transfers_are_netted_before_the_cap_so_the_order_of_rulings_never_matters() -> None:
     """Transfers settle at scoring, all together: the books each team owes the other are
     netted first, and only the net amount is limited to the books the paying team holds."""

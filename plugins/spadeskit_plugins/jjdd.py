@@ -255,6 +255,32 @@ def _transfer(game: GameState, transfer: BookTransfer, **extra: Any) -> GameStat
     )
 
 
+def _talk_ruling(game: GameState, side: int, table: TableSpec) -> GameState:
+    """Add a table-talk ruling against ``side``: repeated rulings against one side add to
+    one transfer ("talked across the board 3 times: 9 books owed"), so a hand's transfers
+    stay a handful however many rulings the referee makes and replay stays linear."""
+    hand = game.hand
+    counts: tuple[int, ...] = hand.extra.get("talk", (0,) * len(table.sides))
+    times = counts[side] + 1
+    counts = counts[:side] + (times,) + counts[side + 1 :]
+    other = 1 - side
+    what = f"{table.side_names[side]} talked across the board"
+    transfer = BookTransfer(side, other, PENALTY_BOOKS * times, _talk_reason(what, times))
+    if times == 1:
+        return _transfer(game, transfer, talk=counts)
+    transfers = tuple(
+        transfer if (t.from_side, t.reason) == (side, _talk_reason(what, times - 1)) else t
+        for t in hand.transfers
+    )
+    return with_hand(
+        game, evolve_hand(hand, transfers=transfers, extra=hand.extra.set(talk=counts))
+    )
+
+
+def _talk_reason(what: str, times: int) -> str:
+    return what if times == 1 else f"{what} {times} times"
+
+
 @hookimpl
 def spadeskit_apply_out_of_turn(
     game: GameState, seat: int | None, action: Action, table: TableSpec
@@ -267,10 +293,7 @@ def spadeskit_apply_out_of_turn(
         side = action.side
         if not 0 <= side < len(table.sides):
             return None
-        other = 1 - side
-        return _transfer(
-            game, BookTransfer(side, other, PENALTY_BOOKS, f"{names[side]} talked across the board")
-        )
+        return _talk_ruling(game, side, table)
     if seat is None:
         return None
     side = table.side_of[seat]
