@@ -217,3 +217,34 @@ def test_every_id_that_is_not_legal_is_refused_with_the_state_unchanged() -> Non
             state.apply_action(rng.choice(state.legal_actions()))
     with pytest.raises(spadeskit.GameOver):
         state.apply_action(state.history()[-1])
+
+
+def _second_hand(rng_seed: int) -> object:
+    """Play a match's first hand at random (its deal the same every time), then deal the
+    second hand the same way every time: only the match so far differs."""
+    game = load("standard", options='{"floor": -10000}', match=True)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    rng, chance = random.Random(rng_seed), random.Random(0)
+    while state.is_chance_node() or state.game.number == 0:
+        if state.is_chance_node():
+            state.apply_action(chance.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_match_mode_observations_include_the_match_so_far() -> None:
+    """In match mode the information state and tensor hold the scores, bags, hand number
+    and dealer: two matches that differ only in their first hand never look alike."""
+    seen: dict[tuple[int, ...], tuple[str, tuple[float, ...]]] = {}
+    for seed in range(8):
+        state = _second_hand(seed)
+        game = state.game  # type: ignore[attr-defined]
+        assert game.number == 1
+        text = state.information_state_string(0)  # type: ignore[attr-defined]
+        tensor = tuple(state.information_state_tensor(0))  # type: ignore[attr-defined]
+        assert f"scores {'/'.join(map(str, game.scores))}" in text
+        seen[tuple(game.scores) + tuple(game.bags)] = (text, tensor)
+    assert len(seen) >= 3
+    assert len({text for text, _ in seen.values()}) == len(seen)
+    assert len({tensor for _, tensor in seen.values()}) == len(seen)

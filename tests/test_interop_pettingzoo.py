@@ -96,3 +96,22 @@ def test_an_unseeded_reset_deals_from_the_librarys_secret() -> None:
     e = env("standard")
     e.reset()
     assert e.game is not None and e.game.seed is None
+
+
+def test_match_observations_include_scores_bags_hand_and_dealer() -> None:
+    """The observation carries the match: after the first hand the scores and bags show."""
+    e = env(options={"target": 1000, "floor": -10000})
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    while e.game is not None and e.game.number == 0:
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    game = e.game
+    assert game is not None and game.scores != (0, 0)
+    seen = e.observe("player_0")["observation"]
+    assert e.observation_space("player_0")["observation"].contains(seen)
+    n = 4
+    match = seen[-(3 * n + 1) :]
+    assert match[game.dealer] == 1.0
+    assert match[n] == pytest.approx(max(-1, min(1, game.scores[0] / 1000)))
+    assert match[3 * n] == pytest.approx(1 / 50)

@@ -22,7 +22,11 @@ The referee's rulings (``TableTalk``) are not a player's actions and have no num
 **Observations** are flat lists of 0/1 floats (and a few counts scaled to [0, 1]) built
 from a seat's :class:`~spadeskit.views.View` only: the seat's cards, every card played
 this hand, the trick in progress by seat, each seat's bid, books and cards held, the
-phase, whose turn it is, and the seat itself.
+phase, whose turn it is, and the seat itself; then the match: the dealer, each side's
+score (scaled by 1,000 and clipped to [-1, 1]) and bags (scaled by 10, at most 1), and
+the hand's number (scaled by 50, at most 1), so two positions of different matches never
+look alike. Sides take one slot per seat (a table has at most as many sides as seats);
+the unused slots stay 0.
 """
 
 from __future__ import annotations
@@ -133,6 +137,8 @@ def observation_size(players: int) -> int:
         + players * 2
         + len(_PHASES)
         + players * 2
+        + players * 3
+        + 1
     )
 
 
@@ -173,4 +179,10 @@ def observation(view: View) -> list[float]:
         out[base + view.to_act] = 1.0
     if view.seat is not None:
         out[base + n + view.seat] = 1.0
+    base += 2 * n
+    out[base + view.dealer] = 1.0
+    for side, (score, bags) in enumerate(zip(view.scores, view.bags, strict=True)):
+        out[base + n + side] = max(-1.0, min(1.0, score / 1000))
+        out[base + 2 * n + side] = min(1.0, bags / 10)
+    out[base + 3 * n] = min(1.0, view.hand_number / 50)
     return out

@@ -329,9 +329,16 @@ class SpadeskitObserver:
             self.tensor[:] = encoding.observation(state.game.view(player))
 
     def string_from(self, state: SpadeskitState, player: int) -> str:
-        if state.game is None or state._dealing():
+        if state.game is None:
             return f"p{player} waiting for the deal"
-        view = state.game.view(player)
+        game = state.game
+        match = (
+            f"hand {game.number + 1}, dealer {game.dealer}, scores "
+            f"{'/'.join(map(str, game.scores))}, bags {'/'.join(map(str, game.bags))}"
+        )
+        if state._dealing():
+            return f"p{player} waiting for the deal; {match}"
+        view = game.view(player)
         cards = " ".join(c.code for c in view.cards)
         events = "; ".join(e.text for e in view.events)
-        return f"p{player} hand {view.hand_number + 1} [{cards}] {events}"
+        return f"p{player} {match} [{cards}] {events}"

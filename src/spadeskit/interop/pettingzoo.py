@@ -72,7 +72,7 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         size = encoding.observation_size(n)
         self._observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                "observation": spaces.Box(-1.0, 1.0, (size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (encoding.NUM_ACTIONS,), np.int8),
             }
         )
