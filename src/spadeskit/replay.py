@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from .actions import Action, action_from_json
+from .cards import ALL_CARDS
 from .errors import RecordError, SpadesError, shown
 from .loader import load_rules
 from .records import RECORD_FORMAT, RECORD_VERSION, digest, verify
@@ -21,7 +22,14 @@ from .scoresheet import SCORE_SHEET_FORMAT, ScoreSheet
 from .seeding import SEED_BITS
 from .state import Deal, Dealing, GameState
 
-__all__ = ["ReplayStep", "iter_replay", "load_score_sheet", "replay", "replay_steps"]
+__all__ = [
+    "ReplayStep",
+    "check_record_shape",
+    "iter_replay",
+    "load_score_sheet",
+    "replay",
+    "replay_steps",
+]
 
 
 @attrs.frozen
@@ -116,25 +124,16 @@ def replay_steps(
     appended to a record itself (the OpenSpiel game adds each dealt card); every action
     is still checked.
     """
-    if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
+    if not isinstance(record, Mapping) or not _is(record.get("format"), RECORD_FORMAT):
         raise RecordError("not a spadeskit record (its 'format' is not 'spadeskit-record')")
     if key is not None:
         verify(record, key)
-    if record.get("version") not in (1, RECORD_VERSION):
+    if not (_is(record.get("version"), 1) or _is(record.get("version"), RECORD_VERSION)):
         raise RecordError(
             f"record version {shown(record.get('version'), 20)} is not supported (this is "
             f"{RECORD_VERSION})"
         )
-    _require(
-        record,
-        "record",
-        ("variant", str),
-        ("house_rules", list),
-        ("options", dict),
-        ("dealer", int),
-        ("actions", list),
-        ("digest", str),
-    )
+    check_record_shape(record)
     seed = record.get("seed")
     if seed is not None and (type(seed) is not int or seed.bit_length() > SEED_BITS):
         raise RecordError(
@@ -186,10 +185,116 @@ def replay_steps(
         )
 
 
+_RECORD_FIELDS = frozenset(
+    ("format", "version", "variant", "house_rules", "options", "seed", "dealer", "deal")
+    + ("deals", "actions", "digest", "mac")
+)
+_REQUIRED = ("variant", "house_rules", "options", "seed", "dealer", "actions", "digest")
+_HEX = frozenset("0123456789abcdef")
+_CARD_CODES = frozenset(card.code for card in ALL_CARDS)
+
+
+def _is(value: object, expected: str | int) -> bool:
+    """Return whether ``value`` is ``expected`` and of its exact type (an object that
+    claims to equal anything does not pass)."""
+    return type(value) is type(expected) and value == expected
+
+
+def check_record_shape(record: Mapping[str, Any]) -> None:
+    """Raise :class:`RecordError` unless ``record`` has the shape the shipped JSON Schema
+    (``spadeskit/schemas/record.schema.json``) describes: the same fields, types, card
+    texts and patterns, checked without a schema library.  A test holds the two equal.
+    """
+    unknown = sorted(str(k) for k in record if k not in _RECORD_FIELDS)
+    if unknown:
+        raise RecordError(f"record has fields a record never has: {shown(unknown, 60)}")
+    for field in _REQUIRED:
+        if field not in record:
+            raise RecordError(f"record field {field!r} is missing")
+    _require(
+        record,
+        "record",
+        ("variant", str),
+        ("house_rules", list),
+        ("options", dict),
+        ("dealer", int),
+        ("actions", list),
+        ("digest", str),
+    )
+    if not all(isinstance(name, str) for name in record["house_rules"]):
+        raise RecordError("record field 'house_rules' must list plugin names (strings)")
+    if record["dealer"] < 0:
+        raise RecordError("record field 'dealer' must be a seat number (0 or more)")
+    seed = record["seed"]
+    if seed is not None and type(seed) is not int:
+        raise RecordError("record field 'seed' must be a whole number or null")
+    if record.get("version") == 1 and seed is None:
+        raise RecordError("a version 1 record always has a seed")
+    if seed is None and not isinstance(record.get("deals"), list):
+        raise RecordError("a record of a game dealt from a secret must list its 'deals'")
+    for field, pattern in (("digest", 32), ("mac", 64)):
+        value = record.get(field, "0" * pattern)
+        if not (isinstance(value, str) and len(value) == pattern and set(value) <= _HEX):
+            raise RecordError(f"record field {field!r} must be {pattern} lower-case hex digits")
+    if record.get("deal") is not None:
+        _check_deal_shape(record["deal"], "the record's deal")
+    deals = record.get("deals")
+    if deals is not None:
+        if not isinstance(deals, list) or not deals:
+            raise RecordError("record field 'deals' must be a list of one deal or more, or null")
+        for number, deal in enumerate(deals, start=1):
+            _check_deal_shape(deal, f"the record's deal of hand {number}")
+    for number, entry in enumerate(record["actions"], start=1):
+        if not isinstance(entry, list) or len(entry) != 2:
+            raise RecordError(
+                f"record action {number} is not a [seat, action] pair: {shown(entry)}"
+            )
+        seat, data = entry
+        if type(seat) is not int or seat < -1:
+            raise RecordError(
+                f"record action {number}: the seat is a number (-1 for the referee), "
+                f"not {shown(seat, 20)}"
+            )
+        if not isinstance(data, dict):
+            raise RecordError(f"record action {number} is not an action: {shown(data)}")
+        for name, value in data.items():
+            if name in ("tricks", "trick", "side") and not (
+                type(value) is int and 0 <= value <= 999
+            ):
+                raise RecordError(f"record action {number}: {name} must be 0 to 999")
+            if name == "card":
+                _check_card_text(value, f"record action {number}")
+            if name == "cards":
+                _check_cards_shape(value, f"record action {number}")
+
+
+def _check_card_text(value: object, where: str) -> None:
+    if not (isinstance(value, str) and value in _CARD_CODES):
+        raise RecordError(
+            f"{where}: {shown(value, 20)} is not a card as records write them "
+            "('10S', 'QH', 'BJ', 'LJ')"
+        )
+
+
+def _check_cards_shape(value: object, where: str) -> None:
+    if not isinstance(value, list):
+        raise RecordError(f"{where}: cards must be a list of card texts")
+    for card in value:
+        _check_card_text(card, where)
+
+
+def _check_deal_shape(deal: object, where: str) -> None:
+    if not isinstance(deal, list) or len(deal) < 4:
+        raise RecordError(f"{where} must be lists of cards: each seat's, the blind and the pile")
+    for cards in deal:
+        _check_cards_shape(cards, where)
+
+
 def _require(data: Mapping[str, Any], what: str, *fields: tuple[str, type]) -> None:
     """Raise a :class:`RecordError` unless each field is present with its type."""
     for field, kind in fields:
-        if not isinstance(data.get(field), kind):
+        value = data.get(field)
+        if not isinstance(value, kind) or (kind is int and type(value) is not int):
             raise RecordError(f"{what} field {field!r} is missing or not a {kind.__name__}")
 
 
