@@ -1,10 +1,20 @@
 """Throw generated bad and odd inputs at every public entry point (not a test; run by hand).
 
 For each input, the entry point must either succeed or raise a ``SpadesError``
-subclass; when it raises, the state it was given must be unchanged.  The script prints
-how many inputs it tried, how many raised something other than a ``SpadesError`` (must
-be 0) and how many changed a state while refusing it (must be 0), with the first
-examples of each.
+subclass (the adapters: the framework's documented exception); when it raises, the state
+it was given must be unchanged; and an input known to be invalid (a record the shipped
+schema refuses, a hand summary with a bid that is no bid, a transfer between sides that
+do not exist) must not be accepted.  The script prints how many inputs it tried, how
+many raised something other than a ``SpadesError`` (must be 0), how many invalid inputs
+were accepted (must be 0) and how many changed a state while refusing it (must be 0),
+with the first examples of each.
+
+Entry points: card and action parsing (``parse_card``, ``parse_action``,
+``action_from_json``), ``load_rules``, ``new_game``, ``apply``, ``legal_actions``,
+``view``, ``to_record`` and ``replay`` (with and without keys), ``score_hand`` (by
+lists and by ``HandSummary``), the score sheet (with transfers), ``trick_winner``,
+``simulate``, ``rollout``, the arena's ``make_bot``, the command line, and, when their
+extras are installed, the OpenSpiel game and the PettingZoo environment.
 
     python benchmarks/fuzz_inputs.py [--inputs 1000000] [--seed 0]
 """
@@ -23,6 +33,29 @@ from typing import Any
 
 import spadeskit
 from spadeskit import actions, cli
+from spadeskit.arena import make_bot
+from spadeskit.errors import shown
+from spadeskit.records import record_schema
+from spadeskit.results import BookTransfer, HandSummary
+
+try:
+    import jsonschema
+except ImportError:  # the schema comparison needs the test extra
+    jsonschema = None
+try:
+    import numpy as np
+
+    from spadeskit.interop import pettingzoo as pz_adapter
+except ImportError:
+    pz_adapter = None  # type: ignore[assignment]
+try:
+    import pyspiel
+
+    from spadeskit.interop import openspiel as os_adapter
+
+    os_adapter.register()
+except ImportError:
+    pyspiel = None
 
 VARIANTS = ("standard", "jjdd", "cutthroat", "two-handed", "three-suit-trump")
 WORDS = [
@@ -134,6 +167,20 @@ class Fuzzer:
         self.tried = 0
         self.raw: list[str] = []
         self.changed: list[str] = []
+        self.accepted: list[str] = []
+        self.schema = (
+            jsonschema.validators.validator_for(record_schema())(record_schema())
+            if jsonschema is not None
+            else None
+        )
+        self.ospiel = (
+            [pyspiel.load_game("python_spadeskit", {"variant": v}) for v in VARIANTS]
+            if pyspiel is not None
+            else []
+        )
+        self.envs = [pz_adapter.env(variant=v) for v in VARIANTS] if pz_adapter else []
+        for number, e in enumerate(self.envs):
+            e.reset(seed=number)
         self.states: list[spadeskit.GameState] = []
         for variant in VARIANTS:
             rules = spadeskit.load_rules(variant)
@@ -146,13 +193,22 @@ class Fuzzer:
         self.records = [s.to_record() for s in self.states[::7]]
 
     def attempt(
-        self, what: str, call: Callable[[], object], state: spadeskit.GameState | None = None
+        self,
+        what: str,
+        call: Callable[[], object],
+        state: spadeskit.GameState | None = None,
+        invalid: bool = False,
+        framework: tuple[type[BaseException], ...] = (),
     ) -> None:
+        """Call ``call``; count a raw exception, a refused call that changed ``state``,
+        and an ``invalid`` input that was accepted."""
         self.tried += 1
         before = (state.to_record(), state.legal_actions()) if state is not None else None
         try:
             call()
-        except spadeskit.SpadesError:
+            if invalid:
+                self.accepted.append(what)
+        except (spadeskit.SpadesError, *framework):
             if state is not None and (state.to_record(), state.legal_actions()) != before:
                 self.changed.append(what)
         except (RecursionError, MemoryError):
@@ -163,7 +219,10 @@ class Fuzzer:
     def step(self) -> None:
         rng = self.rng
         state = rng.choice(self.states)
-        kind = rng.randrange(10)
+        kind = rng.randrange(16)
+        if kind >= 10:
+            self.more(kind, state)
+            return
         if kind == 0:
             value = junk(rng)
             self.attempt(f"parse_card({type(value).__name__})", lambda: spadeskit.parse_card(value))
@@ -201,9 +260,11 @@ class Fuzzer:
                 record[key] = junk(rng) if rng.random() < 0.7 else record.get(key)
             if record.get("actions") and isinstance(record["actions"], list) and rng.random() < 0.5:
                 record["actions"][rng.randrange(len(record["actions"]))] = junk(rng)
+            invalid = self.schema is not None and not _schema_valid(self.schema, record)
             self.attempt(
-                "replay",
+                f"replay({_brief(record)})",
                 lambda: spadeskit.replay(record, key=rng.choice([None, b"0123456789abcdef!"])),
+                invalid=invalid,
             )
         elif kind == 7:
             bids, books = junk(rng), junk(rng)
@@ -243,6 +304,147 @@ class Fuzzer:
             ):
                 self.attempt("cli", lambda: _exit_code(argv))
 
+    def more(self, kind: int, state: spadeskit.GameState) -> None:
+        """The entry points added in hardening round 3."""
+        rng = self.rng
+        rules = state.rules
+        n = rules.table.players
+        if kind == 10:
+            text = rng.choice([junk(rng), " ".join(rng.choice(WORDS) for _ in range(2))])
+            seat = rng.choice([state.to_act, 0, 1, None, junk(rng)])
+            view: Any = rng.choice([None, junk(rng)])
+            if rng.random() < 0.8:
+                with contextlib.suppress(spadeskit.SpadesError):
+                    view = state.view(seat)
+            self.attempt("parse_action", lambda: spadeskit.parse_action(text, view), state)
+        elif kind == 11:
+            bids: Any = [rng.choice([spadeskit.Bid(3), spadeskit.Nil(), None, junk(rng)])]
+            bids = bids * n if rng.random() < 0.7 else junk(rng)
+            books: Any = [rng.randrange(-1, 14) for _ in range(n)]
+            books = books if rng.random() < 0.7 else junk(rng)
+            summary = HandSummary(bids, books)
+            invalid = isinstance(bids, list) and any(
+                b is None or not isinstance(b, spadeskit.Action) for b in bids
+            )
+            self.attempt(
+                "score_hand(HandSummary)", lambda: rules.score_hand(summary), invalid=invalid
+            )
+            self.attempt(
+                "score_hand(scores=)",
+                lambda: rules.score_hand(bids=[3] * n, books=[3] * n, scores=junk(rng)),
+            )
+        elif kind == 12:
+            sides = len(rules.table.sides)
+            a, b = rng.randrange(-1, sides + 1), rng.randrange(-1, sides + 1)
+            moved = rng.choice([rng.randrange(-2, 5), junk(rng)])
+            transfer = BookTransfer(a, b, moved, "fuzz")
+            invalid = not (0 <= a < sides and 0 <= b < sides and a != b) or not (
+                type(moved) is int and moved >= 0
+            )
+            split = [13 // n] * n
+            split[0] += 13 - sum(split)
+            self.attempt(
+                "score_sheet transfers",
+                lambda: rules.score_sheet().add_hand([3] * n, split, transfers=[transfer]),
+                invalid=invalid and rules.variant == "jjdd",
+            )
+            self.attempt("trick_winner", lambda: rules.trick_winner(junk(rng)))
+        elif kind == 13:
+            hands, start = rng.choice([1, 0, -1, junk(rng)]), rng.choice([0, 1, junk(rng)])
+            self.attempt("simulate", lambda: list(rules.simulate(hands, seed=1, start=start)))
+            seed = junk(rng)
+            self.attempt("rollout", lambda: state.rollout(seed=seed), state)
+        elif kind == 14:
+            spec = rng.choice(
+                ["random", "greedy", "heuristic", "ismcts:iterations=2", ":", "..:x", junk(rng)]
+            )
+            if isinstance(spec, str) and rng.random() < 0.3:
+                spec = f"{spec}:{rng.choice(WORDS)}={rng.choice(WORDS + ['9' * 5000, '2', 'x'])}"
+            self.attempt(
+                "make_bot", lambda: make_bot(spec, rng.choice([0, 1, junk(rng)]), rules, rng)
+            )
+            key = junk(rng)
+            self.attempt("to_record(key=)", lambda: state.to_record(key=key), state)
+            record = state.to_record(key=b"0123456789abcdef!")
+            record["mac"] = rng.choice([junk(rng), "é" * 64, record["mac"][::-1]])
+            signer = rng.choice([key, b"0123456789abcdef!"])
+            self.attempt(
+                f"replay(mac={shown(record['mac'])}, key={shown(signer)})",
+                lambda: spadeskit.replay(record, key=signer),
+                invalid=signer is not None,
+            )
+        else:
+            self.adapters()
+
+    def adapters(self) -> None:
+        rng = self.rng
+        if self.ospiel and rng.random() < 0.5:
+            game = rng.choice(self.ospiel)
+            st = game.new_initial_state()
+            for _ in range(rng.randrange(0, 70)):
+                if st.is_terminal():
+                    break
+                ids = (
+                    [a for a, _ in st.chance_outcomes()]
+                    if st.is_chance_node()
+                    else (st.legal_actions())
+                )
+                st.apply_action(rng.choice(ids))
+            legal = (
+                {a for a, _ in st.chance_outcomes()}
+                if st.is_chance_node()
+                else set(st.legal_actions())
+            )
+            action = rng.choice([rng.randrange(-5, 3100), junk(rng)])
+            text = str(st)
+            # pybind11 hands the adapter True and False as the ints 1 and 0.
+            ok = type(action) in (int, bool) and action in legal
+            self.attempt(
+                f"openspiel apply_action({shown(action)}) at {st}",
+                lambda: st.apply_action(action),
+                invalid=not ok,
+                framework=(TypeError, pyspiel.SpielError),
+            )
+            if str(st) != text and not ok:
+                self.changed.append(f"openspiel apply_action({shown(action)})")
+            name = rng.choice(["variant", "house_rules", "options"])
+            params = {name: rng.choice(WORDS + ['{"target": ' + "9" * 5000 + "}", "{", "[]"])}
+            self.attempt(
+                "openspiel load_game",
+                lambda: pyspiel.load_game("python_spadeskit", params),
+                framework=(pyspiel.SpielError, TypeError),
+            )
+        elif self.envs:
+            e = rng.choice(self.envs)
+            if e.game is None or e.game.is_over:
+                e.reset(seed=rng.randrange(100))
+            agent = rng.choice([e.agent_selection, junk(rng)])
+            self.attempt("pettingzoo observe", lambda: e.observe(agent))
+            mask = e.observe(e.agent_selection)["action_mask"]
+            action = rng.choice(
+                [int(rng.choice(list(np.flatnonzero(mask)))), np.int64(3), junk(rng)]
+            )
+            legal = type(action) is int or isinstance(action, np.integer)
+            record = e.game.to_record() if e.game is not None else None
+            self.attempt("pettingzoo step", lambda: e.step(action), invalid=not legal)
+            if not legal and e.game is not None and e.game.to_record() != record:
+                self.changed.append("pettingzoo step")
+
+
+def _brief(record: dict[str, Any]) -> str:
+    """Return a record's top level in short, for a report."""
+    return ", ".join(f"{k}={shown(v, 40)}" for k, v in record.items() if k != "actions")
+
+
+def _schema_valid(schema: Any, record: Any) -> bool:
+    """Return whether the shipped schema accepts ``record`` (a record holding values JSON
+    cannot hold is not valid)."""
+    try:
+        json.dumps(record)
+    except (TypeError, ValueError, RecursionError, RuntimeError):
+        return False
+    return bool(schema.is_valid(record))
+
 
 def _exit_code(argv: list[str]) -> int:
     try:
@@ -267,11 +469,21 @@ def main() -> None:
     print(f"exceptions that are not SpadesError: {len(fuzzer.raw)}")
     for line in sorted(set(fuzzer.raw))[:20]:
         print(f"  {line}")
+    print(f"invalid inputs accepted: {len(fuzzer.accepted)}")
+    for line in sorted(set(fuzzer.accepted))[:20]:
+        print(f"  {line}")
     print(f"states changed by a refused input: {len(fuzzer.changed)}")
     for line in sorted(set(fuzzer.changed))[:20]:
         print(f"  {line}")
     print(
-        json.dumps({"inputs": fuzzer.tried, "raw": len(fuzzer.raw), "changed": len(fuzzer.changed)})
+        json.dumps(
+            {
+                "inputs": fuzzer.tried,
+                "raw": len(fuzzer.raw),
+                "accepted": len(fuzzer.accepted),
+                "changed": len(fuzzer.changed),
+            }
+        )
     )
 
 

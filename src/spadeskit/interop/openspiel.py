@@ -87,7 +87,7 @@ def _options(text: Any) -> dict[str, Any]:
     if text.startswith("{"):
         try:
             found = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # bad JSON, or a number of thousands of digits
             raise SpadesError(
                 f"options must be a JSON object, like '{{\"target\": 300}}', or "
                 f"'target:300;floor:none': {exc}"
@@ -105,7 +105,7 @@ def _options(text: Any) -> dict[str, Any]:
             continue
         try:
             options[name.strip()] = json.loads(value)
-        except json.JSONDecodeError:
+        except ValueError:  # a word, or a number of thousands of digits: the text itself
             options[name.strip()] = value.strip()
     return options
 
