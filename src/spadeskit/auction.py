@@ -129,12 +129,19 @@ class AuctionRules(EngineBase):
         if not listed(action, legal):
             who = self.seat_name(seat)
             if isinstance(action, Play):
-                raise WrongPhase(f"{action} by {who} refused: the auction is not over; bid first")
+                raise WrongPhase(
+                    f"{action} by {who} refused: the auction is not over; bid first",
+                    seat=seat,
+                    action=action,
+                )
             hint = ""
             if type(action) is Bid and action.tricks == 0 and listed(Nil(), legal):
                 hint = " (a bid of 0 is nil here: use Nil())"
             raise IllegalAction(
-                f"{action} by {who} refused{hint}; allowed: {', '.join(map(str, legal))}"
+                f"{action} by {who} refused{hint}; allowed: {', '.join(map(str, legal))}",
+                code="bid-not-allowed",
+                seat=seat,
+                action=action,
             )
         return self._bid_state(game, seat, action)
 
@@ -243,7 +250,9 @@ class AuctionRules(EngineBase):
         if type(action) is not kind:
             who = self.seat_name(seat)
             raise WrongPhase(
-                f"{action} by {who} refused: {who} must {step.kind} {step.count} cards first"
+                f"{action} by {who} refused: {who} must {step.kind} {step.count} cards first",
+                seat=seat,
+                action=action,
             )
         assert isinstance(action, (Discard, Exchange))
         cards = action.cards
@@ -251,12 +260,18 @@ class AuctionRules(EngineBase):
         for card in cards:
             if not (game.hands[seat] >> card.index) & 1:
                 raise IllegalAction(
-                    f"{action} by {self.seat_name(seat)} refused: {card} is not in their hand"
+                    f"{action} by {self.seat_name(seat)} refused: {card} is not in their hand",
+                    code="not-in-hand",
+                    seat=seat,
+                    action=action,
                 )
             mask |= card.bit
         if len(cards) != step.count:
             raise IllegalAction(
-                f"{action} by {self.seat_name(seat)} refused: give exactly {step.count} cards"
+                f"{action} by {self.seat_name(seat)} refused: give exactly {step.count} cards",
+                code="wrong-card-count",
+                seat=seat,
+                action=action,
             )
         hands = game.hands[:seat] + (game.hands[seat] & ~mask,) + game.hands[seat + 1 :]
         won = game.won

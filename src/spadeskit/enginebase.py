@@ -97,7 +97,8 @@ class EngineBase:
         """Return ``seat`` if it is a seat of this table; raise :class:`IllegalAction` if not."""
         if type(seat) is not int or not 0 <= seat < self.n:
             raise IllegalAction(
-                f"{what} {shown(seat, 40)} does not exist: seats are 0 to {self.n - 1}"
+                f"{what} {shown(seat, 40)} does not exist: seats are 0 to {self.n - 1}",
+                code="no-such-seat",
             )
         return seat
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .actions import (
     Accept,
@@ -28,8 +29,18 @@ from .actions import (
     TableTalk,
 )
 from .cards import parse_cards
-from .errors import ActionParseError, CardParseError, IllegalAction, shown
+from .errors import (
+    ActionParseError,
+    CardParseError,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    shown,
+)
 from .views import View
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 __all__ = ["describe_choices", "parse_action"]
 
@@ -61,7 +72,7 @@ _TABLE_TALK = re.compile(r"table[\s-]talk(?:\s+by)?\s+(.+)")
 _CARDS_VERB = re.compile(r"(play|discard|exchange|give|pass)\s+(.+)")
 
 
-def parse_action(text: str, view: View) -> Action:
+def parse_action(text: str, view: View, *, game: GameState | None = None) -> Action:
     """Return the action ``text`` names for the seat of ``view``, checked against
     ``view.legal_actions``.
 
@@ -74,8 +85,13 @@ def parse_action(text: str, view: View) -> Action:
     ``"0"`` is a bid of 0 where the rules list one, otherwise nil.
 
     Raises :class:`~spadeskit.errors.ActionParseError` when the text names no action,
-    and :class:`~spadeskit.errors.IllegalAction` when it names one the seat may not
-    take now; both messages list what the seat may do.
+    :class:`~spadeskit.errors.NotYourTurn` when the seat has nothing to do because
+    another seat is to act, and :class:`~spadeskit.errors.IllegalAction` when it names
+    an action the seat may not take now; every message lists what the seat may do.
+    Give ``game`` (the state ``view`` was made from, as a server holds it) and a
+    refused action is refused exactly as ``game.apply`` refuses it: the same class,
+    reason code and rule ("a player must follow the led suit when able"), with the
+    choices added.
 
     >>> import spadeskit
     >>> game = spadeskit.load_rules("standard").new_game(seed=1)
@@ -85,28 +101,61 @@ def parse_action(text: str, view: View) -> Action:
     if not isinstance(view, View):
         raise ActionParseError(f"parse_action reads text for a seat's View, not {shown(view, 30)}")
     legal = view.legal_actions
+    seat = view.seat
     if not isinstance(text, str):
-        raise ActionParseError(f"type an action as text, not {shown(text, 30)}")
+        raise ActionParseError(f"type an action as text, not {shown(text, 30)}", seat=seat)
     if not legal:
-        who = "a spectator" if view.seat is None else f"{view.seat_names[view.seat]}"
-        raise IllegalAction(
-            f"{who} has nothing to do now"
-            + (f": it is {view.seat_names[view.to_act]}'s turn" if view.to_act is not None else "")
+        who = "a spectator" if seat is None else f"{view.seat_names[seat]}"
+        if view.to_act is not None and view.to_act != seat and not view.is_over:
+            raise NotYourTurn(
+                f"{who} has nothing to do now: it is {view.seat_names[view.to_act]}'s turn",
+                seat=seat,
+            )
+        raise (GameOver if view.is_over else IllegalAction)(
+            f"{who} has nothing to do now", code="nothing-to-do", seat=seat
         )
     words = " ".join(text.strip().lower().split())
     action = _read(words, legal, view)
     if action is None:
         raise ActionParseError(
-            f"cannot read {shown(text.strip(), 30)} as an action; {describe_choices(legal)}"
+            f"cannot read {shown(text.strip(), 30)} as an action; {describe_choices(legal)}",
+            seat=seat,
         )
     if action not in legal:
-        if isinstance(action, Play) and view.seat is not None and action.card not in view.cards:
-            raise IllegalAction(
-                f"{view.seat_names[view.seat]} does not hold {action.card.symbol}; "
-                f"{describe_choices(legal)}"
-            )
-        raise IllegalAction(f"{action} is not allowed now; {describe_choices(legal)}")
+        raise _refusal(action, legal, view, game)
     return action
+
+
+def _refusal(
+    action: Action, legal: Sequence[Action], view: View, game: GameState | None
+) -> IllegalAction:
+    """Return the error for a readable ``action`` the seat may not take."""
+    seat = view.seat
+    choices = describe_choices(legal)
+    if game is not None:
+        try:
+            game.apply(action, seat)
+        except IllegalAction as exc:
+            return type(exc)(f"{exc}; {choices}", code=exc.code, seat=seat, action=action)
+    if isinstance(action, Play) and seat is not None and action.card not in view.cards:
+        return IllegalAction(
+            f"{view.seat_names[seat]} does not hold {action.card.symbol}; {choices}",
+            code="not-in-hand",
+            seat=seat,
+            action=action,
+        )
+    if isinstance(action, (Discard, Exchange)):
+        due = {len(a.cards) for a in legal if type(a) is type(action)}
+        if due and len(action.cards) not in due:
+            count = min(due)
+            return IllegalAction(
+                f"{action} is {len(action.cards)} card{'s' if len(action.cards) != 1 else ''}"
+                f": give exactly {count}; {choices}",
+                code="wrong-card-count",
+                seat=seat,
+                action=action,
+            )
+    return IllegalAction(f"{action} is not allowed now; {choices}", seat=seat, action=action)
 
 
 def _read(words: str, legal: Sequence[Action], view: View) -> Action | None:

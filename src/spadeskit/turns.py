@@ -101,12 +101,15 @@ class Turns(Tricks):
     def _apply_slow(self, game: GameState, action: Action, seat: int | None) -> GameState:
         if game.match.end is not None:
             raise GameOver(
-                f"{shown(action, 60)} refused: the match is over ({game.match.end.reason})"
+                f"{shown(action, 60)} refused: the match is over ({game.match.end.reason})",
+                seat=seat if type(seat) is int else None,
+                action=action if isinstance(action, Action) else None,
             )
         if not isinstance(action, Action):
             raise IllegalAction(
                 f"{shown(action, 60)} is not an action (use spadeskit.Bid(4), "
-                "spadeskit.Play('AS') …)"
+                "spadeskit.Play('AS') …)",
+                code="not-an-action",
             )
         referee = seat == REFEREE and type(seat) is int
         if seat is None:
@@ -122,13 +125,18 @@ class Turns(Tricks):
             offered = self._offered(offer, game, None) if offer is not None else ()
             raise IllegalAction(
                 f"{action} refused: the referee may only "
-                f"{', '.join(map(str, offered)) or 'watch now'}"
+                f"{', '.join(map(str, offered)) or 'watch now'}",
+                code="not-offered",
+                seat=REFEREE,
+                action=action,
             )
         if seat != game.to_act:
             raise NotYourTurn(
                 f"{action} by {self.seat_name(seat)} refused: it is "
                 f"{self.seat_name(game.to_act)}'s "
-                f"turn ({phase.value})"
+                f"turn ({phase.value})",
+                seat=seat,
+                action=action,
             )
         assert seat is not None
         if phase is _AUCTION:
@@ -137,11 +145,15 @@ class Turns(Tricks):
             return self._exchange(game, seat, action)
         if phase is _PLAY:
             raise WrongPhase(
-                f"{action} by {self.seat_name(seat)} refused: it is time to play a card"
+                f"{action} by {self.seat_name(seat)} refused: it is time to play a card",
+                seat=seat,
+                action=action,
             )
         raise WrongPhase(
             f"{action} by {self.seat_name(seat)} refused in the {phase.value}: "
-            f"allowed are {', '.join(map(str, self.legal_actions(game, seat))) or 'none'}"
+            f"allowed are {', '.join(map(str, self.legal_actions(game, seat))) or 'none'}",
+            seat=seat,
+            action=action,
         )
 
     def _take_offered(self, game: GameState, claimant: int | None, action: Action) -> GameState:
@@ -164,10 +176,20 @@ class Turns(Tricks):
         who = self.seat_name(seat)
         mask = game.hands[seat]
         if not (mask >> card.index) & 1:
-            return IllegalAction(f"{who} cannot play {card}: it is not in their hand")
+            return IllegalAction(
+                f"{who} cannot play {card}: it is not in their hand",
+                code="not-in-hand",
+                seat=seat,
+                action=action,
+            )
         for f in self.rules.filters:
             if f.enforced:
                 mask = f.check(game, seat, mask)
                 if not (mask >> card.index) & 1:
-                    return IllegalAction(f"{who} cannot play {card}: {f.reason or f.name}")
-        return IllegalAction(f"{who} cannot play {card}")
+                    return IllegalAction(
+                        f"{who} cannot play {card}: {f.reason or f.name}",
+                        code=f.name,
+                        seat=seat,
+                        action=action,
+                    )
+        return IllegalAction(f"{who} cannot play {card}", seat=seat, action=action)
