@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import random
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -15,8 +17,9 @@ from hypothesis import strategies as st
 
 import spadeskit
 from spadeskit.records import record_schema
-from spadeskit.replay import check_record_shape
+from spadeskit.replay import UnverifiedRecordWarning, check_record_shape
 
+KEY = "a key of sixteen bytes or more"
 CONFIGS = [
     ("standard", []),
     ("standard", ["blind-nil", "hidden-bids"]),
@@ -177,3 +180,38 @@ def test_replay_refuses_what_the_schema_refuses_even_when_it_would_replay(
     assert not validator().is_valid(record)
     with pytest.raises(spadeskit.RecordError):
         spadeskit.replay(record)
+
+
+@pytest.mark.parametrize(("variant", "house"), CONFIGS + [("call-break", [])])
+def test_the_shipped_view_schema_accepts_every_seats_view_through_a_match(
+    variant: str, house: list[str]
+) -> None:
+    from spadeskit.views import view_schema
+
+    schema = view_schema()
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    check = cls(schema)
+    rules = spadeskit.load_rules(variant, house)
+    game = rules.new_game(seed=4)
+    rng = random.Random(4)
+    for step in range(400):
+        if game.is_over:
+            break
+        if step % 5 == 0:
+            for seat in (*range(rules.table.players), None):
+                data = json.loads(json.dumps(game.view(seat).to_json()))
+                check.validate(data)
+                assert len(data["legal_labels"]) == len(data["legal_actions"])
+        game = game.apply(rng.choice(game.legal_actions()))
+    check.validate(game.view(0).to_json())
+
+
+def test_a_signed_record_replayed_without_a_key_warns() -> None:
+    game = spadeskit.load_rules("standard").new_game(seed=3).apply(spadeskit.Bid(3))
+    with pytest.warns(UnverifiedRecordWarning, match="pass key="):
+        spadeskit.replay(game.to_record(key=KEY))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        spadeskit.replay(game.to_record(key=KEY), key=KEY)
+        spadeskit.replay(game.to_record())

@@ -8,7 +8,7 @@ back with :func:`action_from_json`; records are made of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -34,6 +34,7 @@ __all__ = [
     "SeeCards",
     "TableTalk",
     "action_from_json",
+    "label",
     "plays_of",
 ]
 
@@ -233,7 +234,7 @@ def plays_of(mask: int) -> tuple[Action, ...]:
     mask of one suit, as when following, is one look-up.
 
     >>> plays_of(Play("AS").card.bit | Play("2C").card.bit)
-    (Play(card=Card('2C')), Play(card=Card('AS')))
+    (Play(card=Card.of('2C')), Play(card=Card.of('AS')))
     """
     actions: tuple[Action, ...] = ()
     while mask:
@@ -244,6 +245,24 @@ def plays_of(mask: int) -> tuple[Action, ...]:
         actions = actions + part if actions else part
         mask ^= chunk
     return actions
+
+
+def label(action: Action, side_names: Sequence[str] = ()) -> str:
+    """Return a short text a person reads for ``action``, cards with suit symbols:
+    ``"bid 4"``, ``"nil"``, ``"play 10♠"``, ``"pass A♠ K♠"``, ``"discard 7♣ 9♠"``
+    (``side_names`` names the side in a table-talk ruling).
+
+    >>> [label(a) for a in (Bid(4), Nil(), Play("10S"))]
+    ['bid 4', 'nil', 'play 10♠']
+    """
+    if isinstance(action, Play):
+        return f"play {action.card.symbol}"
+    if isinstance(action, (Discard, Exchange)):
+        verb = "discard" if isinstance(action, Discard) else "pass"
+        return f"{verb} {' '.join(c.symbol for c in action.cards)}"
+    if isinstance(action, TableTalk) and 0 <= action.side < len(side_names):
+        return f"table talk by {side_names[action.side]}"
+    return str(action)
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -270,7 +289,7 @@ def action_from_json(data: Any) -> Action:
     """Return the action a :meth:`Action.to_json` dict describes.
 
     >>> action_from_json({"type": "play", "card": "10S"})
-    Play(card=Card('10S'))
+    Play(card=Card.of('10S'))
     """
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise RecordError(f"not an action: {shown(data)}")

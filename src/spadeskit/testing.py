@@ -329,6 +329,7 @@ def check_inference(game: GameState, rng: random.Random) -> None:
     def shown_to(state: GameState, viewer: int) -> tuple[dict[str, Any], tuple[Action, ...]]:
         view = state.view(viewer).to_json()
         view.pop("legal_actions")  # compared on their own, to name what leaks
+        view.pop("legal_labels")  # (their labels with them)
         return view, state.legal_actions(viewer)
 
     for viewer in range(game.rules.table.players):
@@ -634,8 +635,14 @@ def check_rules(
                 rules, error, lambda r: check_rotation(r, match_seed, max_actions=max_actions)
             ) from None
     if machine_examples:
-        from hypothesis import HealthCheck, Phase, settings
-        from hypothesis.stateful import run_state_machine_as_test
+        try:
+            from hypothesis import HealthCheck, Phase, settings
+            from hypothesis.stateful import run_state_machine_as_test
+        except ImportError as exc:
+            raise ImportError(
+                "check_rules runs a hypothesis state machine: install it with "
+                "pip install 'spadeskit[testing]' (or pass machine_examples=0)"
+            ) from exc
 
         run_state_machine_as_test(
             rules_state_machine(rules),

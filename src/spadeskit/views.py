@@ -9,13 +9,15 @@ hook.
 
 from __future__ import annotations
 
+import importlib.resources
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
 from . import _fast
-from .actions import Action
+from .actions import Action, label
 from .cards import ALL_CARDS, Card, cards_of
 from .compiler import answered_by
 from .errors import PluginError, shown
@@ -24,7 +26,7 @@ from .results import HandResult, Trick
 from .state import GameState, Phase
 from .table import show_points
 
-__all__ = ["ShownTrick", "View", "make_view"]
+__all__ = ["ShownTrick", "View", "make_view", "view_schema"]
 
 
 @attrs.frozen(weakref_slot=False)
@@ -163,6 +165,8 @@ class View:
             "score_history": [list(r.scores) for r in self.hand_results],
             "last_hand": _result_json(self.hand_results[-1]) if self.hand_results else None,
             "legal_actions": [a.to_json() for a in self.legal_actions],
+            # A text a person reads for each legal action, in the same order.
+            "legal_labels": [label(a, self.side_names) for a in self.legal_actions],
             "is_over": self.is_over,
             "winner": self.winner,
             "side": self.side,
@@ -171,6 +175,21 @@ class View:
             "score_unit": self.score_unit,
             "scores_shown": [self.show_score(p) for p in self.scores],
         }
+
+
+def view_schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of :meth:`View.to_json`'s data.
+
+    The file ships in the package as ``spadeskit/schemas/view.schema.json``, for a client
+    in another language (a test checks real views of every variant against it).
+    """
+    text = (
+        importlib.resources.files("spadeskit")
+        .joinpath("schemas/view.schema.json")
+        .read_text("utf-8")
+    )
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def _result_json(result: HandResult) -> dict[str, Any]:
