@@ -23,6 +23,7 @@ from .actions import (
     SeeCards,
     TableTalk,
     action_from_json,
+    label,
 )
 from .cards import Card, Suit, parse_card, parse_cards
 from .engine import REFEREE
@@ -49,6 +50,7 @@ from .replay import ReplayStep, iter_replay, load_score_sheet, replay
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine
 from .rules import HandScore, Rules
 from .scoresheet import ScoreSheet
+from .service import Seat, SeatError, Table
 from .state import GameState, Phase
 from .text_input import parse_action
 from .views import ShownTrick, View
@@ -96,10 +98,13 @@ __all__ = [
     "Rules",
     "ScoreLine",
     "ScoreSheet",
+    "Seat",
+    "SeatError",
     "SeeCards",
     "ShownTrick",
     "SpadesError",
     "Suit",
+    "Table",
     "TableTalk",
     "UnknownPlugin",
     "View",
@@ -109,6 +114,7 @@ __all__ = [
     "available",
     "hookimpl",
     "iter_replay",
+    "label",
     "load_rules",
     "load_score_sheet",
     "parse_card",

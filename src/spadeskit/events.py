@@ -37,6 +37,7 @@ from .cards import ALL_CARDS, Card
 from .state import REFEREE
 
 if TYPE_CHECKING:
+    from .results import HandResult
     from .state import GameState
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "Event",
     "OutOfTurn",
     "TrickWon",
+    "final_events",
     "hand_events",
 ]
 
@@ -296,6 +298,32 @@ def _advance(
             )
         )
     return events + tuple(new), plays, drawn, taken_steps
+
+
+def final_events(
+    before: GameState, who: int, action: Action, result: HandResult, seat: int | None
+) -> tuple[Event, ...]:
+    """Return the events of the action that ended a hand, as ``seat`` may know them.
+
+    No view shows them: once a hand ends, the next view is the next hand's.  ``before``
+    is the state the action was applied to and ``result`` the hand it finished; a last
+    card gives its ``CardPlayed`` and the last trick's ``TrickWon``.
+    """
+    names = before.rules.table.seat_names
+    if isinstance(action, Play) and result.last_trick_winner is not None:
+        number = len(before.tricks) + 1
+        plays = (*before.trick, (who, action.card.index))
+        winner = result.last_trick_winner
+        best = next((ALL_CARDS[c] for s, c in plays if s == winner), action.card)
+        return (
+            CardPlayed(who, action.card, number, text=f"{names[who]} plays {action.card.symbol}"),
+            TrickWon(
+                number, winner, best, text=f"{names[winner]} wins trick {number} with {best.symbol}"
+            ),
+        )
+    done = hand_events(before, seat)
+    progress = _advance(before, seat, (done, 0, 0, 0), (who, action))
+    return progress[0][len(done) :]
 
 
 def sealed(

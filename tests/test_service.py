@@ -1,0 +1,275 @@
+"""The table service (spadeskit.Table): seats, per-seat streams across hands, the end of
+a hand as an event, structured refusals, and a table rebuilt from its record."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import threading
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import spadeskit
+from spadeskit.bots import RandomBot, SimpleBot
+
+KEY = "a server key of sixteen bytes or more"
+CONFIGS = [
+    ("standard", []),
+    ("standard", ["hidden-bids", "blind-nil"]),
+    ("jjdd", []),
+    ("cutthroat", []),
+    ("two-handed", []),
+    ("three-suit-trump", []),
+]
+
+
+def play(table: spadeskit.Table, rng: random.Random, moves: int = 10_000) -> None:
+    for _ in range(moves):
+        game = table.game
+        if game.is_over:
+            return
+        seat = game.to_act
+        assert seat is not None
+        table.act(seat, rng.choice(game.legal_actions(seat)))
+
+
+def hidden_cards_of_others(stream: list[dict[str, Any]], seat: int | None) -> list[str]:
+    """Return the events of ``stream`` that show cards its seat may not know: a hand
+    dealt to another seat, or cards passed, drawn or discarded between others."""
+    bad = []
+    for event in stream:
+        kind = event["type"]
+        if kind == "hand-started" and seat is None and event["cards"]:
+            bad.append(kind)
+        if kind in ("cards-drawn", "cards-discarded") and event["cards"] is not None:
+            if event["seat"] != seat:
+                bad.append(kind)
+        if kind == "cards-passed" and event["cards"] is not None:
+            if seat not in (event["seat"], event["to"]):
+                bad.append(kind)
+    return bad
+
+
+@pytest.mark.parametrize(("variant", "house"), CONFIGS)
+def test_a_whole_match_streams_every_hand_and_its_end_to_every_seat(
+    variant: str, house: list[str]
+) -> None:
+    short = {} if variant == "three-suit-trump" else {"target": 200}  # its target is 7 wins
+    rules = spadeskit.load_rules(variant, house, short)
+    table = spadeskit.Table(rules, seed=5)
+    play(table, random.Random(5))
+    game = table.game
+    assert game.is_over
+    n = rules.table.players
+    hands = len(game.hand_results)
+    for seat in (*range(n), None):
+        stream, cursor = table.events(seat)
+        assert cursor == len(stream)
+        kinds = [e["type"] for e in stream]
+        assert kinds.count("hand-started") == hands and kinds.count("hand-ended") == hands
+        assert kinds[-1] == "match-over" and kinds[-2] == "hand-ended"
+        assert not hidden_cards_of_others(stream, seat)
+        # Each hand's end comes before the next hand's first event, with its last trick.
+        for number, result in enumerate(game.hand_results):
+            ended = next(e for e in stream if e["type"] == "hand-ended" and e["hand"] == number)
+            assert ended["scores"] == list(result.scores)
+            assert [ln["text"] for ln in ended["lines"]] == [ln.text for ln in result.lines]
+            at = stream.index(ended)
+            assert all(e["hand"] == number for e in stream[:at] if e["hand"] >= number)
+            if not result.void:
+                trick = ended["last_trick"]
+                assert len(trick["plays"]) == n and trick["winner"] == result.last_trick_winner
+                won = [e for e in stream[:at] if e["type"] == "trick-won" and e["hand"] == number]
+                assert len(won) == sum(result.books)
+                assert won[-1]["winner"] == result.last_trick_winner
+
+
+def test_a_hand_started_event_shows_the_seat_its_own_cards_only() -> None:
+    table = spadeskit.Table(spadeskit.load_rules("standard"), seed=2)
+    for seat in range(4):
+        (started,), _ = table.events(seat)
+        assert started["type"] == "hand-started"
+        assert started["cards"] == [c.code for c in table.game.cards(seat)]
+    assert table.events(None)[0][0]["cards"] == []
+
+
+def test_cursors_run_across_hands_and_give_each_event_once() -> None:
+    table = spadeskit.Table(spadeskit.load_rules("standard", [], {"target": 200}), seed=8)
+    rng = random.Random(8)
+    got: list[dict[str, Any]] = []
+    cursor = 0
+    while not table.game.is_over:
+        play(table, rng, moves=rng.randrange(1, 30))
+        fresh, cursor = table.events(1, since=cursor)
+        got += fresh
+    assert got == table.events(1)[0]
+    assert table.events(1, since=cursor) == ([], cursor)
+    with pytest.raises(spadeskit.SpadesError) as caught:
+        table.events(1, since=cursor + 1)
+    assert caught.value.code == "bad-cursor"
+
+
+def test_sealed_bids_stay_sealed_in_the_streams_until_the_auction_opens_them() -> None:
+    table = spadeskit.Table(spadeskit.load_rules("standard", ["hidden-bids"]), seed=4)
+    for _ in range(3):
+        table.act(table.game.to_act, spadeskit.Bid(3))  # type: ignore[arg-type]
+    first = table.game.to_act
+    partner_events, cursor = table.events(1)
+    bids = [e for e in partner_events if e["type"] == "bid"]
+    assert all(e["bid"] is None for e in bids if e["seat"] != 1)
+    table.act(first, spadeskit.Bid(3))  # type: ignore[arg-type]
+    fresh, _ = table.events(1, since=cursor)
+    assert any(e["type"] == "bids-shown" for e in fresh)
+    shown = next(e for e in fresh if e["type"] == "bids-shown")
+    assert shown["bids"] == [{"type": "bid", "tricks": 3}] * 4
+
+
+def test_refusals_carry_code_seat_and_action_and_change_nothing() -> None:
+    table = spadeskit.Table(spadeskit.load_rules("standard"), seed=1)
+    before, cursor = table.game, table.events(0)[1]
+    with pytest.raises(spadeskit.NotYourTurn) as caught:
+        table.act((table.game.to_act + 1) % 4, "4")  # type: ignore[operator]
+    assert caught.value.code == "not-your-turn"
+    with pytest.raises(spadeskit.ActionParseError) as unread:
+        table.act(table.game.to_act, "four and a half")  # type: ignore[arg-type]
+    assert unread.value.code == "unreadable-action"
+    with pytest.raises(spadeskit.SeatError):
+        table.act(7, "4")
+    assert table.game is before and table.events(0)[1] == cursor
+
+
+def _led_off_suit(seed: int) -> tuple[spadeskit.Table, int, spadeskit.Card]:
+    """A table where the seat to play holds the led suit and a card of another suit."""
+    for attempt in range(seed, seed + 200):
+        table = spadeskit.Table(spadeskit.load_rules("standard"), seed=attempt)
+        while table.game.phase is spadeskit.Phase.AUCTION:
+            table.act(table.game.to_act, spadeskit.Bid(3))  # type: ignore[arg-type]
+        table.act(table.game.to_act, table.game.legal_actions()[0])  # type: ignore[arg-type]
+        seat = table.game.to_act
+        assert seat is not None
+        led = table.game.led_card.suit  # type: ignore[union-attr]
+        other = [c for c in table.game.cards(seat) if c.suit != led]
+        if other and len(table.game.legal_actions()) < len(table.game.cards(seat)):
+            return table, seat, other[0]
+    raise AssertionError("no such deal")
+
+
+def test_parse_action_and_apply_give_the_same_reason_for_a_refused_card() -> None:
+    """The same reason from parse_action (given the game) and from apply."""
+    table, seat, card = _led_off_suit(1)
+    game = table.game
+    with pytest.raises(spadeskit.IllegalAction) as applied:
+        game.apply(spadeskit.Play(card), seat)
+    with pytest.raises(spadeskit.IllegalAction) as typed:
+        table.act(seat, card.code)
+    assert applied.value.code == typed.value.code == "follow-suit"
+    assert "a player must follow the led suit when able" in str(typed.value)
+    assert typed.value.to_json()["action"] == {"type": "play", "card": card.code}
+    assert typed.value.seat == seat
+
+
+def test_parse_action_out_of_turn_is_not_your_turn() -> None:
+    game = spadeskit.load_rules("standard").new_game(seed=1)
+    other = (game.to_act + 1) % 4  # type: ignore[operator]
+    with pytest.raises(spadeskit.NotYourTurn):
+        spadeskit.parse_action("4", game.view(other))
+
+
+def test_a_short_pass_says_how_many_cards_are_due() -> None:
+    rules = spadeskit.load_rules("standard", ["blind-nil"])
+    game = rules.new_game(seed=1).apply(spadeskit.BlindNil())
+    while game.phase is spadeskit.Phase.AUCTION:
+        see = spadeskit.SeeCards() in game.legal_actions()
+        game = game.apply(spadeskit.SeeCards() if see else spadeskit.Bid(4))
+    seat = game.to_act
+    assert seat is not None and game.phase is spadeskit.Phase.EXCHANGE
+    card = game.cards(seat)[0]
+    with pytest.raises(spadeskit.IllegalAction, match="give exactly") as caught:
+        spadeskit.parse_action(f"pass {card.code}", game.view(seat))
+    assert caught.value.code == "wrong-card-count"
+
+
+def test_seats_tokens_and_a_full_table() -> None:
+    table = spadeskit.Table(spadeskit.load_rules("standard"))
+    ann = table.join("Ann")
+    assert ann.seat == 0 and table.seat_of(ann.token) == 0
+    with pytest.raises(spadeskit.SeatError, match="taken"):
+        table.join("Bob", seat=0)
+    for name in ("Bob", "Cy", "Di"):
+        table.join(name)
+    with pytest.raises(spadeskit.SeatError, match="full"):
+        table.join("Ed")
+    table.leave(0)
+    with pytest.raises(spadeskit.SeatError) as caught:
+        table.seat_of(ann.token)
+    assert caught.value.code == "bad-token"
+    assert table.join("Ann again").seat == 0
+
+
+def test_bots_act_as_soon_as_it_is_their_turn() -> None:
+    rules = spadeskit.load_rules("standard", [], {"target": 150})
+    bots = {1: RandomBot(1), 2: SimpleBot(), 3: RandomBot(3)}
+    table = spadeskit.Table(rules, seed=3, bots=bots)
+    rng = random.Random(3)
+    while not table.game.is_over:
+        assert table.game.to_act == 0
+        table.act(0, rng.choice(table.game.legal_actions(0)))
+    with pytest.raises(spadeskit.SeatError, match="taken"):
+        table.join("someone", seat=1)
+
+
+def test_a_table_survives_pickle_and_rebuilds_from_its_signed_record() -> None:
+    table = spadeskit.Table(spadeskit.load_rules("jjdd"), key=KEY)
+    ann = table.join("Ann")
+    play(table, random.Random(2), moves=70)
+    table.act(spadeskit.REFEREE, "table talk N/S")
+    copy = pickle.loads(pickle.dumps(table))
+    assert copy.game == table.game and copy.seat_of(ann.token) == 0
+    for seat in (0, 1, 2, 3, None):
+        assert copy.events(seat) == table.events(seat)
+    record = table.record()
+    rebuilt = spadeskit.Table.from_record(record, key=KEY)
+    assert rebuilt.events(2) == table.events(2) and rebuilt.game == table.game
+    record["actions"] = record["actions"][:-1]
+    with pytest.raises(spadeskit.RecordError):
+        spadeskit.Table.from_record(record, key=KEY)
+
+
+def test_threads_sharing_a_table_play_one_consistent_game() -> None:
+    table = spadeskit.Table(spadeskit.load_rules("standard", [], {"target": 150}), seed=6)
+    errors: list[BaseException] = []
+
+    def seat_loop(seat: int) -> None:
+        rng = random.Random(seat)
+        while not table.game.is_over:
+            try:
+                table.act(seat, rng.choice(table.game.legal_actions(seat) or [spadeskit.Pass()]))
+            except spadeskit.SpadesError:
+                continue
+            except BaseException as exc:  # pragma: no cover - reported below
+                errors.append(exc)
+                return
+
+    threads = [threading.Thread(target=seat_loop, args=(s,)) for s in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not errors and table.game.is_over
+    assert spadeskit.replay(table.record()) == table.game
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(CONFIGS))
+def test_streams_never_show_a_seat_what_it_may_not_know(
+    seed: int, config: tuple[str, list[str]]
+) -> None:
+    variant, house = config
+    short = {} if variant == "three-suit-trump" else {"target": 100}
+    table = spadeskit.Table(spadeskit.load_rules(variant, house, short), seed=seed)
+    play(table, random.Random(seed), moves=200)
+    for seat in (*range(table.rules.table.players), None):
+        assert not hidden_cards_of_others(table.events(seat)[0], seat)
