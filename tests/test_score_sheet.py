@@ -116,7 +116,9 @@ def test_undo_removes_the_last_hand_and_a_finished_match_takes_no_more() -> None
     one = sheet.add_hand(bids=[4, 3, 3, 3], books=[4, 3, 3, 3])
     two = one.add_hand(bids=[4, 3, 3, 3], books=[4, 3, 3, 3])
     assert two.is_over and two.winner == 0 and "reached 100" in (two.reason or "")
-    assert two.undo() == one and one.undo() == sheet and sheet.undo() == sheet
+    assert two.undo() == one and one.undo() == sheet
+    with pytest.raises(spadeskit.SpadesError, match="nothing to undo"):
+        sheet.undo()
     with pytest.raises(GameOver, match="the match is over"):
         two.add_hand(bids=[4, 3, 3, 3], books=[4, 3, 3, 3])
 
@@ -185,3 +187,38 @@ def test_score_hand_checks_its_input_the_way_the_score_sheet_does() -> None:
     board = spadeskit.load_rules("jjdd")
     with pytest.raises(IllegalAction, match=r"seat 3 \(W\) cannot bid bid 1 here"):
         board.score_hand(bids=[6, 1, 5, 1], books=[6, 1, 5, 1])
+
+
+def test_replace_hand_rescores_every_later_hand() -> None:
+    """A past hand entered again: the later hands' bags and totals follow from it."""
+    rules = spadeskit.load_rules("standard")
+    sheet = rules.score_sheet()
+    for books in ([4, 3, 3, 3], [4, 3, 3, 3], [5, 3, 3, 2]):
+        sheet = sheet.add_hand(bids=[4, 3, 3, 3], books=books)
+    fixed = sheet.replace_hand(0, bids=["4", "3", "3", "3"], books=["6", "3", "2", "2"])
+    retyped = rules.score_sheet()
+    for books in ([6, 3, 2, 2], [4, 3, 3, 3], [5, 3, 3, 2]):
+        retyped = retyped.add_hand(bids=[4, 3, 3, 3], books=books)
+    assert fixed == retyped and fixed.bags == (2, 0) and fixed.scores == (212, -60)
+    with pytest.raises(spadeskit.SpadesError, match="no hand 3") as caught:
+        sheet.replace_hand(3, bids=[4, 3, 3, 3], books=[4, 3, 3, 3])
+    assert caught.value.code == "no-such-hand"
+    with pytest.raises(spadeskit.SpadesError, match="hand 1: the books add up to 12"):
+        sheet.replace_hand(1, bids=[4, 3, 3, 3], books=[4, 3, 3, 2])
+
+
+def test_replace_hand_refuses_a_change_that_ends_the_match_before_later_hands() -> None:
+    sheet = spadeskit.load_rules("standard", options={"target": 150}).score_sheet()
+    sheet = sheet.add_hand([4, 3, 3, 3], [4, 3, 3, 3]).add_hand([4, 3, 3, 3], [4, 3, 3, 3])
+    with pytest.raises(GameOver, match="the match now ends after hand 0"):
+        sheet.replace_hand(0, [13, 0, 0, 0], [13, 0, 0, 0])
+
+
+def test_load_score_sheet_takes_the_json_text_or_the_dict_and_nothing_else() -> None:
+    sheet = spadeskit.load_rules("standard").score_sheet().add_hand([4, 3, 3, 3], [4, 3, 3, 3])
+    assert spadeskit.load_score_sheet(json.dumps(sheet.to_json())) == sheet
+    assert spadeskit.load_score_sheet(sheet.to_json()) == sheet
+    with pytest.raises(spadeskit.RecordError, match="must be JSON"):
+        spadeskit.load_score_sheet("{not json")
+    with pytest.raises(spadeskit.RecordError, match="takes a score sheet's JSON data"):
+        spadeskit.load_score_sheet([1, 2])  # type: ignore[arg-type]

@@ -6,7 +6,9 @@ Records are made by :meth:`GameState.to_record <spadeskit.state.GameState.to_rec
 
 from __future__ import annotations
 
+import json
 import secrets
+import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -24,12 +26,21 @@ from .state import Deal, Dealing, GameState
 
 __all__ = [
     "ReplayStep",
+    "UnverifiedRecordWarning",
     "check_record_shape",
     "iter_replay",
     "load_score_sheet",
     "replay",
     "replay_steps",
 ]
+
+
+class UnverifiedRecordWarning(UserWarning):
+    """A signed record was replayed without a key, so its signature was not checked.
+
+    Turn it into an error where every record must be checked:
+    ``warnings.simplefilter("error", spadeskit.replay.UnverifiedRecordWarning)``.
+    """
 
 
 @attrs.frozen
@@ -128,6 +139,13 @@ def replay_steps(
         raise RecordError("not a spadeskit record (its 'format' is not 'spadeskit-record')")
     if key is not None:
         verify(record, key)
+    elif "mac" in record:
+        warnings.warn(
+            "this record is signed but was replayed without a key, so its signature was "
+            "not checked: pass key=... to replay a record from someone you do not trust",
+            UnverifiedRecordWarning,
+            stacklevel=3,
+        )
     if not (_is(record.get("version"), 1) or _is(record.get("version"), RECORD_VERSION)):
         raise RecordError(
             f"record version {shown(record.get('version'), 20)} is not supported (this is "
@@ -312,9 +330,10 @@ def _deal(engine: Any, deal: Any, number: int) -> Deal:
     return checked
 
 
-def load_score_sheet(data: Mapping[str, Any], rules: Rules | None = None) -> ScoreSheet:
-    """Rebuild a :class:`~spadeskit.scoresheet.ScoreSheet` from its JSON, scoring every
-    hand again; raise :class:`RecordError` if it is bad.
+def load_score_sheet(data: Mapping[str, Any] | str, rules: Rules | None = None) -> ScoreSheet:
+    """Rebuild a :class:`~spadeskit.scoresheet.ScoreSheet` from its JSON (the data
+    :meth:`~spadeskit.scoresheet.ScoreSheet.to_json` returns, or that data as JSON text),
+    scoring every hand again; raise :class:`RecordError` if it is bad.
 
     The rules are loaded by the names the sheet gives, or given as ``rules``.
 
@@ -324,7 +343,17 @@ def load_score_sheet(data: Mapping[str, Any], rules: Rules | None = None) -> Sco
     >>> spadeskit.load_score_sheet(sheet.to_json()) == sheet
     True
     """
-    if not isinstance(data, Mapping) or data.get("format") != SCORE_SHEET_FORMAT:
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except (ValueError, RecursionError) as exc:
+            raise RecordError(f"a score sheet's text must be JSON: {exc}") from exc
+    if not isinstance(data, Mapping):
+        raise RecordError(
+            "load_score_sheet takes a score sheet's JSON data (a dict, as to_json() gives "
+            f"it) or its JSON text, not {shown(data, 30)}"
+        )
+    if not _is(data.get("format"), SCORE_SHEET_FORMAT):
         raise RecordError(
             f"not a spadeskit score sheet (its 'format' is not {SCORE_SHEET_FORMAT!r})"
         )

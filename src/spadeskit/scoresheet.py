@@ -132,7 +132,7 @@ class ScoreSheet(MatchTotals):
     def add_hand(
         self,
         bids: Sequence[BidLike],
-        books: Sequence[int],
+        books: Sequence[int | str],
         *,
         won: Sequence[Iterable[CardLike] | str] | None = None,
         transfers: Iterable[BookTransfer] = (),
@@ -141,14 +141,24 @@ class ScoreSheet(MatchTotals):
 
         ``bids`` and ``books`` give one entry per seat, in seat order.  A bid is a number,
         ``"nil"``, ``"blind nil"``, ``"pick up"`` or ``"pass"`` (or an action); ``None``
-        for a seat that was never asked.  Books are whole numbers, 0 or more, adding up
-        to the tricks of a hand.  ``won`` gives, for variants that count card points,
-        the cards each seat took (tricks, discards, the blind); ``transfers`` the books
-        moved by penalties.  Raises :class:`~spadeskit.errors.IllegalAction` naming the
-        seat when a bid is not allowed, a :class:`~spadeskit.errors.SpadesError` for
-        anything else unreadable, :class:`~spadeskit.errors.GameOver` once the match
+        for a seat that was never asked.  Books are whole numbers, 0 or more (as numbers
+        or as text, like bids: ``"4"``), adding up to the tricks of a hand.  ``won``
+        gives, for variants that count card points, the cards each seat took (tricks,
+        discards, the blind); ``transfers`` the books moved by penalties.  Raises
+        :class:`~spadeskit.errors.IllegalAction` naming the seat when a bid is not
+        allowed, a :class:`~spadeskit.errors.SpadesError` for anything else unreadable,
+        :class:`~spadeskit.errors.GameOver` once the match
         has ended; this sheet is unchanged.
         """
+        return self._entered(bids, books, won, transfers)
+
+    def _entered(
+        self,
+        bids: Sequence[BidLike],
+        books: Sequence[int | str],
+        won: Sequence[Iterable[CardLike] | str] | None,
+        transfers: Iterable[BookTransfer],
+    ) -> ScoreSheet:
         if self.match.end is not None:
             raise GameOver(f"no more hands: the match is over ({self.match.end.reason})")
         rules = self.rules
@@ -160,9 +170,65 @@ class ScoreSheet(MatchTotals):
         return self._scored(entry)
 
     def undo(self) -> ScoreSheet:
-        """Return the sheet without its last hand (the same sheet if it has none)."""
+        """Return the sheet without its last hand; raise
+        :class:`~spadeskit.errors.SpadesError` if it has none."""
+        if not self.hands:
+            raise SpadesError("nothing to undo: no hand is on the sheet yet", code="empty-sheet")
+        return self._rescored(self.hands[:-1])
+
+    def replace_hand(
+        self,
+        number: int,
+        bids: Sequence[BidLike],
+        books: Sequence[int | str],
+        *,
+        won: Sequence[Iterable[CardLike] | str] | None = None,
+        transfers: Iterable[BookTransfer] = (),
+    ) -> ScoreSheet:
+        """Return the sheet with hand ``number`` (from 0, as in ``results``) entered again,
+        and every later hand scored again after it (bags, totals, a match that now ends
+        sooner or later).  The arguments are those of :meth:`add_hand`.  Raises as
+        :meth:`add_hand` does, naming the hand, if the new entry or a later hand no longer
+        fits (a board bid, blind nil allowed only when trailing); this sheet is
+        unchanged.
+
+        >>> import spadeskit
+        >>> sheet = spadeskit.load_rules("standard").score_sheet()
+        >>> sheet = sheet.add_hand([4, 3, 3, 3], [4, 3, 3, 3]).add_hand([4, 3, 3, 3], [4, 3, 3, 3])
+        >>> sheet.replace_hand(0, [4, 3, 3, 3], ["5", "3", "3", "2"]).scores
+        (141, 0)
+        """
+        if type(number) is not int or not 0 <= number < len(self.hands):
+            raise SpadesError(
+                f"there is no hand {shown(number, 20)} on the sheet: hands are 0 to "
+                f"{len(self.hands) - 1}"
+                if self.hands
+                else "there is no hand on the sheet to replace",
+                code="no-such-hand",
+            )
+        before = self._rescored(self.hands[:number])
+        try:
+            sheet = before._entered(bids, books, won, transfers)
+        except SpadesError as exc:
+            raise type(exc)(f"hand {number}: {exc}", code=exc.code) from exc
+        for later, entry in enumerate(self.hands[number + 1 :], start=number + 1):
+            if sheet.match.end is not None:
+                raise GameOver(
+                    f"the match now ends after hand {len(sheet.hands) - 1} "
+                    f"({sheet.match.end.reason}): undo the hands after it first",
+                    code="match-ends-sooner",
+                )
+            try:
+                sheet = sheet._entered(entry.bids, entry.books, entry.won, entry.transfers)
+            except SpadesError as exc:
+                raise type(exc)(
+                    f"hand {later} no longer fits after the change: {exc}", code=exc.code
+                ) from exc
+        return sheet
+
+    def _rescored(self, hands: Sequence[SheetHand]) -> ScoreSheet:
         sheet = ScoreSheet.start(self.rules, self.first_dealer)
-        for entry in self.hands[:-1]:
+        for entry in hands:
             sheet = sheet._scored(entry)
         return sheet
 
@@ -374,24 +440,36 @@ def _summary(rules: Rules, entry: SheetHand, match: MatchState, dealer: int) -> 
     )
 
 
-def _checked_books(rules: Rules, books: Sequence[int]) -> tuple[int, ...]:
+def _book_count(took: object) -> object:
+    """Return a book count given as a number or as text (``"4"``, ``" 4 "``); anything
+    else as it is, for the check to refuse."""
+    if isinstance(took, str) and took.strip().isdecimal() and len(took.strip()) <= 3:
+        return int(took.strip())
+    return took
+
+
+def _checked_books(rules: Rules, books: Sequence[int | str]) -> tuple[int, ...]:
     table = rules.table
     engine = rules.engine
     n = table.players
     if not _one_per_seat(books, n):
         raise SpadesError(f"{rules.name!r} has {n} seats: give {n} book counts, one per seat")
-    for seat, took in enumerate(books):
+    counts: list[int] = []
+    for seat, given in enumerate(books):
+        took = _book_count(given)
         if type(took) is not int or took < 0:
             raise SpadesError(
-                f"{engine.seat_name(seat)} took {shown(took, 20)} books: books are whole "
+                f"{engine.seat_name(seat)} took {shown(given, 20)} books: books are whole "
                 "numbers, 0 or more"
             )
+        counts.append(took)
     tricks = (n * table.deal.hand_size + table.deal.pile) // n
-    if sum(books) != tricks:
+    if sum(counts) != tricks:
         raise SpadesError(
-            f"the books add up to {sum(books)}, but a hand of {rules.name!r} has {tricks} tricks"
+            f"the books add up to {shown(sum(counts))}, but a hand of {rules.name!r} has "
+            f"{tricks} tricks"
         )
-    return tuple(books)
+    return tuple(counts)
 
 
 def _checked_won(
