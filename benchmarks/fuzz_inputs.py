@@ -323,8 +323,12 @@ class Fuzzer:
             books: Any = [rng.randrange(-1, 14) for _ in range(n)]
             books = books if rng.random() < 0.7 else junk(rng)
             summary = HandSummary(bids, books)
+            # A bid is an action, a number or a text ("nil"); None (a seat never asked)
+            # only where the auction can end early (three-suit-trump's widow).
             invalid = isinstance(bids, list) and any(
-                b is None or not isinstance(b, spadeskit.Action) for b in bids
+                (b is None and rules.variant != "three-suit-trump")
+                or not isinstance(b, (spadeskit.Action, int, str, type(None)))
+                for b in bids
             )
             self.attempt(
                 "score_hand(HandSummary)", lambda: rules.score_hand(summary), invalid=invalid

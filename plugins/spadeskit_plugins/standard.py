@@ -44,7 +44,7 @@ from ._spades import (  # noqa: F401  (shared hook implementations, registered w
 PLUGIN = PluginInfo(
     name="standard",
     kind="variant",
-    summary="Partnership Spades: bid 0-13 with nil, spades trump, bags, first to 500.",
+    summary="Partnership Spades: bid nil or 1-13, spades trump, bags, first to 500.",
     options=(
         target_option(500),
         floor_option("side"),

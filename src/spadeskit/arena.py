@@ -134,8 +134,9 @@ def bot_class(spec: BotSpec) -> type:
 def make_bot(spec: BotSpec, seat: int, rules: Rules, rng: random.Random) -> Bot:
     """Return a new bot of ``spec`` for ``seat``, reset for a match under ``rules``."""
     kwargs = _split_spec(spec)[1] if isinstance(spec, str) else {}
+    cls = bot_class(spec)
     try:
-        bot = bot_class(spec)(**kwargs)
+        bot = cls(**kwargs)
     except (TypeError, ValueError) as exc:
         raise SpadesError(f"bot {shown(spec)} cannot be built with {shown(kwargs)}: {exc}") from exc
     if not callable(getattr(bot, "choose", None)):
@@ -541,16 +542,18 @@ def evaluate(
     *,
     executor: concurrent.futures.Executor | None = None,
     batch: int = 5,
-    progress: bool | IO[str] = True,
+    progress: bool | IO[str] = False,
 ) -> Evaluation:
     """Play ``deals`` duplicate deals of ``challenger`` against ``baseline`` and return
     the :class:`Evaluation`.
 
     Deals are sent in batches of ``batch`` to ``executor`` (any
     :class:`concurrent.futures.Executor`, e.g. a ``ProcessPoolExecutor`` or a
-    :class:`RayExecutor`); without one they are played here.  ``progress=True`` (the
-    default) draws a progress bar on stderr; give a stream to draw it there, or
-    ``False``.  The result is the same whatever the executor and the batch size.
+    :class:`RayExecutor`); without one they are played here.  ``progress=True`` draws
+    a progress bar on stderr (the command line does, unless ``--quiet``); give a stream
+    to draw it there.  The default draws nothing, so code that calls it prints nothing
+    it did not ask for.  The result is the same whatever the executor and the batch
+    size.
     """
     outcomes = _run_deals(
         _play_deals, rules, challenger, baseline, deals, seed, executor, batch, progress

@@ -154,7 +154,7 @@ class Card:
         return _CODES[self.index]
 
     def __repr__(self) -> str:
-        return f"Card({_CODES[self.index]!r})"
+        return f"Card.of({_CODES[self.index]!r})"
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
@@ -206,7 +206,7 @@ def parse_card(value: CardLike) -> Card:
     """Return the :class:`Card` a string, an index or a card stands for.
 
     >>> parse_card("qh"), parse_card("T♦"), parse_card(53)
-    (Card('QH'), Card('10D'), Card('BJ'))
+    (Card.of('QH'), Card.of('10D'), Card.of('BJ'))
     >>> parse_card("1S")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -232,7 +232,7 @@ def parse_cards(values: Iterable[CardLike] | str) -> tuple[Card, ...]:
     """Return the cards of a list, or of one string of codes separated by spaces/commas.
 
     >>> parse_cards("AS 10H, BJ")
-    (Card('AS'), Card('10H'), Card('BJ'))
+    (Card.of('AS'), Card.of('10H'), Card.of('BJ'))
     """
     if isinstance(values, str):
         values = [v for v in values.replace(",", " ").split() if v]
@@ -266,7 +266,7 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     """Return the cards in ``mask``, in index order.
 
     >>> cards_of(mask_of(parse_cards("AS 2C")))
-    (Card('2C'), Card('AS'))
+    (Card.of('2C'), Card.of('AS'))
     """
     found: tuple[Card, ...] = ()
     for shift in (0, 13, 26, 39, 52):

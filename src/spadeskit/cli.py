@@ -216,6 +216,11 @@ def _rule_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    # A bot given as 'module:Class' is imported from the current folder too, as
+    # `python -m spadeskit` does (the console script's own folder is on the path instead).
+    here = os.getcwd()
+    if "" not in sys.path and here not in sys.path:
+        sys.path.append(here)
     parser = argparse.ArgumentParser(
         prog="spadeskit",
         description="The rules of Spades: watch bots play a match, play one yourself, "
@@ -305,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "arena",
         help="measure one bot against another on duplicate deals",
         description="Play DEALS match seeds, each in every seating, challenger against "
-        "baseline, and print the win rate with its 95%% interval, a paired "
+        "baseline, and print the win rate with its 95% interval, a paired "
         "sign test, score margins, contracts and nils made and bags.",
     )
     _rule_arguments(arena)

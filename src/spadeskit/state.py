@@ -30,7 +30,7 @@ from .actions import Action
 from .cards import Card, card_at, cards_of
 from .records import make_record
 from .results import BookTransfer, HandResult, MatchEnd, Trick
-from .table import Contract, FrozenMap, Step
+from .table import Contract, FrozenMap, Step, show_points
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -335,6 +335,21 @@ class GameState(MatchTotals):
         every state.  On a finished match, returns this state.
         """
         return self.rules.engine.rollout(self, seed, policy)
+
+    def __str__(self) -> str:
+        """Return the state in a line for people (``repr`` shows every field):
+        ``standard, hand 1, auction: E to act; N/S 0, E/W 0``."""
+        table = self.rules.table
+        scores = ", ".join(
+            f"{name} {show_points(points, table.score_unit)}"
+            for name, points in zip(table.side_names, self.match.scores, strict=True)
+        )
+        if self.match.end is not None:
+            where = f"over, {self.match.end.reason}"
+        else:
+            who = table.seat_names[self.to_act] if self.to_act is not None else "nobody"
+            where = f"{self.phase.value}: {who} to act"
+        return f"{self.rules.name}, hand {self.number + 1}, {where}; {scores}"
 
     def view(self, seat: int | None) -> View:
         """Return what ``seat`` may see (``None``: a spectator, who sees no hand)."""

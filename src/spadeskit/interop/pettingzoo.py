@@ -32,7 +32,7 @@ from ..errors import IllegalAction, SpadesError, shown
 from ..state import GameState
 from . import encoding
 
-__all__ = ["SpadeskitEnv", "env"]
+__all__ = ["SpadeskitEnv", "env", "raw_env"]
 
 
 def env(
@@ -44,6 +44,13 @@ def env(
 ) -> SpadeskitEnv:
     """Return the environment for a rule set (see the module)."""
     return SpadeskitEnv(variant, house_rules, options, match, render_mode)
+
+
+raw_env = env
+"""The same environment under PettingZoo's usual name for an unwrapped one: it needs no
+wrapper (it checks the agent order itself, and an illegal action raises
+:class:`~spadeskit.errors.IllegalAction` with the environment unchanged; mask with
+``observation["action_mask"]``)."""
 
 
 class SpadeskitEnv(AECEnv):  # type: ignore[misc]
