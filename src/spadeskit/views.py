@@ -85,6 +85,11 @@ class View:
     :class:`ShownTrick`.  ``events`` lists what happened in the hand so far, as this
     seat may know it (see :mod:`spadeskit.events`).
 
+    ``legal_actions`` is a tuple already computed for the seat (a view is a snapshot to
+    send or show), where :meth:`GameState.legal_actions
+    <spadeskit.state.GameState.legal_actions>` is a method because it takes the seat
+    (``None``: the seat to act, or the referee); both give the same tuple for a seat.
+
     ``hand_results`` holds every finished hand (shared with the state, not copied).
     :meth:`to_json` sends the last finished hand in full (``last_hand``) and, for the
     match so far, each hand's totals only (``score_history``), so a view's JSON grows by
