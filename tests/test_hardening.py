@@ -7,6 +7,8 @@ import json
 import pickle
 import sys
 
+import pytest
+
 import spadeskit
 
 
@@ -249,3 +251,66 @@ def test_faulty_plugin_answers_are_plugin_errors_naming_the_plugin() -> None:
             assert words in str(exc), (words, str(exc))
         else:
             raise AssertionError(f"accepted: {words}")
+
+
+def _faulty(hook: str, answer: object) -> object:
+    import types
+
+    from spadeskit import PluginInfo, hookimpl
+
+    module = types.ModuleType(f"faulty-{hook}")
+    module.PLUGIN = PluginInfo(  # type: ignore[attr-defined]
+        name="faulty", kind="house-rule", summary="answers badly"
+    )
+
+    def impl() -> object:
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    setattr(module, hook, hookimpl(impl))
+    return module
+
+
+def _hook_names() -> list[str]:
+    from spadeskit import hookspecs
+
+    return sorted(
+        name
+        for name in dir(hookspecs)
+        if name.startswith("spadeskit_") and callable(getattr(hookspecs, name))
+    )
+
+
+@pytest.mark.parametrize("hook", _hook_names())
+@pytest.mark.parametrize("answer", [RuntimeError("boom"), 5, "nonsense", object()])
+def test_any_fault_from_any_hook_is_a_plugin_error_and_changes_nothing(
+    hook: str, answer: object
+) -> None:
+    """Hardening (round 3): an exception, a wrong type or an impossible answer from any
+    hook, on any path (loading, the step API, views, rollouts, scoring), is a
+    PluginError naming the plugin, and the state it was applied to is unchanged."""
+    import random
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            rules = spadeskit.load_rules("standard", [_faulty(hook, answer)], {"target": 150})
+        game = rules.new_game(seed=1)
+        rng = random.Random(1)
+        for _ in range(400):
+            if game.is_over:
+                break
+            game.view(0)
+            before = game.to_record()
+            try:
+                game = game.apply(rng.choice(game.legal_actions()))
+            except spadeskit.PluginError:
+                assert game.to_record() == before
+                raise
+        game.rollout(seed=2)
+        list(rules.simulate(2, seed=3))
+        rules.score_hand(bids=[3, 3, 3, 3], books=[4, 3, 3, 3])
+    except spadeskit.PluginError as error:
+        assert "faulty" in str(error)

@@ -70,7 +70,14 @@ class AuctionRules(EngineBase):
                 f"no plugin of {self.rules.name!r} lists the auction actions "
                 f"(spadeskit_auction_actions answered None)"
             )
-        actions = tuple(found)
+        if type(found) is tuple:
+            actions = found
+        elif isinstance(found, (str, bytes)) or not hasattr(found, "__iter__"):
+            raise self._bad(
+                "spadeskit_auction_actions", self.calls.auction_actions, found, "not a list"
+            )
+        else:
+            actions = tuple(found)
         if self._checked_auction.get(id(actions)) is not actions:
             for action in actions:
                 if not isinstance(action, Action):
