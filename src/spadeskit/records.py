@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib.resources
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .cards import card_at, cards_of
 from .errors import RecordError
+from .schemas import load_schema
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -49,13 +49,7 @@ def record_schema() -> dict[str, Any]:
     validating records in other languages or before they reach :func:`spadeskit.replay`
     (which checks far more: every action against the rules, and the digest).
     """
-    text = (
-        importlib.resources.files("spadeskit")
-        .joinpath("schemas/record.schema.json")
-        .read_text("utf-8")
-    )
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return load_schema("record")
 
 
 def digest(game: GameState, version: int = RECORD_VERSION) -> str:

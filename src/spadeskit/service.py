@@ -48,8 +48,9 @@ from .replay import replay_steps
 from .results import HandResult
 from .rules import Rules
 from .state import REFEREE, GameState
+from .table import show_points
 from .text_input import parse_action
-from .views import View
+from .views import View, hand_result_json
 
 __all__ = ["Seat", "SeatError", "Table"]
 
@@ -307,25 +308,20 @@ class Table:
             self._catch_up_one(before, audience)
             for event in final_events(before, seat, action, result, audience):
                 self._tell(audience, {**event.to_json(), "hand": result.number})
-        names = self.rules.table.side_names
+        table = self.rules.table
         self._tell_all(
             {
                 "type": "hand-ended",
                 "hand": result.number,
-                "void": result.void,
+                **hand_result_json(result),
                 "note": result.note,
                 "last_trick": {"plays": trick, "winner": result.last_trick_winner},
-                "bids": [b.to_json() if b is not None else None for b in result.bids],
-                "books": list(result.books),
-                "lines": [
-                    {"side": ln.side, "points": ln.points, "bags": ln.bags, "text": ln.text}
-                    for ln in result.lines
-                ],
-                "points": list(result.points),
-                "scores": list(result.scores),
-                "bags": list(result.bags),
                 "text": f"hand {result.number + 1} over: "
-                + ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(result.points)),
+                + ", ".join(
+                    f"{table.side_names[s]} {'+' if p >= 0 else ''}"
+                    f"{show_points(p, table.score_unit)}"
+                    for s, p in enumerate(result.points)
+                ),
             }
         )
 

@@ -9,8 +9,6 @@ hook.
 
 from __future__ import annotations
 
-import importlib.resources
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,10 +21,11 @@ from .compiler import answered_by
 from .errors import PluginError, shown
 from .events import Event, hand_events, sealed
 from .results import HandResult, Trick
+from .schemas import load_schema
 from .state import GameState, Phase
 from .table import show_points
 
-__all__ = ["ShownTrick", "View", "make_view", "view_schema"]
+__all__ = ["ShownTrick", "View", "hand_result_json", "make_view", "view_schema"]
 
 
 @attrs.frozen(weakref_slot=False)
@@ -168,7 +167,7 @@ class View:
             # The last finished hand in full; before it, one score line per hand, so the
             # JSON of a view grows by one short line a hand, not by every hand's sheet.
             "score_history": [list(r.scores) for r in self.hand_results],
-            "last_hand": _result_json(self.hand_results[-1]) if self.hand_results else None,
+            "last_hand": hand_result_json(self.hand_results[-1]) if self.hand_results else None,
             "legal_actions": [a.to_json() for a in self.legal_actions],
             # A text a person reads for each legal action, in the same order.
             "legal_labels": [label(a, self.side_names) for a in self.legal_actions],
@@ -188,16 +187,12 @@ def view_schema() -> dict[str, Any]:
     The file ships in the package as ``spadeskit/schemas/view.schema.json``, for a client
     in another language (a test checks real views of every variant against it).
     """
-    text = (
-        importlib.resources.files("spadeskit")
-        .joinpath("schemas/view.schema.json")
-        .read_text("utf-8")
-    )
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    return load_schema("view")
 
 
-def _result_json(result: HandResult) -> dict[str, Any]:
+def hand_result_json(result: HandResult) -> dict[str, Any]:
+    """Return a finished hand as JSON data (a view's ``last_hand``; the table service's
+    ``hand-ended`` event)."""
     return {
         "number": result.number,
         "dealer": result.dealer,
