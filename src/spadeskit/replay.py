@@ -151,9 +151,9 @@ def replay_steps(
             f"record version {shown(record.get('version'), 20)} is not supported (this is "
             f"{RECORD_VERSION})"
         )
-    check_record_shape(record)
-    seed = record.get("seed")
-    if seed is not None and (type(seed) is not int or seed.bit_length() > SEED_BITS):
+    check_record_shape(record)  # fields, types, cards and patterns: below, the rules
+    seed = record["seed"]
+    if seed is not None and seed.bit_length() > SEED_BITS:
         raise RecordError(
             f"record field 'seed' must be a whole number of at most {SEED_BITS} bits, or null "
             "for a game dealt from a secret"
@@ -169,9 +169,7 @@ def replay_steps(
             raise RecordError(f"the record was played under other rules than {rules.name!r}")
         engine = rules.engine
         if seed is None:
-            deals = record.get("deals")
-            if not isinstance(deals, list) or not deals:
-                raise RecordError("a record of a game dealt from a secret must list its 'deals'")
+            deals = record["deals"]
             explicit = tuple(_deal(engine, d, number) for number, d in enumerate(deals, start=1))
             dealing = Dealing(None, secrets.token_bytes(32), explicit)
         else:
@@ -183,12 +181,7 @@ def replay_steps(
     except SpadesError as exc:
         raise RecordError(f"record cannot start its game: {exc}") from exc
     yield ReplayStep(0, None, None, game)
-    for number, entry in enumerate(record["actions"], start=1):
-        if not isinstance(entry, list) or len(entry) != 2:
-            raise RecordError(
-                f"record action {number} is not a [seat, action] pair: {shown(entry)}"
-            )
-        seat, data = entry
+    for number, (seat, data) in enumerate(record["actions"], start=1):
         try:
             action = action_from_json(data)
             game = game.apply(action, seat)
@@ -316,13 +309,11 @@ def _require(data: Mapping[str, Any], what: str, *fields: tuple[str, type]) -> N
             raise RecordError(f"{what} field {field!r} is missing or not a {kind.__name__}")
 
 
-def _deal(engine: Any, deal: Any, number: int) -> Deal:
+def _deal(engine: Any, deal: list[list[str]], number: int) -> Deal:
+    """Return a record's deal (lists of card texts, shape already checked) for this
+    table: its hands, the blind and the pile."""
     n = engine.n
-    if (
-        not isinstance(deal, list)
-        or len(deal) != n + 2
-        or not all(isinstance(h, list) for h in deal)
-    ):
+    if len(deal) != n + 2:
         raise RecordError(
             f"the record's deal of hand {number} must hold {n} hands, the blind and the pile"
         )
