@@ -51,6 +51,7 @@ __all__ = [
     "TrickWon",
     "final_events",
     "hand_events",
+    "last_trick",
 ]
 
 
@@ -230,22 +231,12 @@ def _advance(
     if kind is Play and who is not None:
         assert isinstance(action, Play)
         number = plays // n + 1
-        new.append(
-            CardPlayed(who, action.card, number, text=f"{names[who]} plays {action.card.symbol}")
-        )
+        new.append(_card_played(names, who, action.card, number))
         plays += 1
         tricks = game.tricks
         if plays % n == 0 and plays // n <= len(tricks):
             done = tricks[plays // n - 1]
-            best = next(ALL_CARDS[c] for s, c in done.plays if s == done.winner)
-            new.append(
-                TrickWon(
-                    number,
-                    done.winner,
-                    best,
-                    text=f"{names[done.winner]} wins trick {number} with {best.symbol}",
-                )
-            )
+            new.append(_trick_won(names, number, done.winner, done.plays))
             draw = table.deal.draw
             pile = game._dealt[2] if draw else ()
             for step in range(n):
@@ -312,18 +303,40 @@ def final_events(
     names = before.rules.table.seat_names
     if isinstance(action, Play) and result.last_trick_winner is not None:
         number = len(before.tricks) + 1
-        plays = (*before.trick, (who, action.card.index))
-        winner = result.last_trick_winner
-        best = next((ALL_CARDS[c] for s, c in plays if s == winner), action.card)
         return (
-            CardPlayed(who, action.card, number, text=f"{names[who]} plays {action.card.symbol}"),
-            TrickWon(
-                number, winner, best, text=f"{names[winner]} wins trick {number} with {best.symbol}"
+            _card_played(names, who, action.card, number),
+            _trick_won(
+                names, number, result.last_trick_winner, last_trick(before, who, action, result)
             ),
         )
     done = hand_events(before, seat)
     progress = _advance(before, seat, (done, 0, 0, 0), (who, action))
     return progress[0][len(done) :]
+
+
+def last_trick(
+    before: GameState, who: int, action: Action, result: HandResult
+) -> tuple[tuple[int, int], ...]:
+    """Return the last trick of the hand ``action`` ended, as ``(seat, card index)``
+    plays: completed by that card, or the hand's last finished trick when the hand
+    ended otherwise (a review's acceptance); ``()`` for a hand with no trick (a misdeal).
+    """
+    if isinstance(action, Play) and result.last_trick_winner is not None:
+        return (*before.trick, (who, action.card.index))
+    return before.tricks[-1].plays if before.tricks else ()
+
+
+def _card_played(names: tuple[str, ...], who: int, card: Card, trick: int) -> CardPlayed:
+    return CardPlayed(who, card, trick, text=f"{names[who]} plays {card.symbol}")
+
+
+def _trick_won(
+    names: tuple[str, ...], trick: int, winner: int, plays: tuple[tuple[int, int], ...]
+) -> TrickWon:
+    best = next(ALL_CARDS[c] for s, c in plays if s == winner)
+    return TrickWon(
+        trick, winner, best, text=f"{names[winner]} wins trick {trick} with {best.symbol}"
+    )
 
 
 def sealed(

@@ -39,11 +39,11 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, Play, label
+from .actions import Action, label
 from .bots import Bot
 from .cards import card_at
 from .errors import NotYourTurn, RecordError, SpadesError, shown
-from .events import BidMade, final_events
+from .events import BidMade, final_events, last_trick
 from .replay import replay_steps
 from .results import HandResult
 from .rules import Rules
@@ -181,10 +181,8 @@ class Table:
         before = self.game
         after = before.apply(action, seat)
         self.game = after
-        if len(after.hand_results) > len(before.hand_results):
-            for result in after.hand_results[len(before.hand_results) :]:
-                self._hand_ended(before, seat, action, result)
-                before = after
+        if len(after.hand_results) > len(before.hand_results):  # one action ends one hand
+            self._hand_ended(before, seat, action, after.hand_results[-1])
             if after.is_over:
                 self._tell_all(self._match_over())
             else:
@@ -298,14 +296,9 @@ class Table:
     def _hand_ended(self, before: GameState, seat: int, action: Action, result: HandResult) -> None:
         """Tell every audience how the hand ended: the events of its last action (which
         no view shows, as the next view is the next hand's) and the hand's result."""
-        plays: tuple[tuple[int, int], ...] = ()
-        if isinstance(action, Play) and result.last_trick_winner is not None:
-            plays = (*before.trick, (seat, action.card.index))
-        elif before.tricks:
-            plays = before.tricks[-1].plays
-        trick = [[s, card_at(c).code] for s, c in plays]
+        # Every audience was told all of ``before``'s events after the action before it.
+        trick = [[s, card_at(c).code] for s, c in last_trick(before, seat, action, result)]
         for audience in self._audiences:
-            self._catch_up_one(before, audience)
             for event in final_events(before, seat, action, result, audience):
                 self._tell(audience, {**event.to_json(), "hand": result.number})
         table = self.rules.table
@@ -324,12 +317,6 @@ class Table:
                 ),
             }
         )
-
-    def _catch_up_one(self, game: GameState, audience: int | None) -> None:
-        view = game.view(audience)
-        for event in view.events[self._told[audience] :]:
-            self._tell(audience, {**event.to_json(), "hand": view.hand_number})
-        self._told[audience] = len(view.events)
 
     def _match_over(self) -> dict[str, Any]:
         end = self.game.match.end
