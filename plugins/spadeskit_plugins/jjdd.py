@@ -260,25 +260,19 @@ def _talk_ruling(game: GameState, side: int, table: TableSpec) -> GameState:
     one transfer ("talked across the board 3 times: 9 books owed"), so a hand's transfers
     stay a handful however many rulings the referee makes and replay stays linear."""
     hand = game.hand
-    counts: tuple[int, ...] = hand.extra.get("talk", (0,) * len(table.sides))
-    times = counts[side] + 1
-    counts = counts[:side] + (times,) + counts[side + 1 :]
-    other = 1 - side
     what = f"{table.side_names[side]} talked across the board"
-    transfer = BookTransfer(side, other, PENALTY_BOOKS * times, _talk_reason(what, times))
-    if times == 1:
-        return _transfer(game, transfer, talk=counts)
-    transfers = tuple(
-        transfer if (t.from_side, t.reason) == (side, _talk_reason(what, times - 1)) else t
-        for t in hand.transfers
+    found = [
+        i for i, t in enumerate(hand.transfers) if t.from_side == side and t.reason.startswith(what)
+    ]
+    times = hand.transfers[found[0]].books // PENALTY_BOOKS + 1 if found else 1
+    transfer = BookTransfer(
+        side, 1 - side, PENALTY_BOOKS * times, what if times == 1 else f"{what} {times} times"
     )
-    return with_hand(
-        game, evolve_hand(hand, transfers=transfers, extra=hand.extra.set(talk=counts))
-    )
-
-
-def _talk_reason(what: str, times: int) -> str:
-    return what if times == 1 else f"{what} {times} times"
+    if not found:
+        return _transfer(game, transfer)
+    at = found[0]
+    transfers = hand.transfers[:at] + (transfer,) + hand.transfers[at + 1 :]
+    return with_hand(game, evolve_hand(hand, transfers=transfers))
 
 
 @hookimpl
