@@ -97,6 +97,18 @@ def _arguments(impl: pluggy.HookImpl, params: Sequence[str], bound: Mapping[str,
     return ", ".join(parts)
 
 
+def _namespace(
+    name: str, bound: Mapping[str, Any], rules: str, failed: list[str] | None, **more: Any
+) -> dict[str, Any]:
+    """Return the globals of a generated hook call: the bound values (``_bound_x``), what
+    its failure handling needs, and ``more``."""
+    namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
+    namespace.update(
+        _pass=PASS_THROUGH, _failure=_failure, _hook=name, _rules=rules, _failed=failed, **more
+    )
+    return namespace
+
+
 def _straight(
     name: str,
     impls: Sequence[pluggy.HookImpl],
@@ -113,16 +125,8 @@ def _straight(
     passes unchanged (for wrappers to see, as pluggy hands it to them) and the name of
     the plugin that raised it is left in ``failed[0]``.
     """
-    namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
     answered: list[Any] = [None]
-    namespace.update(
-        _pass=PASS_THROUGH,
-        _failure=_failure,
-        _hook=name,
-        _rules=rules,
-        _failed=failed,
-        _answered=answered,
-    )
+    namespace = _namespace(name, bound, rules, failed, _answered=answered)
     lines = [f"def {name}({', '.join(params)}):", "    try:"]
     if not firstresult:
         lines.append("        out = []")
@@ -275,16 +279,8 @@ def _one_wrapper(
     sources: codegen.Sources | None = None,
 ) -> Compiled:
     """Return a generated call for the common case of one wrapper (as :func:`_wrapped`)."""
-    namespace: dict[str, Any] = {f"_bound_{k}": v for k, v in bound.items()}
-    namespace.update(
-        _w=wrapper.function,
-        _wp=wrapper.plugin_name,
-        _inner=inner,
-        _pass=PASS_THROUGH,
-        _failure=_failure,
-        _hook=name,
-        _rules=rules,
-        _failed=failed,
+    namespace = _namespace(
+        name, bound, rules, failed, _w=wrapper.function, _wp=wrapper.plugin_name, _inner=inner
     )
     # Without plain implementations the wrapper sees what pluggy would give: None or a new [].
     result = (
