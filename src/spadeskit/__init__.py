@@ -50,7 +50,7 @@ from .replay import ReplayStep, iter_replay, load_score_sheet, replay
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine
 from .rules import HandScore, Rules
 from .scoresheet import ScoreSheet
-from .service import Seat, SeatError, Table
+from .service import Connection, Seat, SeatError, Table
 from .state import GameState, Phase
 from .text_input import parse_action
 from .views import ShownTrick, View
@@ -67,6 +67,7 @@ __all__ = [
     "CallRenege",
     "Card",
     "CardParseError",
+    "Connection",
     "DealError",
     "Deadlock",
     "DeclareMisdeal",

@@ -31,6 +31,7 @@ loses nothing (the streams are replayed, so cursors stay valid).
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import threading
@@ -39,7 +40,7 @@ from typing import Any
 
 import attrs
 
-from .actions import Action, label
+from .actions import Action, action_from_json, label
 from .bots import Bot
 from .cards import card_at
 from .errors import NotYourTurn, RecordError, SpadesError, shown
@@ -52,7 +53,7 @@ from .table import show_points
 from .text_input import parse_action
 from .views import View, hand_result_json
 
-__all__ = ["Seat", "SeatError", "Table"]
+__all__ = ["Connection", "Seat", "SeatError", "Table"]
 
 
 class SeatError(SpadesError):
@@ -387,3 +388,84 @@ class Table:
                 reset(seat, self.rules, random.Random(secrets.randbits(64)))
             self._bots[seat] = bot
         self._run_bots()
+
+
+class Connection:
+    """One client of a :class:`Table`, whatever carries its messages (a websocket, HTTP
+    requests): the table's JSON protocol written once, so every server speaks it alike.
+
+    Messages are JSON objects (text or already decoded):
+
+    * ``{"join": "Ann"}`` (optionally ``"seat": 2``) seats the client and answers
+      ``{"seated": 2, "token": "...", "name": "Ann"}``; ``{"rejoin": TOKEN}`` takes a
+      seat back after a reconnect (``{"seated": 2}``); ``{"watch": true}`` makes the
+      client a spectator (``{"watching": true}``).  Each is followed by an update.
+    * ``{"act": "4"}`` (text, as a person types it) or ``{"act": {"type": "bid",
+      "tricks": 4}}`` (an action's JSON) acts for the client's seat; every client of the
+      table then needs an update (:meth:`receive` says so).
+    * An update is ``{"events": [...], "view": {...}}``: the client's events since its
+      last update and its view now, with a label beside each legal action.
+    * A refused message is answered ``{"error": {"code", "seat", "action", "text"}}``
+      and changes nothing.
+
+    >>> import spadeskit
+    >>> table = spadeskit.Table(spadeskit.load_rules("standard"), seed=1)
+    >>> ann = Connection(table)
+    >>> replies, changed = ann.receive('{"join": "Ann", "seat": 1}')
+    >>> replies[0]["seated"], sorted(replies[1])
+    (1, ['events', 'view'])
+    >>> ann.receive({"act": "bid 99"})[0][0]["error"]["code"]
+    'bid-not-allowed'
+    >>> ann.receive({"act": "4"})
+    ([], True)
+    >>> [event["text"] for event in ann.update()["events"]]
+    ['E bids 4']
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.seat: int | None = None
+        self.attached = False
+        self.cursor = 0
+
+    def receive(
+        self, message: str | bytes | Mapping[str, Any]
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """Handle one message; return the replies for this client and whether the
+        table changed (then send every client of the table its :meth:`update`)."""
+        try:
+            request = json.loads(message) if isinstance(message, (str, bytes)) else message
+            if not isinstance(request, Mapping):
+                raise SpadesError("send a JSON object", code="bad-message")
+            if "act" in request:
+                if self.seat is None:
+                    raise SeatError("join a seat before you act", code="not-seated")
+                what = request["act"]
+                action = what if isinstance(what, str) else action_from_json(what)
+                self.table.act(self.seat, action)
+                return [], True
+            if "rejoin" in request:
+                reply: dict[str, Any] = {"seated": self.table.seat_of(request["rejoin"])}
+            elif "join" in request:
+                taken = self.table.join(str(request["join"]), request.get("seat"))
+                reply = {"seated": taken.seat, "token": taken.token, "name": taken.name}
+            elif request.get("watch") is True:
+                reply = {"watching": True}
+            else:
+                raise SpadesError("send join, rejoin, watch or act", code="bad-message")
+        except SpadesError as error:
+            return [{"error": error.to_json()}], False
+        except ValueError:  # json.JSONDecodeError
+            unreadable = SpadesError("messages are JSON objects", code="bad-message")
+            return [{"error": unreadable.to_json()}], False
+        self.seat = reply.get("seated")
+        self.attached, self.cursor = True, 0
+        return [reply, self.update()], False
+
+    def update(self) -> dict[str, Any]:
+        """Return this client's events since its last update and its view now; ``{}``
+        before it has joined or started watching."""
+        if not self.attached:
+            return {}
+        events, self.cursor = self.table.events(self.seat, self.cursor)
+        return {"events": events, "view": self.table.view_json(self.seat)}
