@@ -56,3 +56,9 @@ def bid_all(game: GameState, bids: Iterable[spadeskit.Action]) -> GameState:
 @pytest.fixture
 def standard() -> spadeskit.Rules:
     return spadeskit.load_rules("standard")
+
+
+@pytest.fixture(autouse=True)
+def _games_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games saved by ``spadeskit play`` go to a temporary folder, never the user's."""
+    monkeypatch.setenv("SPADESKIT_HOME", str(tmp_path_factory.mktemp("spadeskit-home")))

@@ -10,7 +10,7 @@ import sys
 
 import spadeskit
 from spadeskit.bots import SimpleBot
-from spadeskit.prompt import PromptTable
+from spadeskit.prompt import PromptTable, load_saved
 
 
 class Typist(io.TextIOBase):
@@ -85,7 +85,16 @@ def test_play_from_piped_input_saves_and_resumes(tmp_path: pathlib.Path) -> None
     assert first.returncode == 0, first.stderr
     assert "you are S" in first.stdout and f"saved to {record}" in first.stdout
     saved = json.loads(record.read_text())
-    assert [2, {"type": "bid", "tricks": 4}] in saved["actions"]
+    # The file a player can read holds their view only: no other hand, no seed.
+    assert saved["format"] == "spadeskit-saved-game" and saved["seat"] == 2
+    assert "actions" not in saved and "seed" not in json.dumps(saved)
+    assert saved["view"]["bids"][2] == {"type": "bid", "tricks": 4}
+    held = load_saved(str(record)).game  # from the record kept in the games folder
+    text = record.read_text()
+    hidden = [c for s in (0, 1, 3) for c in held.cards(s)]
+    assert len(hidden) >= 36 and not [
+        c for c in hidden if f'"{c.code}"' in text or c.symbol in text
+    ]
     again = subprocess.run(
         [sys.executable, "-m", "spadeskit", "play", "--resume", str(record)],
         input="hand\nquit\n",

@@ -130,16 +130,21 @@ def _seat(text: str | None, names: Sequence[str]) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from .prompt import PromptTable, resume
+    from .prompt import PromptTable, Session, load_saved
 
+    saved_seat, game_id = None, None
     if args.resume:
-        game = resume(args.resume)
+        saved = load_saved(args.resume)
+        game, saved_seat, game_id = saved.game, saved.seat, saved.game_id
     else:
         game = load_rules(args.variant, args.house_rules, dict(args.options)).new_game(
             seed=args.seed
         )
     rules = game.rules
-    seat = _seat(args.seat, rules.table.seat_names)
+    if args.seat is None and saved_seat is not None:
+        seat = saved_seat
+    else:
+        seat = _seat(args.seat, rules.table.seat_names)
     chosen = _bots(rules, args.bots, [], args.seed)
     bots: list[Bot | None] = [None if s == seat else bot for s, bot in enumerate(chosen)]
     record = args.record or args.resume
@@ -149,11 +154,9 @@ def _play(args: argparse.Namespace) -> int:
         except ImportError:
             pass  # the tui extra is not installed: the plain prompt below
         else:
-            from .prompt import Session
-
-            TableApp(Session(game, seat, bots, record)).run()
+            TableApp(Session(game, seat, bots, record, game_id)).run()
             return 0
-    PromptTable(game, seat, bots, sys.stdin, sys.stdout, record=record).run()
+    PromptTable(game, seat, bots, sys.stdin, sys.stdout, record=record, game_id=game_id).run()
     return 0
 
 
@@ -281,7 +284,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--seat",
         default=None,
         metavar="SEAT",
-        help="your seat, by name (N, E, S, W) or number (default S, or the last seat)",
+        help="your seat, by name (N, E, S, W) or number (default: the saved game's seat, "
+        "else S, or the last seat)",
     )
     play.add_argument(
         "--bots",
@@ -296,7 +300,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="seed for the deals, to play the same cards again (default: a secret shuffle)",
     )
     play.add_argument(
-        "--record", metavar="FILE", help="save the game record to FILE after the match or on quit"
+        "--record",
+        metavar="FILE",
+        help="save the game to FILE on quit and after the match (a game in progress "
+        "shows only your view there; its record is kept in spadeskit's games folder)",
     )
     play.add_argument(
         "--resume", metavar="FILE", help="continue the game saved in FILE instead of a new one"

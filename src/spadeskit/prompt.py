@@ -12,19 +12,34 @@ of an app built on the public API.
 from __future__ import annotations
 
 import json
+import os
+import pathlib
+import secrets
 from collections.abc import Sequence
 from typing import IO, Any
 
-from .actions import Bid, Play
+import attrs
+
+from .actions import Bid, BlindNil, CallRenege, Discard, Exchange, Nil, Pass, PickUp, Play
 from .bots import Bot
 from .cards import Card, Suit
-from .errors import SpadesError
+from .errors import RecordError, SpadesError
 from .replay import replay
 from .state import GameState
 from .text_input import describe_choices, parse_action
 from .views import View
 
-__all__ = ["HELP", "PromptTable", "Session", "hand_text", "resume"]
+__all__ = [
+    "HELP",
+    "SAVED_FORMAT",
+    "PromptTable",
+    "SavedGame",
+    "Session",
+    "games_dir",
+    "hand_text",
+    "load_saved",
+    "resume",
+]
 
 HELP = """\
 Type your decision: a bid ("4", "nil", "blind nil"), a card ("QH", "10♥", "play q♥"),
@@ -33,7 +48,8 @@ Type your decision: a bid ("4", "nil", "blind nil"), a card ("QH", "10♥", "pla
   hand         show your cards and the table again
   last         show the last finished trick
   score        show the score sheet so far
-  save FILE    write the game record to FILE (resume it with --resume FILE)
+  save FILE    save the game to FILE (resume it with --resume FILE); the file shows
+               only what you may see, the rest is kept where spadeskit keeps games
   help         this text
   quit         stop (the game is saved first if --record was given)"""
 
@@ -62,7 +78,12 @@ class Session:
     """One person at ``seat`` against ``bots`` (``None`` at the person's seat)."""
 
     def __init__(
-        self, game: GameState, seat: int, bots: Sequence[Bot | None], record: str | None = None
+        self,
+        game: GameState,
+        seat: int,
+        bots: Sequence[Bot | None],
+        record: str | None = None,
+        game_id: str | None = None,
     ) -> None:
         self.game = game
         self.seat = seat
@@ -71,6 +92,7 @@ class Session:
         self.shown = 0  # events of the hand in progress already told
         self.logged = 0  # and the actions they came from
         self.hand_number = game.number
+        self.game_id = game_id or secrets.token_hex(8)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -104,13 +126,49 @@ class Session:
     def score_sheet(self) -> list[str]:
         """Return the score sheet so far: each finished hand's running totals."""
         table = self.game.rules.table
-        lines = ["Score sheet", "  hand  " + "".join(f"{name:>9}" for name in table.side_names)]
+        names = "".join(f"{name:>14}" for name in table.side_names)
+        lines = ["Score sheet (score/bags)", f"  hand{names}"]
         for result in self.game.hand_results:
             lines.append(
-                f"  {result.number + 1:>4}  "
-                + "".join(f"{table.show_score(s):>9}" for s in result.scores)
+                f"  {result.number + 1:>4}"
+                + "".join(
+                    f"{table.show_score(s) + '/' + str(b):>14}"
+                    for s, b in zip(result.scores, result.bags, strict=True)
+                )
             )
         return lines
+
+    def scores_line(self) -> str:
+        """Return the running scores with each side's bags: ``N/S 120 (3 bags) ...``."""
+        game = self.game
+        table = game.rules.table
+        return "   ".join(
+            f"{table.side_names[s]} {table.show_score(game.scores[s])} "
+            f"({game.match.bags[s]} bag{'s' if game.match.bags[s] != 1 else ''})"
+            for s in range(len(table.sides))
+        )
+
+    def hint(self) -> str:
+        """Return examples of what the person may type now, from their legal actions
+        (so they fit the variant and the moment): ``4, nil, QH or 10♥ ...``."""
+        legal = self.view().legal_actions
+        kinds = {type(a) for a in legal}
+        examples = []
+        bids = [a.tricks for a in legal if isinstance(a, Bid)]
+        if bids:
+            examples.append(str(bids[len(bids) // 2]))
+        examples += [word for kind, word in _WORDS if kind in kinds]
+        for kind, verb in ((Discard, "discard"), (Exchange, "pass")):
+            sized = [a for a in legal if isinstance(a, kind)]
+            if sized:
+                examples.append(f"{verb} " + " ".join(c.code for c in sized[0].cards))
+        plays = [a.card for a in legal if isinstance(a, Play)]
+        if plays:
+            examples.append(f"{plays[0].code} or {plays[0].symbol}")
+        calls = [a for a in legal if isinstance(a, CallRenege)]
+        if calls:
+            examples.append(f"call renege {calls[0].trick}")
+        return ", ".join(examples + ["help"])
 
     def submit(self, text: str) -> str | None:
         """Apply what the person typed; return an error to show them, or ``None``."""
@@ -188,29 +246,105 @@ class Session:
             )
         return lines
 
-    def last_trick(self) -> str:
+    def finished_trick(self) -> tuple[tuple[tuple[int, Card], ...], int, int] | None:
+        """Return the last finished trick the person may still look at: its plays
+        ``(seat, card)``, its winner and the hand it belongs to (numbered from 0); after
+        a hand ends and before a trick of the next one is finished, the ended hand's
+        last trick.  ``None`` before any trick is finished."""
         view = self.view()
-        if not view.tricks:
+        if view.tricks:
+            last = view.tricks[-1]
+            return tuple(last.plays), last.winner, view.hand_number
+        results = self.game.hand_results
+        if not results:
+            return None
+        result = results[-1]
+        winner = result.last_trick_winner
+        if winner is None:
+            return None
+        n = self.game.rules.table.players
+        log = self.game.match.logs[result.number]
+        plays = [(seat, a.card) for seat, a in log if isinstance(a, Play) and seat is not None]
+        return tuple(plays[-n:]), winner, result.number
+
+    def last_trick(self) -> str:
+        found = self.finished_trick()
+        if found is None:
             return "no trick is finished yet this hand"
-        last = view.tricks[-1]
-        names = view.seat_names
+        plays, winner, hand = found
+        names = self.names
+        where = "" if hand == self.game.number else f" of hand {hand + 1}"
         return (
-            "last trick: "
-            + ", ".join(f"{names[s]} {c.symbol}" for s, c in last.plays)
-            + f"; {names[last.winner]} won it"
+            f"last trick{where}: "
+            + ", ".join(f"{names[s]} {c.symbol}" for s, c in plays)
+            + f"; {names[winner]} won it"
         )
 
     def save(self, path: str | None = None) -> str | None:
-        """Write the record to ``path`` (or the session's record file); return a message."""
+        """Save the game to ``path`` (or the session's record file); return a message.
+
+        A match in progress is saved in two parts, so the file the person may read
+        shows nothing they may not see: ``path`` holds their seat's view and the name
+        of the game, and the record (every hand, the seed) is kept in
+        :func:`games_dir`, which only this user can read.  A finished match is saved
+        as its full record (nothing in it is secret any more)."""
         path = path or self.record
         if not path:
             return None
         try:
-            with open(path, "w", encoding="utf-8") as handle:
-                json.dump(self.game.to_record(), handle)
+            if self.game.is_over:
+                _write_json(pathlib.Path(path), self.game.to_record())
+            else:
+                kept = games_dir() / f"{self.game_id}.json"
+                _write_json(kept, self.game.to_record(), private=True)
+                saved = {
+                    "format": SAVED_FORMAT,
+                    "version": 1,
+                    "game": self.game_id,
+                    "seat": self.seat,
+                    "rules": self.game.rules.name,
+                    "view": self.view().to_json(),
+                }
+                _write_json(pathlib.Path(path), saved)
         except OSError as exc:
             return f"could not save to {path}: {exc.strerror}"
         return f"saved to {path}"
+
+
+_WORDS = (
+    (Nil, "nil"),
+    (BlindNil, "blind nil"),
+    (PickUp, "pick up"),
+    (Pass, "pass"),
+)
+
+SAVED_FORMAT = "spadeskit-saved-game"
+"""The ``format`` of a saved game in progress (see :meth:`Session.save`)."""
+
+
+def games_dir() -> pathlib.Path:
+    """Return the folder where ``spadeskit play`` keeps the records of games in
+    progress, made if missing, readable by this user only: ``$SPADESKIT_HOME/games``,
+    else ``$XDG_DATA_HOME/spadeskit/games``, else ``~/.local/share/spadeskit/games``."""
+    home = os.environ.get("SPADESKIT_HOME")
+    if home:
+        base = pathlib.Path(home)
+    else:
+        data = os.environ.get("XDG_DATA_HOME") or pathlib.Path.home() / ".local" / "share"
+        base = pathlib.Path(data) / "spadeskit"
+    folder = base / "games"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    folder.chmod(0o700)
+    return folder
+
+
+def _write_json(path: pathlib.Path, data: Any, private: bool = False) -> None:
+    """Write ``data`` to ``path`` whole (a temporary file renamed over it)."""
+    temporary = path.with_name(path.name + ".part")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    with os.fdopen(os.open(temporary, flags, 0o600 if private else 0o666), "w") as handle:
+        json.dump(data, handle)
+    temporary.replace(path)
 
 
 class PromptTable:
@@ -224,8 +358,9 @@ class PromptTable:
         stdin: IO[str],
         stdout: IO[str],
         record: str | None = None,
+        game_id: str | None = None,
     ) -> None:
-        self.session = Session(game, seat, bots, record)
+        self.session = Session(game, seat, bots, record, game_id)
         self.stdin = stdin
         self.stdout = stdout
 
@@ -290,8 +425,43 @@ class PromptTable:
                 self.say(f"  {error}")
 
 
-def resume(path: str) -> GameState:
-    """Return the game a record file holds (checked as :func:`spadeskit.replay` checks)."""
+@attrs.frozen
+class SavedGame:
+    """A game read back by :func:`load_saved`: the state, the seat the person played
+    (``None`` for a plain record) and the name its record is kept under."""
+
+    game: GameState
+    seat: int | None
+    game_id: str | None
+
+
+def load_saved(path: str) -> SavedGame:
+    """Read a game saved by :meth:`Session.save` (or any record file): the record is
+    checked as :func:`spadeskit.replay` checks it."""
     with open(path, encoding="utf-8") as handle:
         data: Any = json.load(handle)
-    return replay(data)
+    if not (isinstance(data, dict) and data.get("format") == SAVED_FORMAT):
+        return SavedGame(replay(data), None, None)
+    game_id = data.get("game")
+    if not isinstance(game_id, str) or not game_id.isalnum():
+        raise RecordError(f"{path} is a saved game without a valid game name")
+    kept = games_dir() / f"{game_id}.json"
+    try:
+        with open(kept, encoding="utf-8") as handle:
+            record = json.load(handle)
+    except FileNotFoundError:
+        raise RecordError(
+            f"{path} is a game saved on another machine or by another user: its record "
+            f"({kept}) is not here"
+        ) from None
+    game = replay(record)
+    seat = data.get("seat")
+    if type(seat) is not int or not 0 <= seat < game.rules.table.players:
+        raise RecordError(f"{path} names no seat of {game.rules.name!r}")
+    return SavedGame(game, seat, game_id)
+
+
+def resume(path: str) -> GameState:
+    """Return the game a saved file (or record file) holds, checked as
+    :func:`spadeskit.replay` checks it."""
+    return load_saved(path).game
