@@ -3,8 +3,14 @@ demo output that fits each variant."""
 
 from __future__ import annotations
 
+import json
+import pathlib
+import random
+
 import pytest
 
+import spadeskit
+from spadeskit.arena import make_bot, play_match
 from spadeskit.cli import main
 
 
@@ -17,11 +23,11 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_every_option_of_every_command_has_help_text(capsys: pytest.CaptureFixture[str]) -> None:
     for command, options in (
         ("demo", ("--seed", "--variant", "--house-rule", "--option", "--bots", "--record")),
-        ("replay", ("FILE",)),
+        ("replay", ("RECORD", "--tricks", "--seat", "--key ", "--key-file")),
     ):
         with pytest.raises(SystemExit):
             main([command, "--help"])
-        text = capsys.readouterr().out
+        text = capsys.readouterr().out.split("\n\n", 1)[1]  # past the usage lines
         for option in options:
             line = next(line for line in text.splitlines() if line.strip().startswith(option))
             rest = line.strip()[len(option) :].strip()
@@ -136,3 +142,63 @@ def test_demo_takes_a_bot_for_each_seat(capsys: pytest.CaptureFixture[str]) -> N
     assert status == 0 and "Match over" in out
     status, out, err = run(capsys, "demo", "--bot", "Q=random")
     assert status == 2 and "there is no seat 'Q'" in err
+
+
+KEY = "the table's secret key"
+
+
+def _signed_match(tmp_path: pathlib.Path) -> tuple[pathlib.Path, spadeskit.GameState]:
+    rules = spadeskit.load_rules("standard", options={"target": 150})
+    bots = [make_bot("simple", s, rules, random.Random(s)) for s in range(4)]
+    game = play_match(rules, bots, seed=4)
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(game.to_record(key=KEY)))
+    return path, game
+
+
+def test_replay_tricks_shows_each_deal_and_every_trick_on_a_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
+) -> None:
+    path, game = _signed_match(tmp_path)
+    code, out, err = run(capsys, "replay", str(path), "--tricks", "--key", KEY)
+    assert code == 0, err
+    names = game.rules.table.seat_names
+    hands = len(game.hand_results)
+    assert out.count("  trick 13: ") == hands and out.count("Hand ") == hands
+    first = game.match.logs[0]
+    plays = [f"{names[s]} {a.card.symbol}" for s, a in first if isinstance(a, spadeskit.Play)]
+    assert f"  trick  1: {', '.join(plays[:4])}; " in out
+    # Every seat's dealt hand is shown, as the owner of the record may see everything.
+    assert all(f"\n  {name}: " in out for name in names)
+    assert "Match over:" in out
+
+
+def test_replay_seat_shows_only_what_that_seat_saw(
+    capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
+) -> None:
+    path, game = _signed_match(tmp_path)
+    code, out, err = run(capsys, "replay", str(path), "--seat", "E", "--key", KEY)
+    assert code == 0, err
+    assert out.count("  E holds ") == len(game.hand_results)
+    assert "  N: " not in out and "  S holds" not in out and "E plays" in out
+    start = spadeskit.replay(json.loads(path.read_text()), key=KEY)
+    first_hand = [line for line in out.splitlines() if line.startswith("  E holds ")][0]
+    dealt = spadeskit.load_rules("standard", options={"target": 150}).new_game(seed=4)
+    assert all(c.code[:-1] in first_hand for c in dealt.cards(1))
+    assert start == game
+
+
+def test_replay_refuses_a_wrong_key_or_an_altered_record(
+    capsys: pytest.CaptureFixture[str], tmp_path: pathlib.Path
+) -> None:
+    path, _ = _signed_match(tmp_path)
+    key_file = tmp_path / "key"
+    key_file.write_text("the table's secret key\n")
+    assert run(capsys, "replay", str(path), "--tricks", "--key-file", str(key_file))[0] == 0
+    code, _, err = run(capsys, "replay", str(path), "--key", "another key")
+    assert code == 2 and "spadeskit:" in err and "Traceback" not in err
+    record = json.loads(path.read_text())
+    record["actions"][0][1] = {"type": "bid", "tricks": 13}
+    path.write_text(json.dumps(record))
+    code, _, err = run(capsys, "replay", str(path), "--seat", "N", "--key", KEY)
+    assert code == 2 and "spadeskit:" in err

@@ -5,7 +5,7 @@ spadeskit play [--variant V] [--seat S] [--record FILE] [--resume FILE]
 spadeskit arena [--variant V] [--challenger BOT] [--baseline BOT] [--deals N] [--jobs N]
                 [--ray [ADDRESS]]
 spadeskit list
-spadeskit replay RECORD.json
+spadeskit replay RECORD.json [--tricks] [--seat S] [--key KEY | --key-file FILE]
 """
 
 from __future__ import annotations
@@ -22,8 +22,11 @@ from . import available, load_rules, replay
 from .actions import Action, Bid
 from .arena import make_bot, play_match
 from .bots import Bot
+from .cards import Card, Suit, card_at
 from .errors import SpadesError
+from .replay import iter_replay
 from .rules import Rules
+from .service import Table
 from .state import GameState
 
 _NONE = {"none", "null"}
@@ -95,6 +98,90 @@ def print_match(game: GameState, out: Any = None) -> None:
         )
     if game.match.end is not None:
         print(f"\nMatch over: {game.match.end.reason}", file=out)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """``spadeskit replay``: the match as a summary, trick by trick, or as one seat saw it."""
+    with open(args.record, encoding="utf-8") as handle:
+        record = json.load(handle)
+    key: str | bytes | None = args.key
+    if args.key_file:
+        with open(args.key_file, "rb") as handle:
+            key = handle.read().strip()
+    game = replay(record, key=key)
+    if not args.tricks and args.seat is None:
+        print_match(game)
+        return 0
+    seat = None if args.seat is None else _seat(args.seat, game.rules.table.seat_names)
+    deals = {} if seat is not None else _deals(record, key)
+    stream, _ = Table.from_record(record, key=key).events(seat)
+    for line in stream_lines(game.rules, stream, seat, args.tricks, deals):
+        print(line)
+    return 0
+
+
+def _deals(record: Any, key: str | bytes | None) -> dict[int, tuple[int, ...]]:
+    """Return each hand's cards as dealt (masks by seat), by hand number."""
+    deals: dict[int, tuple[int, ...]] = {}
+    for step in iter_replay(record, key=key):
+        state = step.state
+        if state.number not in deals and not state.is_over:
+            deals[state.number] = state.hands
+    return deals
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    """Return cards grouped by suit, highest first: ``♠ A K 4  ♥ Q 10``."""
+    groups = []
+    jokers = [c.code for c in cards if c.suit is None]
+    if jokers:
+        groups.append("★ " + " ".join(jokers))
+    for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS):
+        ranks = sorted((c for c in cards if c.suit is suit), key=lambda c: -c.rank)
+        if ranks:
+            groups.append(suit.symbol + " " + " ".join(c.code[:-1] for c in ranks))
+    return "  ".join(groups) or "-"
+
+
+def stream_lines(
+    rules: Rules,
+    stream: Sequence[dict[str, Any]],
+    seat: int | None,
+    tricks: bool,
+    deals: dict[int, tuple[int, ...]],
+) -> list[str]:
+    """Return a table's event stream (:meth:`spadeskit.Table.events`) as lines to print:
+    each hand's cards (the seat's own, or everyone's from ``deals``), then its events,
+    with ``tricks`` the cards of each trick on one line, then its score."""
+    names = rules.table.seat_names
+    lines: list[str] = []
+    trick: list[str] = []
+    for event in stream:
+        kind = event["type"]
+        if kind == "hand-started":
+            lines.append(f"Hand {event['hand'] + 1} (dealer {names[event['dealer']]})")
+            if seat is not None:
+                cards = [Card.of(c) for c in event["cards"]]
+                lines.append(f"  {names[seat]} holds {cards_text(cards)}")
+            for who, mask in enumerate(deals.get(event["hand"], ())):
+                held = [card_at(i) for i in range(mask.bit_length()) if mask >> i & 1]
+                lines.append(f"  {names[who]}: {cards_text(held)}")
+        elif kind == "card-played" and tricks:
+            trick.append(f"{names[event['seat']]} {Card.of(event['card']).symbol}")
+        elif kind == "trick-won" and tricks:
+            winner = names[event["winner"]]
+            lines.append(f"  trick {event['trick']:>2}: {', '.join(trick)}; {winner} wins")
+            trick = []
+        elif kind == "hand-ended":
+            books = ", ".join(f"{names[s]} {b}" for s, b in enumerate(event["books"]))
+            lines.append(f"  books: {books}")
+            lines += [f"  {line['text']}" for line in event["lines"]]
+            lines.append(f"  {event['text']}")
+        else:
+            lines.append(
+                f"Match over: {event['text']}" if kind == "match-over" else f"  {event['text']}"
+            )
+    return lines
 
 
 def _bot_setting(text: str) -> tuple[str, str]:
@@ -270,9 +357,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     rep.add_argument(
         "record",
-        metavar="FILE",
+        metavar="RECORD",
         help="a record written by 'demo --record' or GameState.to_record()",
     )
+    rep.add_argument(
+        "--tricks",
+        action="store_true",
+        help="show every hand trick by trick (each hand's deal first, unless --seat)",
+    )
+    rep.add_argument(
+        "--seat",
+        default=None,
+        help="show only what this seat saw (by name or number): its own cards, the "
+        "bids and plays as they came, each hand's score",
+    )
+    keys = rep.add_mutually_exclusive_group()
+    keys.add_argument("--key", help="the key the record was signed with: refuse it if altered")
+    keys.add_argument("--key-file", metavar="FILE", help="read the signing key from FILE")
     play = sub.add_parser(
         "play",
         help="play one seat yourself against bots, at a text prompt",
@@ -376,10 +477,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"    {option.name} = {option.default!r}: {option.doc}")
             return 0
         if args.command == "replay":
-            with open(args.record, encoding="utf-8") as handle:
-                game = replay(json.load(handle))
-            print_match(game)
-            return 0
+            return _replay(args)
         rules = load_rules(args.variant, args.house_rules, dict(args.options))
         bots = _bots(rules, args.bots, args.seat_bots, args.seed)
         print(f"{rules.name}: {' v '.join(rules.table.side_names)}, seed {args.seed}\n")
