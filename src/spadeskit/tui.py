@@ -91,9 +91,11 @@ def felt_text(session: Session, show_finished: bool = True, width: int = 64) -> 
     return "\n".join(rows)
 
 
-class HandBar(Widget, can_focus=True):
+class HandBar(Widget):
     """The person's cards by suit: the playable ones bright, the others dim; ``left``
     and ``right`` move the cursor, ``enter`` or a click chooses a card."""
+
+    can_focus = True
 
     DEFAULT_CSS = """
     HandBar { height: 3; border: round $success; padding: 0 1; }
