@@ -164,3 +164,99 @@ def _cards(mask: int) -> list[int]:
 
 def _deck() -> list[str]:
     return [c.code for c in spadeskit.load_rules("standard").table.deck]
+
+
+def play_my_turns(browser: Any, seat: int, until_hand: int) -> set[str]:
+    """Play ``seat`` through the page, whatever the variant asks (bids, pick up or pass,
+    discards chosen on the hand, cards), until hand ``until_hand`` starts or the match
+    ends; return the kinds of decision made."""
+    from selenium.webdriver.common.by import By
+
+    made = set()
+    for _ in range(200):
+        wait_for(
+            browser,
+            f"document.body.dataset.toAct === '{seat}' || document.body.dataset.over === 'true'"
+            f" || Number(document.body.dataset.hand) >= {until_hand}",
+        )
+        over = browser.execute_script("return document.body.dataset.over") == "true"
+        if over or int(browser.execute_script("return document.body.dataset.hand")) >= until_hand:
+            return made
+        before = len(messages(browser))
+        send = browser.find_elements(By.ID, "send-cards")
+        if send:
+            choosable = browser.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
+            needed = int(send[0].text.split("/")[1].split()[0])
+            for code in [card.get_attribute("data-card") for card in choosable[:needed]]:
+                # Each click redraws the hand: find the card again by its code.
+                browser.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{code}"]').click()
+            browser.find_element(By.ID, "send-cards").click()
+            made.add("cards")
+        elif browser.find_elements(By.CSS_SELECTOR, "#hand .card.legal"):
+            browser.find_elements(By.CSS_SELECTOR, "#hand .card.legal")[0].click()
+            made.add("play")
+        else:
+            buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button")
+            labels = [b.text for b in buttons]
+            choice = "pick up" if "pick up" in labels else labels[len(labels) // 2]
+            buttons[labels.index(choice)].click()
+            made.add(choice.split()[0])
+        wait_for(browser, f"window.spadeskitMessages.length > {before}")
+        assert not browser.find_element(By.ID, "message").text
+    raise AssertionError("the hand did not end")
+
+
+def test_a_three_suit_trump_hand_with_a_pick_up_and_discards_chosen_on_the_hand(
+    server: Server, browser: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    # The first to speak (the dealer's left, E) is the person, so they may pick up.
+    browser.get(server.url + "/?seed=3")
+    wait_for(browser, "document.querySelectorAll('#variant option').length > 0")
+    Select(browser.find_element(By.ID, "variant")).select_by_value("three-suit-trump")
+    for seat in (0, 1):  # bots at N and W, not E
+        browser.find_element(By.CSS_SELECTOR, f'input[name=bot-seat][value="{seat}"]').click()
+    browser.find_element(By.ID, "create").click()
+    wait_for(browser, "location.search.startsWith('?table=')")
+    wait_for(browser, "document.querySelector('#free-seats button[data-seat=\"1\"]')")
+    browser.find_element(By.CSS_SELECTOR, '#free-seats button[data-seat="1"]').click()
+    wait_for(browser, "document.body.dataset.phase")
+    assert "pick up" in browser.find_element(By.ID, "actions").text
+    made = play_my_turns(browser, 1, until_hand=1)
+    assert made == {"pick", "cards", "play"}
+    assert browser.find_element(By.ID, "hand-end").is_displayed()
+    name = browser.current_url.split("table=")[1]
+    table = server.app[TABLES][name].table
+    result = table.game.hand_results[0]
+    assert sum(result.books) == 10 and table.game.match.logs[0][0][1] == spadeskit.PickUp()
+
+
+def test_a_whole_match_ends_with_the_score_sheet(server: Server, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    from .test_server import request
+
+    choices = {"variant": "standard", "options": {"target": 60}, "bots": [1, 2, 3], "seed": 2}
+    status, data = request(server, "POST", "/api/tables", choices)
+    assert status == 200, data
+    browser.get(f"{server.url}/?table={data['table']}")
+    wait_for(browser, "document.querySelector('#free-seats button[data-seat=\"0\"]')")
+    browser.find_element(By.CSS_SELECTOR, '#free-seats button[data-seat="0"]').click()
+    wait_for(browser, "document.body.dataset.phase")
+    hands = 0
+    while browser.execute_script("return document.body.dataset.over") != "true":
+        hands += 1
+        play_my_turns(browser, 0, until_hand=hands)
+        wait_for(browser, "!document.getElementById('hand-end').hidden")
+        browser.find_element(By.ID, "continue").click()
+    game = server.app[TABLES][data["table"]].table.game
+    assert game.is_over and hands == len(game.hand_results)
+    wait_for(browser, "!document.getElementById('match-end').hidden")
+    title = browser.find_element(By.ID, "match-end-title").text
+    assert title.startswith(game.rules.table.side_names[game.match.end.winner])
+    rows = browser.find_elements(By.CSS_SELECTOR, "#score-sheet tr")
+    assert len(rows) == 1 + hands
+    last = [cell.text for cell in rows[-1].find_elements(By.TAG_NAME, "td")]
+    assert last == [str(hands), *(str(s) for s in game.scores)]

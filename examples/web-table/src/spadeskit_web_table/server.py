@@ -2,8 +2,8 @@
 
 * ``GET /`` serves the page (``static/index.html``), which creates tables and plays them.
 * ``GET /api/variants``: the installed variants and house rules (with what each fits).
-* ``POST /api/tables`` with ``{"variant", "house_rules", "bots": [seats], "bot",
-  "seed"}`` creates a table and answers ``{"table": id}``; a refused choice (an unknown
+* ``POST /api/tables`` with ``{"variant", "house_rules", "options", "bots": [seats],
+  "bot", "seed"}`` creates a table and answers ``{"table": id}``; a refused choice (an unknown
   variant, a house rule that does not fit) answers 400 with ``{"error": {...}}``.
 * ``GET /api/tables/{id}``: who sits where (no cards).
 * ``GET /api/tables/{id}/ws``: the table's protocol, :class:`spadeskit.Connection`.
@@ -91,7 +91,9 @@ async def create_table(request: web.Request) -> web.Response:
         return _error(spadeskit.SpadesError("send a JSON object", code="bad-message"))
     try:
         rules = spadeskit.load_rules(
-            str(body.get("variant", "standard")), list(body.get("house_rules") or [])
+            str(body.get("variant", "standard")),
+            list(body.get("house_rules") or []),
+            dict(body.get("options") or {}),
         )
         kind = body.get("bot", BOTS[0])
         if kind not in BOTS:

@@ -226,6 +226,7 @@ function seatName(seat) {
 // ---------------------------------------------------------------- drawing the table
 
 let lastView = null;
+let selected = new Set(); // cards chosen to discard or pass
 
 function positions(n, me) {
   const around = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
@@ -279,6 +280,13 @@ function render(view) {
     trick.append(card);
   }
 
+  // Cards to lay aside or pass (a discard, the blind-nil exchange): chosen on the hand,
+  // then sent with one button; the server checks the choice like any other action.
+  const choosing = view.legal_actions.filter((a) => a.type === "discard" || a.type === "exchange");
+  const needed = choosing.length ? choosing[0].cards.length : 0;
+  const choosable = new Set(choosing.flatMap((a) => a.cards));
+  selected = new Set([...selected].filter((c) => choosable.has(c)));
+
   // My cards, by suit; the legal ones marked when it is my turn.
   const legalCards = new Set(view.legal_actions.filter((a) => a.type === "play").map((a) => a.card));
   const hand = $("hand");
@@ -288,7 +296,17 @@ function render(view) {
     for (const code of view.cards.filter((c) => suitOf(c) === suit)) {
       const button = cardNode(code, "button");
       if (legalCards.size) button.classList.add(legalCards.has(code) ? "legal" : "dimmed");
-      button.addEventListener("click", () => send({ type: "play", card: code }));
+      if (needed) {
+        button.classList.add(choosable.has(code) ? "legal" : "dimmed");
+        button.classList.toggle("selected", selected.has(code));
+        button.addEventListener("click", () => {
+          if (selected.has(code)) selected.delete(code);
+          else selected.add(code);
+          render(lastView);
+        });
+      } else {
+        button.addEventListener("click", () => send({ type: "play", card: code }));
+      }
       group.append(button);
     }
     if (group.children.length) hand.append(group);
@@ -297,8 +315,18 @@ function render(view) {
   // Everything else the seat may do now: bids, passes, claims, penalties.
   const actions = $("actions");
   actions.replaceChildren();
+  if (needed) {
+    const verb = choosing[0].type === "discard" ? "Discard" : "Pass";
+    const button = el("button", { type: "button", id: "send-cards", disabled: selected.size !== needed },
+      `${verb} ${selected.size}/${needed} chosen cards`);
+    button.addEventListener("click", () => {
+      send({ type: choosing[0].type, cards: [...selected] });
+      selected = new Set();
+    });
+    actions.append(button);
+  }
   view.legal_actions.forEach((action, i) => {
-    if (action.type === "play") return;
+    if (action.type === "play" || action.type === "discard" || action.type === "exchange") return;
     const button = el("button", { type: "button", "data-action": JSON.stringify(action) }, view.legal_labels[i]);
     button.addEventListener("click", () => send(action));
     actions.append(button);
