@@ -4,6 +4,7 @@ simulate, search playouts); generated code is visible and fails naming the plugi
 from __future__ import annotations
 
 import random
+import re
 import traceback
 import types
 from collections.abc import Callable, Sequence
@@ -70,28 +71,51 @@ def test_simulate_with_a_third_party_filter_equals_recorded_step_play() -> None:
     assert fast == recorded
 
 
-def test_a_building_block_that_reads_hand_is_refused_when_built() -> None:
-    """Building blocks read the hand in play only through $trick, $played, $tricks."""
-    with pytest.raises(PluginError, match="reads 'hand'"):
-        building_block("alias", "", "h = hand\nif h.trick:\n    allowed = allowed\n", {}, order=5)
-    with pytest.raises(PluginError, match="assigns '_k_trick'"):
-        building_block("clobber", "", "_k_trick = ()\n", {}, order=5)
+RANKING = spadeskit.load_rules("standard").ranking
+
+
+@pytest.mark.parametrize(
+    ("when", "keep", "why"),
+    [
+        (["hand.trick"], "$low", "reads 'hand'"),
+        (["$leading"], "$nothing", "reads $nothing"),
+        (["not $leading"], "$low", "uses and/or/not"),
+        (["$leading and $done == 0"], "$low", "uses and/or/not"),
+        (["$leading"], "$low if $done else 0", "uses and/or/not"),
+        (["$leading"], "print($low)", "a call"),
+        (["$leading"], "~$low", "uses and/or/not, ~"),
+        (["$leading"], "_k_trick = ()", "is not one Python expression"),
+        (["$leading"], "$low // 2", "uses FloorDiv"),
+    ],
+)
+def test_a_building_block_reads_only_the_hand_in_play_and_writes_nothing(
+    when: list[str], keep: str, why: str
+) -> None:
+    """A block's steps are expressions on allowed, the reads and its constants, which
+    also run on arrays: anything else is refused when the block is built."""
+    with pytest.raises(PluginError, match=re.escape(why)):
+        building_block("bad", "", [(when, keep)], {"low": 0b111}, ranking=RANKING, order=5)
 
 
 def test_a_building_blocks_check_is_derived_from_its_one_definition() -> None:
-    """The reference check and the inlined loop code come from the same statements."""
+    """The reference check, the inlined loop code and the batched code come from the
+    same steps."""
     ban = building_block(
-        "low-first",
-        "lead low",
-        "if not $trick and allowed & $low:\n    allowed &= $low\n",
-        {"low": 0b111},
-        order=5,
+        "low-first", "lead low", [(["$leading"], "$low")], {"low": 0b111}, ranking=RANKING, order=5
     )
     assert isinstance(ban.block, Block)
     hand = types.SimpleNamespace(trick=(), played=0, tricks=())
     assert ban.check(hand, 0, 0b1010) == 0b10  # type: ignore[arg-type]
+    assert ban.check(hand, 0, 0b1000) == 0b1000  # type: ignore[arg-type]  (none low: all)
     hand.trick = ((1, 5),)
     assert ban.check(hand, 0, 0b1010) == 0b1010  # type: ignore[arg-type]
+    assert "not _k_trick" in ban.block.inline(
+        "_c_", {"trick": "_k_trick", "played": "p", "tricks": "t"}, {}
+    )
+    assert "_w & (_kept != 0)" in ban.block.vector_statements(
+        {r: f"_b_{r}" for r in ("leading", "following", "lead", "played", "done", "top")},
+        "where",
+    )
 
 
 def test_a_filter_given_source_is_warned_and_its_check_runs() -> None:

@@ -23,7 +23,7 @@ import textwrap
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["Sources", "function", "indent", "render"]
+__all__ = ["Sources", "function", "indent", "placeholders", "render", "render_partial"]
 
 Sources = list[tuple[str, str]]
 """What was generated for one rules object: ``(label, source)`` in the order built."""
@@ -42,6 +42,25 @@ def render(template: str, **values: object) -> str:
     'allowed &= _c_mask'
     """
     return string.Template(template).substitute({k: str(v) for k, v in values.items()})
+
+
+def render_partial(template: str, values: Mapping[str, object]) -> str:
+    """Return ``template`` with the placeholders named in ``values`` replaced, the
+    others left as they are.
+
+    >>> render_partial("$a & $b", {"a": "x"})
+    'x & $b'
+    """
+    return string.Template(template).safe_substitute({k: str(v) for k, v in values.items()})
+
+
+def placeholders(template: str) -> list[str]:
+    """Return the names of the ``$name`` placeholders in ``template``, in order.
+
+    >>> placeholders("$a & $suit_mask[$lead]")
+    ['a', 'suit_mask', 'lead']
+    """
+    return string.Template(template).get_identifiers()
 
 
 def indent(source: str, levels: int) -> str:

@@ -7,23 +7,26 @@ and neither is ever written twice:
 * **A plain Python filter**, ``PlayFilter(name, check, reason)``: what a plugin author
   writes.  Its ``check`` runs, as written, on every path: the step API, rollouts,
   simulations and search playouts.  It receives frozen states only.
-* **A building block** the library ships: :func:`follow_suit`,
-  :func:`no_lead_until_broken`, :func:`first_trick_ban` and :func:`head_the_trick`.
-  Each is defined once, as a :class:`Block` of statements; the library derives from
-  those same statements both the filter's ``check`` and the code it inlines into the
-  compiled playout loops (see :mod:`spadeskit.codegen`), so the two cannot differ.
+* **A building block**: :func:`follow_suit`, :func:`no_lead_until_broken`,
+  :func:`first_trick_ban` and :func:`head_the_trick`, or one of your own made with
+  :func:`building_block`.  Each is defined once, as a :class:`Block` of
+  :class:`Narrow` steps ("when these hold, keep only these cards, unless none"),
+  written as expressions that run on one hand and on arrays of hands alike.  The
+  library derives from those steps the filter's ``check``, the code it inlines into
+  the compiled playout loops (see :mod:`spadeskit.codegen`) and the code of the
+  batched engine (:mod:`spadeskit.batch`), so no path can differ.
 
 A rule set whose enforced filters are all building blocks plays its rollouts and
-simulations in a compiled loop; one with any plain Python filter plays them card by
-card through the step API's own code, so a third-party filter is always correct.
+simulations in a compiled loop, and its batches in arrays; one with any plain Python
+filter plays them card by card through the step API's own code, so a third-party
+filter is always correct (the batched engine refuses it, saying which).
 """
 
 from __future__ import annotations
 
-import dis
-import types
+import ast
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Block",
+    "Narrow",
     "PlayCheck",
     "PlayFilter",
     "Ranking",
@@ -44,6 +48,7 @@ __all__ = [
     "first_trick_ban",
     "follow_suit",
     "head_the_trick",
+    "building_block",
     "no_lead_until_broken",
 ]
 
@@ -65,32 +70,104 @@ class Ranking:
     deck_mask: int
 
 
-READS = ("trick", "played", "tricks")
-"""What a building block may read of the hand in play: ``$trick`` (the trick so far,
-``(seat, card index)`` pairs), ``$played`` (mask of the cards played this hand) and
-``$tricks`` (the finished tricks)."""
+STATE_READS = ("trick", "played", "tricks")
+"""What the statements derived from a block read of the hand in play: ``$trick`` (the
+trick so far, ``(seat, card index)`` pairs), ``$played`` (mask of the cards played this
+hand) and ``$tricks`` (the finished tricks); each path spells them its own way."""
 
-REFERENCE = {name: f"hand.{name}" for name in READS}
-"""How a block's reads are written in the reference check (from the state)."""
+REFERENCE = {name: f"hand.{name}" for name in STATE_READS}
+"""How the reads are written in the reference check (from the state)."""
 
-_RESERVED = frozenset({"hand", "seat", "draw", "rows"})
+READS = ("leading", "following", "lead", "played", "done", "top")
+"""What a building block may read of the hand in play, as ``$name``:
+
+* ``$leading`` / ``$following``: whether the seat leads the trick or follows;
+* ``$lead``: the effective suit (an int) of the card led, when following;
+* ``$played``: the mask of the cards played this hand;
+* ``$done``: how many tricks of the hand are finished;
+* ``$top[s]``: the greatest strength within effective suit ``s`` among the trick's
+  cards of that suit (``-1`` if none)."""
+
+_SCALAR = {
+    "leading": "not $trick",
+    "following": "$trick",
+    "lead": "$_suit_of[$trick[0][1]]",
+    "played": "$played",
+    "done": "len($tricks)",
+    "top": "$_top_of($trick)",
+}
+
+_OPERATORS = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Add, ast.Sub, ast.Mult, ast.LShift)
+
+
+def _strings(texts: Iterable[str]) -> tuple[str, ...]:
+    return tuple(texts)
+
+
+def _steps(steps: Iterable[Narrow]) -> tuple[Narrow, ...]:
+    return tuple(steps)
+
+
+@attrs.frozen
+class Narrow:
+    """One step of a building block: when every condition of ``when`` holds (in order),
+    keep only the cards of ``allowed`` that are also in ``keep``, unless none is.
+
+    Conditions and ``keep`` are expressions on ``allowed`` (an int mask), the reads
+    (:data:`READS`) and the block's constants (``$name``), with ``& | ^ + - * <<``,
+    comparisons and indexing: no ``and``, ``or``, ``not``, calls or ``~``, because the
+    same text also runs on arrays of hands (:mod:`spadeskit.batch`).
+    """
+
+    when: tuple[str, ...] = attrs.field(converter=_strings)
+    keep: str
 
 
 @attrs.frozen
 class Block:
-    """A building block's one definition: Python statements that narrow ``allowed``.
+    """A building block's one definition: the :class:`Narrow` steps it takes, in order,
+    and the constants they read (``$name``).
 
-    The statements read the seat as ``seat`` and the cards still allowed as
-    ``allowed``; they read the hand in play only through ``$trick``, ``$played`` and
-    ``$tricks`` (see :data:`READS`), and each of ``constants`` as ``$name``.  They must
-    never leave ``allowed`` empty when it was not, nor add a card to it.
+    Every path derives its code from these steps: the reference check and the compiled
+    playout loops from :attr:`statements`, the batched engine from
+    :meth:`vector_statements`.
     """
 
-    statements: str
+    steps: tuple[Narrow, ...] = attrs.field(converter=_steps)
     constants: Mapping[str, Any] = attrs.field(factory=dict)
 
+    @property
+    def statements(self) -> str:
+        """The steps as Python statements on one hand, reading ``$trick``, ``$played``
+        and ``$tricks`` (:data:`STATE_READS`) and the constants."""
+        out = []
+        for step in self.steps:
+            when = " and ".join(f"({_spell(c, _SCALAR)})" for c in step.when) or "True"
+            out.append(
+                f"if {when}:\n"
+                f"    _kept = allowed & ({_spell(step.keep, _SCALAR)})\n"
+                "    if _kept:\n"
+                "        allowed = _kept\n"
+            )
+        return "".join(out)
+
+    def vector_statements(self, reads: Mapping[str, str], where: str) -> str:
+        """The steps as statements on arrays of hands: ``reads`` spells each read (a
+        name bound to a scalar or an array), ``where`` names ``numpy.where``; the
+        constants stay ``$name`` placeholders."""
+        out = []
+        for step in self.steps:
+            when = " & ".join(f"({_spell(c, reads)})" for c in step.when) or "True"
+            out.append(
+                f"_w = {when}\n"
+                "if _w is True or (_w is not False and _w.any()):\n"
+                f"    _kept = allowed & ({_spell(step.keep, reads)})\n"
+                f"    allowed = {where}(_w & (_kept != 0), _kept, allowed)\n"
+            )
+        return "".join(out)
+
     def render(self, reads: Mapping[str, str], names: Mapping[str, str]) -> str:
-        """Return the statements with the reads and constant names filled in."""
+        """Return :attr:`statements` with the reads and constant names filled in."""
         return codegen.render(self.statements, **reads, **names)
 
     def inline(self, prefix: str, reads: Mapping[str, str], namespace: dict[str, Any]) -> str:
@@ -101,31 +178,47 @@ class Block:
         return self.render(reads, names)
 
     def check_names(self, name: str) -> None:
-        """Raise :class:`PluginError` if the statements read ``hand`` or assign a name
-        the playout loops keep their state in (they are inlined there)."""
-        rendered = self.inline("_c_", {k: f"_k_{k}" for k in READS}, {})
-        for code in _code_objects(compile(rendered, f"<block {name}>", "exec")):
-            for ins in dis.get_instructions(code):
-                target = ins.argval if isinstance(ins.argval, str) else ""
-                if target == "hand" and ins.opname.startswith("LOAD"):
-                    raise PluginError(
-                        f"building block {name!r} reads 'hand': read the hand in play "
-                        "through $trick, $played and $tricks"
-                    )
-                if ins.opname.startswith(("STORE", "DELETE")) and (
-                    target in _RESERVED or target.startswith("_k_")
-                ):
-                    raise PluginError(
-                        f"building block {name!r} assigns {target!r}, which the playout "
-                        "loops keep their state in; use another name"
-                    )
+        """Raise :class:`PluginError` unless every step is an expression of the kind
+        :class:`Narrow` describes, reading only ``allowed``, the reads and the block's
+        constants."""
+        known = set(READS) | set(self.constants)
+        for step in self.steps:
+            for text in (*step.when, step.keep):
+                _check_expression(name, text, known)
 
 
-def _code_objects(code: types.CodeType) -> Iterator[types.CodeType]:
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            yield from _code_objects(const)
+def _spell(text: str, reads: Mapping[str, str]) -> str:
+    """Replace the reads in ``text`` by ``reads``' spellings, leaving constants as ``$name``."""
+    return codegen.render_partial(text, reads)
+
+
+def _check_expression(block: str, text: str, known: set[str]) -> None:
+    def refuse(why: str) -> PluginError:
+        return PluginError(f"building block {block!r}: {text!r} {why}")
+
+    for ref in codegen.placeholders(text):
+        if ref not in known:
+            raise refuse(
+                f"reads ${ref}, which is neither a read ({', '.join(READS)}) nor a constant"
+            )
+    try:
+        tree = ast.parse(codegen.render(text, **{k: f"_v_{k}" for k in known}), mode="eval")
+    except SyntaxError:
+        raise refuse("is not one Python expression") from None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id != "allowed" and not node.id.startswith("_v_"):
+            raise refuse(
+                f"reads {node.id!r}: read the hand in play only through ${', $'.join(READS)}"
+            )
+        if isinstance(node, (ast.BoolOp, ast.Call, ast.Lambda, ast.NamedExpr, ast.IfExp)) or (
+            isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.USub)
+        ):
+            raise refuse(
+                "uses and/or/not, ~, a call or a conditional: a block's expressions also "
+                "run on arrays; write a condition as a comparison (x & y == 0)"
+            )
+        if isinstance(node, ast.BinOp) and not isinstance(node.op, _OPERATORS):
+            raise refuse(f"uses {type(node.op).__name__}, which blocks do not allow")
 
 
 @attrs.frozen
@@ -166,15 +259,32 @@ class PlayFilter:
 def building_block(
     name: str,
     reason: str,
-    statements: str,
+    steps: Sequence[Narrow | tuple[Sequence[str], str]],
     constants: Mapping[str, Any],
     *,
+    ranking: Ranking,
     order: int,
     enforced: bool = True,
 ) -> PlayFilter:
-    """Return a play filter defined by ``statements`` alone (see :class:`Block`): its
-    ``check`` is derived from them, and compiled playout loops inline the same text."""
-    block = Block(statements, dict(constants))
+    """Return a play filter defined by ``steps`` alone (each a :class:`Narrow`, or a
+    pair ``(when, keep)``): its ``check`` is derived from them, and so is the code the
+    compiled playout loops and the batched engine inline, so no path can differ.
+    ``ranking`` is the rules' ranking, which ``$lead`` and ``$top`` read.
+
+    >>> import spadeskit
+    >>> ranking = spadeskit.load_rules("standard").ranking
+    >>> clubs = ranking.suit_mask[spadeskit.Suit.CLUBS]
+    >>> no_club_leads = building_block(
+    ...     "no-club-leads", "clubs may not be led", [(["$leading"], "$others")],
+    ...     {"others": ranking.deck_mask & ~clubs}, ranking=ranking, order=40)
+    >>> hand = spadeskit.load_rules("standard").new_game(seed=1)
+    >>> no_club_leads.check(hand, 0, clubs | 1 << 50) == 1 << 50
+    True
+    """
+    block = Block(
+        [step if isinstance(step, Narrow) else Narrow(step[0], step[1]) for step in steps],
+        {**constants, "_suit_of": ranking.suit_of, "_top_of": _top_of(ranking)},
+    )
     block.check_names(name)
     namespace: dict[str, Any] = {}
     source = (
@@ -184,6 +294,22 @@ def building_block(
     )
     check = codegen.function("check", source, namespace, label=f"play filter {name}")
     return PlayFilter(name, check, reason, order=order, enforced=enforced, block=block)
+
+
+def _top_of(ranking: Ranking) -> Callable[[Sequence[tuple[int, int]]], list[int]]:
+    """Return ``top_of(trick)``: for each effective suit, the greatest strength within
+    it among the trick's cards of that suit (``-1`` if none): what ``$top`` reads."""
+    suit_of, strength, suits = ranking.suit_of, ranking.strength, len(ranking.suit_mask)
+
+    def top_of(trick: Sequence[tuple[int, int]]) -> list[int]:
+        tops = [-1] * suits
+        for _, card in trick:
+            suit = suit_of[card]
+            if strength[card] > tops[suit]:
+                tops[suit] = strength[card]
+        return tops
+
+    return top_of
 
 
 def compile_filters(
@@ -214,32 +340,18 @@ def compile_filters(
 # The building blocks
 # --------------------------------------------------------------------------------------
 
-_FOLLOW = """\
-if $trick:
-    following = allowed & $suit_mask[$suit_of[$trick[0][1]]]
-    if following:
-        allowed = following
-"""
-
 
 def follow_suit(ranking: Ranking, *, enforced: bool = True, order: int = 10) -> PlayFilter:
     """Return the filter "follow the led (effective) suit if able"."""
     return building_block(
         "follow-suit",
         "a player must follow the led suit when able",
-        _FOLLOW,
-        {"suit_mask": ranking.suit_mask, "suit_of": ranking.suit_of},
+        [(["$following"], "$suit_mask[$lead]")],
+        {"suit_mask": ranking.suit_mask},
+        ranking=ranking,
         order=order,
         enforced=enforced,
     )
-
-
-_UNBROKEN = """\
-if not $trick and not $played & $trump:
-    rest = allowed & $others
-    if rest:
-        allowed = rest
-"""
 
 
 def no_lead_until_broken(
@@ -255,17 +367,12 @@ def no_lead_until_broken(
     return building_block(
         f"break-{name}",
         f"{name} may not be led until broken, unless the leader holds only {name}",
-        _UNBROKEN,
+        [(["$leading", "$played & $trump == 0"], "$others")],
         {"trump": trump, "others": ranking.deck_mask & ~trump},
+        ranking=ranking,
         order=order,
         enforced=enforced,
     )
-
-
-_FIRST_TRICK = """\
-if not $tricks and allowed & $others:
-    allowed = allowed & $others
-"""
 
 
 def first_trick_ban(
@@ -281,27 +388,11 @@ def first_trick_ban(
     return building_block(
         name,
         f"no {plural[:-1]} may be played to the first trick unless the player holds nothing else",
-        _FIRST_TRICK,
+        [(["$done == 0"], "$others")],
         {"others": ranking.deck_mask & ~ranking.suit_mask[suit]},
+        ranking=ranking,
         order=order,
     )
-
-
-_HEAD = """\
-if $trick:
-    led = $suit_of[$trick[0][1]]
-    following = allowed & $suit_mask[led]
-    if following:
-        trumped = led != $trump_suit and any($suit_of[c] == $trump_suit for _, c in $trick)
-        if $must_head and not trumped:
-            allowed = $beating(following, led, $trick) or following
-        else:
-            allowed = following
-    else:
-        trumps = allowed & $trumps
-        if trumps:
-            allowed = $beating(trumps, $trump_suit, $trick) or trumps
-"""
 
 
 def head_the_trick(
@@ -315,18 +406,33 @@ def head_the_trick(
     otherwise any card.  Any card may be led.
     """
     suit_of, strength = ranking.suit_of, ranking.strength
-
-    def beating(allowed: int, led: int, trick: Sequence[tuple[int, int]]) -> int:
-        """Return the cards of ``allowed`` beating every card of suit ``led`` in the trick."""
-        top = max((strength[c] for _, c in trick if suit_of[c] == led), default=-1)
-        mask, rest = 0, allowed
-        while rest:
-            bit = rest & -rest
-            if strength[bit.bit_length() - 1] > top:
-                mask |= bit
-            rest ^= bit
-        return mask
-
+    width = max(strength) + 2
+    # above[s * width + t + 1]: the cards of effective suit s stronger than strength t.
+    above = [0] * (len(ranking.suit_mask) * width)
+    for s in range(len(ranking.suit_mask)):
+        for t in range(-1, width - 1):
+            mask = 0
+            for card, card_suit in enumerate(suit_of):
+                if card_suit == s and strength[card] > t:
+                    mask |= 1 << card
+            above[s * width + t + 1] = mask
+    void = "allowed & $suit_mask[$lead] == 0"
+    steps = [(["$following"], "$suit_mask[$lead]")]
+    if must_head:
+        untrumped = "($lead == $trump_suit) | ($top[$trump_suit] < 0)"
+        steps.append(
+            (
+                ["$following", "allowed & $suit_mask[$lead] != 0", untrumped],
+                "$above[$lead * $width + $top[$lead] + 1]",
+            )
+        )
+    steps += [
+        (["$following", void], "$trumps"),
+        (
+            ["$following", void, "allowed & $trumps != 0"],
+            "$above[$trump_suit * $width + $top[$trump_suit] + 1]",
+        ),
+    ]
     reason = (
         (
             "follow suit and beat the led suit's best card if able (unless trumped); "
@@ -338,14 +444,14 @@ def head_the_trick(
     return building_block(
         "head-the-trick",
         reason,
-        _HEAD,
+        steps,
         {
-            "suit_of": suit_of,
             "suit_mask": ranking.suit_mask,
-            "must_head": must_head,
             "trump_suit": int(suit),
             "trumps": ranking.suit_mask[suit],
-            "beating": beating,
+            "above": tuple(above),
+            "width": width,
         },
+        ranking=ranking,
         order=order,
     )

@@ -22,7 +22,7 @@ from .errors import (
     SpadesError,
     shown,
 )
-from .filters import READS
+from .filters import STATE_READS
 from .results import HandResult
 from .rules import HandScore
 from .seeding import check_seed, index_drawer, mix
@@ -47,7 +47,7 @@ _PLAY, _AUCTION, _EXCHANGE = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE
 # enforced building blocks' statements, reading the hand through the locals in _LOOP_READS;
 # $pick skips to the chosen card; $after_trick is _AFTER_TRICK where the rules have a
 # spadeskit_after_trick hook.
-_LOOP_READS = {name: f"_k_{name}" for name in READS}
+_LOOP_READS = {name: f"_k_{name}" for name in STATE_READS}
 
 
 _LOAD = """\
