@@ -202,3 +202,32 @@ def test_replay_refuses_a_wrong_key_or_an_altered_record(
     path.write_text(json.dumps(record))
     code, _, err = run(capsys, "replay", str(path), "--seat", "N", "--key", KEY)
     assert code == 2 and "spadeskit:" in err
+
+
+def test_simulate_prints_a_summary_and_a_histogram(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("numpy")
+    code, out, err = run(capsys, "simulate", "--hands", "3000", "--quiet", "--seed", "2")
+    assert code == 0, err
+    assert "standard: 3,000 hands, random play, seed 2 (batched:" in out
+    assert "N/S " in out and "mean books" in out and "points of E/W (bins of 50):" in out
+    rules = spadeskit.load_rules("standard")
+    books = sum(int(b.books[:, 0].sum()) for b in rules.simulate_batch(3000, seed=2))
+    [north] = [line for line in out.splitlines() if line.startswith("N  ")]
+    assert north.endswith(f"{books / 3000:>11.2f}")
+    code, out, err = run(capsys, "simulate", "--hands", "3000", "--policy", "greedy", "--quiet")
+    assert code == 0 and "greedy play" in out
+
+
+def test_simulate_plays_a_rule_set_it_cannot_batch_hand_by_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("numpy")
+    code, out, err = run(
+        capsys, "simulate", "--variant", "three-suit-trump", "--hands", "300", "--quiet"
+    )
+    assert code == 0, err
+    assert "deals a blind" in err and "hand by hand" in out
+    code, _, err = run(
+        capsys, "simulate", "--variant", "two-handed", "--policy", "greedy", "--hands", "10"
+    )
+    assert code == 2 and "only --policy random" in err

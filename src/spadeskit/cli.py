@@ -4,6 +4,7 @@ spadeskit demo [--seed N] [--variant standard] [--house-rule NAME] [--option K=V
 spadeskit play [--variant V] [--seat S] [--record FILE] [--resume FILE]
 spadeskit arena [--variant V] [--challenger BOT] [--baseline BOT] [--deals N] [--jobs N]
                 [--ray [ADDRESS]]
+spadeskit simulate [--hands N] [--policy random|greedy] [--plot FILE]
 spadeskit list
 spadeskit replay RECORD.json [--tricks] [--seat S] [--key KEY | --key-file FILE]
 """
@@ -98,6 +99,19 @@ def print_match(game: GameState, out: Any = None) -> None:
         )
     if game.match.end is not None:
         print(f"\nMatch over: {game.match.end.reason}", file=out)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    try:
+        from . import simulating
+    except ImportError:
+        raise SpadesError("simulate needs numpy: pip install 'spadeskit[fast]'") from None
+    if args.hands < 1:
+        raise SpadesError(f"--hands is 1 or more, not {args.hands}")
+    rules = load_rules(args.variant, args.house_rules, dict(args.options))
+    progress = None if args.quiet else sys.stderr
+    simulating.run(rules, args.hands, args.seed, args.policy, progress=progress, plot=args.plot)
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -414,6 +428,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="a plain text prompt even where the full-screen table (the tui extra) is available",
     )
+    simulate = sub.add_parser(
+        "simulate",
+        help="simulate many independent hands and summarize them (the fast extra)",
+        description="Simulate independent hands in batches (numpy) and print each side's "
+        "points, bags and each seat's bids and books, with a histogram.",
+    )
+    _rule_arguments(simulate)
+    simulate.add_argument(
+        "--hands", type=int, default=100_000, help="hands to play (default 100000)"
+    )
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the hands (default 0)")
+    simulate.add_argument(
+        "--policy",
+        choices=("random", "greedy"),
+        default="random",
+        help="random play, or greedy followers (bids and leads stay random)",
+    )
+    simulate.add_argument("--plot", metavar="FILE", help="draw the points (needs matplotlib)")
+    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
     arena = sub.add_parser(
         "arena",
         help="measure one bot against another on duplicate deals",
@@ -461,6 +494,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         if args.command == "arena":
             return _arena(args)
+        if args.command == "simulate":
+            return _simulate(args)
         if args.command == "list":
             for plugin in available():
                 print(f"{plugin.name:24} {plugin.kind:11} {plugin.summary}")

@@ -1,0 +1,654 @@
+"""Batched simulation: many independent hands at once, as numpy arrays (the ``fast``
+extra: ``pip install 'spadeskit[fast]'``).
+
+:meth:`Rules.simulate_batch <spadeskit.rules.Rules.simulate_batch>` deals, bids, plays
+and scores thousands of hands in lockstep: every hand of a chunk plays its ``k``-th card
+at the same step, each seat's cards an unsigned 64-bit mask.  Nothing in it is a second
+copy of a rule.  The engine is derived from the rules themselves when it is first asked
+for:
+
+* the deal from the table's deal plan, the trick winner from the rules' strength tables
+  and the effective suits from their ranking;
+* which cards a seat may play from the play filters' building blocks: each block's
+  steps (:class:`spadeskit.filters.Narrow`) are the text the step engine runs, compiled
+  here to run on arrays;
+* the auction by asking the rules: the seats that speak and what each may bid are read
+  from the step engine on probe hands, and must not depend on the cards or on earlier
+  bids (a rule set where they do, such as ``mirror``, ``whiz`` or ``blind-nil``, is
+  refused);
+* each side's score by calling the rules' own scoring once for each side's bids and
+  books (kept for the next call), after checking on probe hands that a side's score
+  does not depend on the other sides.
+
+A rule set the engine cannot derive is refused with :class:`BatchUnsupported`, naming
+the part (and the plugin or filter) it cannot take; use :meth:`Rules.simulate
+<spadeskit.rules.Rules.simulate>` for it.  Hand ``i`` depends only on ``(seed, i)`` (a
+counter-based generator, SplitMix64), so chunks split across processes give the same
+hands; a hand's deal and choices are not those :meth:`~spadeskit.rules.Rules.simulate`
+would make, but follow the same distribution (the tests compare them), and every
+batched hand replays through the step API to the same books and points
+(:meth:`BatchResult.actions`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+try:
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - the fast extra is missing
+    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+
+from . import codegen
+from .actions import Action, Bid, Play
+from .cards import card_at
+from .errors import SpadesError, shown
+from .filters import READS
+from .results import HandSummary
+from .seeding import check_seed
+from .state import GameState, MatchState, Phase
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from .rules import Rules
+
+__all__ = ["POLICIES", "BatchEngine", "BatchResult", "BatchUnsupported", "engine_for"]
+
+POLICIES = ("random", "greedy")
+"""``random``: every bid and card uniformly among the legal ones; ``greedy``: bids and
+leads at random, every following card by :func:`spadeskit.bots.greedy_card` (the
+cheapest card that takes the trick unless the partner already holds it, else the
+cheapest card), as search's greedy playouts play."""
+
+CHUNK = 8192
+"""Hands played in lockstep at a time: enough to keep numpy busy, small enough to stay
+in the CPU's cache (a chunk's arrays take a few MB)."""
+
+PROBES = 24
+"""Probe hands the auction and the scoring are derived from and checked on."""
+
+
+_VECTOR_READS = {
+    "leading": "_b_leading",
+    "following": "(not _b_leading)",
+    "lead": "_b_lead",
+    "played": "_b_played",
+    "done": "_b_done",
+    "top": "_b_top",
+}
+
+
+class BatchUnsupported(SpadesError):
+    """The batched engine cannot derive this rule set (the message says which part);
+    :meth:`Rules.simulate <spadeskit.rules.Rules.simulate>` plays it."""
+
+    code = "not-batched"
+
+
+BLOCK = 1024
+"""Hands whose random numbers one generator draws: hand ``i`` takes row ``i % BLOCK`` of
+block ``i // BLOCK``, whose generator is seeded by ``(seed, i // BLOCK)`` alone, so any
+split of the hands gives the same hands."""
+
+
+def _entropy(seed: int) -> int:
+    digest = hashlib.blake2b(f"spadeskit batch {seed}".encode(), digest_size=16).digest()
+    return int.from_bytes(digest, "little")
+
+
+def draws(
+    seed: int, first: int, last: int, deck: NDArray[np.int64], bids: int, cards: int
+) -> tuple[Any, Any, Any]:
+    """Return the random numbers of hands ``first`` … ``last - 1``: each hand's shuffled
+    deck, ``bids`` floats for its auction and ``cards`` floats for its play (each in
+    [0, 1)), drawn block by block (:data:`BLOCK`)."""
+    entropy = _entropy(seed)
+    decks, auction, play = [], [], []
+    for block in range(first // BLOCK, (last - 1) // BLOCK + 1):
+        generator = np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence(entropy, spawn_key=(block,)))
+        )
+        shuffled = np.tile(deck, (BLOCK, 1))
+        generator.permuted(shuffled, axis=1, out=shuffled)
+        decks.append(shuffled)
+        auction.append(generator.random((BLOCK, bids)))
+        play.append(generator.random((BLOCK, cards)))
+    low = first - (first // BLOCK) * BLOCK
+    high = low + last - first
+    return (
+        np.concatenate(decks)[low:high],
+        np.concatenate(auction)[low:high],
+        np.concatenate(play)[low:high],
+    )
+
+
+class _Top:
+    """``$top[s]`` on arrays: the greatest strength within effective suit ``s`` among
+    each hand's trick cards of that suit."""
+
+    def __init__(self, top: NDArray[np.int64], rows: NDArray[np.int64]) -> None:
+        self.top, self.rows = top, rows
+
+    def __getitem__(self, suit: Any) -> NDArray[np.int64]:
+        return self.top[self.rows, suit]  # type: ignore[no-any-return]
+
+
+@attrs.frozen
+class BatchResult:
+    """Hands played by :meth:`Rules.simulate_batch`, as arrays (one row per hand).
+
+    ``numbers`` are the hands' numbers (``start`` …), ``dealer`` each hand's dealer,
+    ``deals`` each seat's dealt cards (a mask of card indices), ``bid_choice`` which
+    entry of :attr:`menu` each seat bid (by seat), ``bids`` the tricks each seat bid
+    (0 for a nil), ``nil`` whether it was a nil, ``books`` the tricks each seat took,
+    ``points`` each side's points, ``bags`` each side's bag counter after the hand (the
+    hand is the first of a match, as in :meth:`~spadeskit.rules.Rules.simulate`),
+    ``plays`` the index of every card in the order played and ``seats`` who played it.
+    """
+
+    rules: Rules = attrs.field(repr=False)
+    seed: int
+    numbers: Any = attrs.field(repr=False)
+    dealer: Any = attrs.field(repr=False)
+    deals: Any = attrs.field(repr=False)
+    bid_choice: Any = attrs.field(repr=False)
+    bids: Any = attrs.field(repr=False)
+    nil: Any = attrs.field(repr=False)
+    books: Any = attrs.field(repr=False)
+    points: Any = attrs.field(repr=False)
+    bags: Any = attrs.field(repr=False)
+    plays: Any = attrs.field(repr=False)
+    seats: Any = attrs.field(repr=False)
+    menu: tuple[Action, ...] = attrs.field(repr=False)
+    order: tuple[int, ...] = attrs.field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def columns(self) -> dict[str, Any]:
+        """Return the results as named one-dimensional columns (``pandas.DataFrame``
+        takes the dict as it is): ``hand``, ``dealer``, ``bid_N`` …, ``nil_N`` …,
+        ``books_N`` …, ``points_N/S`` …, ``bags_N/S`` …."""
+        table = self.rules.table
+        out: dict[str, Any] = {"hand": self.numbers, "dealer": self.dealer}
+        for seat, name in enumerate(table.seat_names):
+            out[f"bid_{name}"] = self.bids[:, seat]
+            out[f"nil_{name}"] = self.nil[:, seat]
+            out[f"books_{name}"] = self.books[:, seat]
+        for side, name in enumerate(table.side_names):
+            out[f"points_{name}"] = self.points[:, side]
+            out[f"bags_{name}"] = self.bags[:, side]
+        return out
+
+    def deal(self, i: int) -> list[list[str]]:
+        """Return hand ``i``'s deal (row ``i``), one list of card codes per seat."""
+        return [
+            [card_at(c).code for c in range(64) if int(mask) >> c & 1] for mask in self.deals[i]
+        ]
+
+    def actions(self, i: int) -> list[tuple[int, Action]]:
+        """Return hand ``i``'s actions, ``(seat, action)`` in order: the bids, then the
+        cards.  ``rules.new_game(deal=result.deal(i), dealer=int(result.dealer[i]))``
+        stepped through them plays the same hand."""
+        n = self.rules.table.players
+        dealer = int(self.dealer[i])
+        out: list[tuple[int, Action]] = [
+            ((dealer + relative) % n, self.menu[int(self.bid_choice[i, (dealer + relative) % n])])
+            for relative in self.order
+        ]
+        out += [
+            (int(seat), Play(card_at(int(card))))
+            for seat, card in zip(self.seats[i], self.plays[i], strict=True)
+        ]
+        return out
+
+
+class BatchEngine:
+    """The batched engine of one rule set, derived from it (see the module docs)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        engine = rules.engine
+        table = rules.table
+        self.n = n = table.players
+        plan = table.deal
+        if plan.blind or plan.pile or engine.draw:
+            part = "a blind" if plan.blind else "a draw pile"
+            raise BatchUnsupported(f"{rules.name!r} deals {part}, which batches do not play")
+        for f in rules.filters:
+            if not f.enforced:
+                raise BatchUnsupported(
+                    f"{rules.name!r} has the advisory play filter {f.name!r} (table "
+                    "enforcement): only enforced building blocks are batched"
+                )
+            if f.block is None:
+                raise BatchUnsupported(
+                    f"the play filter {f.name!r} of {rules.name!r} is plain Python, not a "
+                    "building block (spadeskit.filters.building_block): it runs only "
+                    "card by card"
+                )
+        for what, present in (
+            ("an out-of-turn action during play", engine.play_offer is not None),
+            ("an after-trick hook", engine.calls.after_trick is not None),
+            ("a review before scoring", engine.calls.before_scoring is not None),
+        ):
+            if present:
+                raise BatchUnsupported(f"{rules.name!r} has {what}, which batches do not play")
+        self.deck = np.array(engine.deck, dtype=np.int64)
+        self.deal_map = [np.array(p, dtype=np.int64) for p in engine.deal_map[:n]]
+        self.tricks = plan.hand_size
+        ranking = rules.ranking
+        self.suit_of = np.array(list(ranking.suit_of) + [-1] * (64 - len(ranking.suit_of)))
+        self.strength = np.array(list(ranking.strength) + [0] * (64 - len(ranking.strength)))
+        self.suits = len(ranking.suit_mask)
+        self.side_of = np.array(rules.side_of, dtype=np.int64)
+        self._derive_auction()
+        rows = rules.strength_table(self.trump)
+        self.rows = np.zeros((len(rows), 64), dtype=np.int64)
+        self.rows[:, : len(rows[0])] = rows
+        # greedy_card's orders, by led suit: cheapness (power in the trick, then in
+        # its own suit) and power, ties to the lower index; and the cards beating a power.
+        own = self.rows[np.clip(self.suit_of, 0, None), np.arange(64)]
+        cheap = (self.rows << 10) + own
+        deck_cards = [int(c) for c in self.deck]
+        self.orders = self._orders(
+            lambda order, c: (
+                (int(cheap[order // 2, c]), c)
+                if order % 2 == 0
+                else (int(self.rows[order // 2, c]), c)
+            ),
+            deck_cards,
+        )
+        strongest = int(self.rows.max())
+        self.beats = np.zeros((len(rows), strongest + 2), dtype=np.uint64)
+        for led in range(len(rows)):
+            for level in range(-1, strongest + 1):
+                mask = sum(1 << c for c in deck_cards if self.rows[led, c] > level)
+                self.beats[led, level + 1] = mask
+        self._filters = self._compile_filters()
+        self.reads_top = any(
+            "$top" in text
+            for f in rules.filters
+            if f.block is not None
+            for step in f.block.steps
+            for text in (*step.when, step.keep)
+        )
+        self.match = MatchState.fresh(len(table.sides))
+        self._tables = []
+        for seats in table.sides:
+            size = (len(self.menu) * (self.tricks + 1)) ** len(seats)
+            if size > 1 << 24:
+                raise BatchUnsupported(f"the sides of {rules.name!r} are too large to batch")
+            self._tables.append((np.zeros(size, dtype=bool), np.zeros((size, 2), dtype=np.int64)))
+        self._check_scoring()
+
+    # -- derived from the rules -------------------------------------------------------------
+
+    def _probe(self, number: int, dealer: int) -> GameState:
+        return self.rules.new_game(seed=number, dealer=dealer)
+
+    def _derive_auction(self) -> None:
+        """Read who bids, in what order, from what menu, and who leads, from the step
+        engine on probe hands; refuse if any of it depends on the cards or the bids."""
+        rules, n = self.rules, self.n
+        rng = random.Random(0)
+        seen: tuple[Any, ...] | None = None
+        for number in range(PROBES):
+            dealer = number % n
+            game = self._probe(number, dealer)
+            turns = []
+            while game.phase is Phase.AUCTION:
+                seat = game.to_act
+                assert seat is not None
+                menu = tuple(game.legal_actions())
+                turns.append(((seat - dealer) % n, menu))
+                game = game.apply(rng.choice(menu), seat)
+            if game.phase is not Phase.PLAY or game.steps:
+                raise BatchUnsupported(
+                    f"the auction of {rules.name!r} is followed by an exchange or discard, "
+                    "which batches do not play"
+                )
+            contract = game.contract
+            assert contract is not None
+            if contract.declarer is not None:
+                raise BatchUnsupported(
+                    f"the auction of {rules.name!r} names a declarer, which batches do not keep"
+                )
+            shape = (tuple(turns), (contract.leader - dealer) % n, contract.trump)
+            if seen is not None and shape != seen:
+                raise BatchUnsupported(
+                    f"the auction of {rules.name!r} depends on the cards or on earlier "
+                    "bids (who speaks, what they may bid, who leads or what is trump "
+                    "differs between deals): batches bid only from a fixed menu"
+                )
+            seen = shape
+        assert seen is not None
+        turns, self.leader, self.trump = seen
+        menus = {menu for _, menu in turns}
+        if len(menus) != 1 or len({r for r, _ in turns}) != n:
+            raise BatchUnsupported(
+                f"in the auction of {rules.name!r} the seats do not each bid once from "
+                "one menu, which batches need"
+            )
+        self.order = tuple(r for r, _ in turns)
+        (self.menu,) = menus
+        for action in self.menu:
+            if type(action).__name__ not in ("Bid", "Nil"):
+                raise BatchUnsupported(
+                    f"the auction of {rules.name!r} offers {action}: batches bid only "
+                    "numbers and nil"
+                )
+        self.menu_tricks = np.array(
+            [a.tricks if isinstance(a, Bid) else 0 for a in self.menu], dtype=np.int64
+        )
+        self.menu_nil = np.array([not isinstance(a, Bid) for a in self.menu])
+
+    def _orders(
+        self, key: Callable[[int, int], tuple[int, int]], deck: list[int]
+    ) -> tuple[Any, Any, int]:
+        """Return ``(prefix, cards, width)``: for each order ``o`` (led suit ``o // 2``;
+        by cheapness when ``o`` is even, by power when odd), ``prefix[o * width + j]``
+        the mask of its first ``j`` cards and ``cards[o * width + j]`` its ``j + 1``-th."""
+        orders, width = 2 * self.rows.shape[0], len(deck) + 1
+        prefix = np.zeros(orders * width, dtype=np.uint64)
+        cards = np.zeros(orders * width, dtype=np.uint64)
+        for order in range(orders):
+            mask = 0
+            for j, card in enumerate(sorted(deck, key=lambda c: key(order, c))):
+                mask |= 1 << card
+                prefix[order * width + j + 1] = mask
+                cards[order * width + j] = card
+        return prefix, cards, width
+
+    def _compile_filters(self) -> Callable[..., Any]:
+        """Compile the enforced filters' steps into one function on arrays of hands."""
+        namespace: dict[str, Any] = {"_where": np.where}
+        body = []
+        for k, f in enumerate(self.rules.filters):
+            assert f.block is not None
+            for name, value in f.block.constants.items():
+                if name.startswith("_"):
+                    continue  # the reads' own helpers ($lead, $top) are arrays here
+                if isinstance(value, (tuple, list)):
+                    value = np.array(value, dtype=np.uint64)
+                elif isinstance(value, bool) or not isinstance(value, int):
+                    raise BatchUnsupported(
+                        f"the building block {f.name!r} has the constant {name} = "
+                        f"{shown(value, 30)}, which batches cannot hold"
+                    )
+                namespace[f"_c{k}_{name}"] = value
+            text = f.block.vector_statements(_VECTOR_READS, "_where")
+            names = {name: f"_c{k}_{name}" for name in f.block.constants}
+            body.append(codegen.render(text, **names))
+        source = (
+            "def allowed_cards(allowed, _b_leading, _b_lead, _b_played, _b_done, _b_top):\n"
+            + codegen.indent("".join(body), 1)
+            + "    return allowed\n"
+        )
+        assert set(_VECTOR_READS) == set(READS)
+        made: Callable[..., Any] = codegen.function(
+            "allowed_cards", source, namespace, label=f"batched filters {self.rules.name}"
+        )
+        return made
+
+    def _side_key(self, side: int, choice: Any, books: Any) -> Any:
+        """Encode each hand's bids (menu entries) and books of ``side``'s seats as one int."""
+        key = np.zeros(len(choice), dtype=np.int64)
+        m = len(self.menu)
+        for seat in self.rules.table.sides[side]:
+            key = (key * m + choice[:, seat]) * (self.tricks + 1) + books[:, seat]
+        return key
+
+    def _score_side(
+        self, side: int, choice: Sequence[int], books: Sequence[int], filler: int
+    ) -> tuple[int, int]:
+        """Score one side by the rules' own scoring: its seats' bids and books as given,
+        the other seats' taken from ``filler`` (the side's score must not depend on them)."""
+        n, table = self.n, self.rules.table
+        mine = set(table.sides[side])
+        rng = random.Random(filler)
+        bids = [self.menu[choice[s]] if s in mine else rng.choice(self.menu) for s in range(n)]
+        left = self.tricks - sum(books[s] for s in mine)
+        others = [s for s in range(n) if s not in mine]
+        took = [books[s] if s in mine else 0 for s in range(n)]
+        for _ in range(left):
+            took[rng.choice(others)] += 1
+        summary = HandSummary(
+            tuple(bids), tuple(took), won=self._no_cards, trump=self.trump, declarer=None
+        )
+        score = self.rules.engine.score(summary, self.match)
+        return score.points[side], score.bags[side]
+
+    def _no_cards(self) -> Any:
+        raise BatchUnsupported(
+            f"the scoring of {self.rules.name!r} reads the cards won, which batches do not keep"
+        )
+
+    def _check_scoring(self) -> None:
+        """Check on probe hands that each side's score depends on its own seats alone."""
+        if len(self.rules.table.sides) == 1:
+            return
+        rng = random.Random(1)
+        for probe in range(PROBES):
+            choice = [rng.randrange(len(self.menu)) for _ in range(self.n)]
+            books = [0] * self.n
+            for _ in range(self.tricks):
+                books[rng.randrange(self.n)] += 1
+            for side in range(len(self.rules.table.sides)):
+                first = self._score_side(side, choice, books, probe)
+                if self._score_side(side, choice, books, probe + 1000) != first:
+                    raise BatchUnsupported(
+                        f"the scoring of {self.rules.name!r} scores a side by the other "
+                        "sides' bids or books, which batches do not derive"
+                    )
+
+    def _score(self, choice: Any, books: Any) -> tuple[Any, Any]:
+        """Each side's points and bags, from the rules' own scoring: each side's table
+        (one entry per bids and books of its seats) is filled the first time an entry
+        is needed, then read."""
+        sides = len(self.rules.table.sides)
+        points = np.empty((len(choice), sides), dtype=np.int64)
+        bags = np.empty((len(choice), sides), dtype=np.int64)
+        for side in range(sides):
+            keys = self._side_key(side, choice, books)
+            known, values = self._tables[side]
+            missing = ~known[keys]
+            if missing.any():
+                new, rows = np.unique(keys[missing], return_index=True)
+                where = np.flatnonzero(missing)[rows]
+                for key, row in zip(new.tolist(), where.tolist(), strict=True):
+                    values[key] = self._score_side(
+                        side, choice[row].tolist(), books[row].tolist(), 0
+                    )
+                known[new] = True
+            points[:, side] = values[keys, 0]
+            bags[:, side] = values[keys, 1]
+        return points, bags
+
+    # -- playing -------------------------------------------------------------------------
+
+    def play(self, numbers: NDArray[np.int64], seed: int, policy: str) -> BatchResult:
+        """Play the hands ``numbers`` (one chunk) and return them."""
+        n, size = self.n, len(numbers)
+        rows = np.arange(size)
+        dealer = (n - 1 + numbers) % n
+        shuffled, bid_draws, draws_ = draws(
+            seed,
+            int(numbers[0]),
+            int(numbers[-1]) + 1,
+            self.deck,
+            n,
+            self.tricks * n,
+        )
+        held = np.zeros((size, n), dtype=np.uint64)
+        one = np.uint64(1)
+        for step, positions in enumerate(self.deal_map):
+            seat = (dealer + 1 + step) % n
+            cards = shuffled[:, positions].astype(np.uint64)
+            held[rows, seat] = np.bitwise_or.reduce(one << cards, axis=1)
+        deals = held.copy()
+        # The auction: each seat's menu entry, drawn uniformly.
+        choice = np.zeros((size, n), dtype=np.int64)
+        m = len(self.menu)
+        for turn, relative in enumerate(self.order):
+            seat = (dealer + relative) % n
+            choice[rows, seat] = (bid_draws[:, turn] * m).astype(np.int64)
+        # The play.  A block's steps only ever keep cards of ``allowed`` and never
+        # leave it empty (Narrow), so every card chosen is held and legal.
+        one = np.uint64(1)
+        flat = held.reshape(-1)
+        base = rows * n
+        played = np.zeros(size, dtype=np.uint64)
+        books = np.zeros((size, n), dtype=np.int64)
+        plays = np.zeros((size, self.tricks * n), dtype=np.int8)
+        seats = np.zeros((size, self.tricks * n), dtype=np.int8)
+        leader = (dealer + self.leader) % n
+        greedy = policy == "greedy"
+        top = np.full((size, self.suits), -1, dtype=np.int64)
+        tops = _Top(top, rows)
+        for trick in range(self.tricks):
+            lead = np.zeros(size, dtype=np.int64)
+            if self.reads_top:
+                top.fill(-1)
+            best = np.full(size, -1, dtype=np.int64)
+            winner = leader
+            for position in range(n):
+                seat = leader + position
+                if position:
+                    seat %= n
+                index = base + seat
+                hand = flat[index]
+                allowed = self._filters(hand, position == 0, lead, played, trick, tops)
+                if greedy and position:
+                    bit = self._greedy(allowed, lead, best, winner, seat)
+                else:
+                    bit = _kth_bit(allowed, draws_[:, trick * n + position])
+                card = np.bitwise_count(bit - one).astype(np.intp)
+                flat[index] = hand ^ bit
+                played |= bit
+                plays[:, trick * n + position] = card
+                seats[:, trick * n + position] = seat
+                if position == 0:
+                    lead = self.suit_of[card]
+                    best = self.rows[lead, card]
+                    winner = seat
+                else:
+                    power = self.rows[lead, card]
+                    better = power > best
+                    best = np.where(better, power, best)
+                    winner = np.where(better, seat, winner)
+                if self.reads_top:
+                    suit = self.suit_of[card]
+                    top[rows, suit] = np.maximum(top[rows, suit], self.strength[card])
+            books[rows, winner] += 1
+            leader = winner
+        points, bags = self._score(choice, books)
+        return BatchResult(
+            self.rules,
+            seed,
+            numbers,
+            dealer,
+            deals,
+            choice,
+            self.menu_tricks[choice],
+            self.menu_nil[choice],
+            books,
+            points,
+            bags,
+            plays,
+            seats,
+            self.menu,
+            self.order,
+        )
+
+    def _greedy(
+        self,
+        allowed: NDArray[np.uint64],
+        lead: NDArray[np.int64],
+        best: NDArray[np.int64],
+        winner: NDArray[np.int64],
+        seat: NDArray[np.int64],
+    ) -> NDArray[np.uint64]:
+        """:func:`spadeskit.bots.greedy_card` on arrays: the cheapest card that takes
+        the trick unless the seat's side already holds it (or none can), else the
+        cheapest card; ties go to the lower card index, as there."""
+        taking = allowed & self.beats[lead, best + 1]
+        take = (taking != 0) & (self.side_of[winner] != self.side_of[seat])
+        # One search: the first card of the taking cards by power where the seat takes
+        # the trick, else the first of the allowed cards by cheapness.
+        return self._first(np.where(take, taking, allowed), lead * 2 + take)
+
+    def _first(self, mask: NDArray[np.uint64], order: NDArray[np.int64]) -> NDArray[np.uint64]:
+        """Return the first card of each (non-empty) ``mask`` in its ``order`` (a row of
+        :attr:`orders`): the shortest prefix of the order that meets the mask, by a
+        binary search."""
+        prefix, cards, width = self.orders
+        row = order * width
+        low = np.zeros(len(mask), dtype=np.int64)
+        high = np.full(len(mask), width - 1, dtype=np.int64)
+        for _ in range(int(width - 1).bit_length()):
+            middle = (low + high) >> 1
+            meets = (mask & prefix[row + middle]) != 0
+            high = np.where(meets, middle, high)
+            low = np.where(meets, low, middle)
+        first: NDArray[np.uint64] = np.uint64(1) << cards[row + high - 1]
+        return first
+
+    def simulate(
+        self, hands: int, seed: int, policy: str, start: int, chunk: int = CHUNK
+    ) -> Iterator[BatchResult]:
+        """Yield the hands ``start`` … ``start + hands - 1`` in chunks of ``chunk``."""
+        for first in range(start, start + hands, chunk):
+            last = min(start + hands, first + chunk)
+            yield self.play(np.arange(first, last, dtype=np.int64), seed, policy)
+
+
+def _kth_bit(allowed: NDArray[np.uint64], u: NDArray[np.float64]) -> NDArray[np.uint64]:
+    """Return each mask's ``int(u * popcount)``-th set bit (counting from the lowest)."""
+    k = (u * np.bitwise_count(allowed)).astype(np.int64)
+    one = np.uint64(1)
+    for j in range(int(k.max(initial=0))):
+        allowed = np.where(k > j, allowed & (allowed - one), allowed)
+    return allowed & (~allowed + one)
+
+
+_ENGINES: dict[Rules, BatchEngine] = {}
+
+
+def engine_for(rules: Rules) -> BatchEngine:
+    """Return the batched engine of ``rules``, derived the first time (and kept)."""
+    found = _ENGINES.get(rules)
+    if found is None:
+        found = _ENGINES[rules] = BatchEngine(rules)
+    return found
+
+
+def simulate_batch(
+    rules: Rules,
+    hands: int,
+    seed: int = 0,
+    policy: str = "random",
+    *,
+    start: int = 0,
+    chunk: int = CHUNK,
+) -> Iterator[BatchResult]:
+    """See :meth:`Rules.simulate_batch <spadeskit.rules.Rules.simulate_batch>`."""
+    for what, value in (("a number of hands", hands), ("a start", start)):
+        if type(value) is not int or not 0 <= value < 2**62:
+            raise SpadesError(
+                f"{what} is a whole number from 0 to 2**62 - 1, not {shown(value, 40)}"
+            )
+    if type(chunk) is not int or not 1 <= chunk <= 1 << 20:
+        raise SpadesError(f"chunk is a whole number from 1 to 2**20, not {shown(chunk, 40)}")
+    check_seed(seed)
+    if policy not in POLICIES:
+        raise SpadesError(
+            f"policy {shown(policy, 30)} is not one of {', '.join(POLICIES)}", code="bad-policy"
+        )
+    return engine_for(rules).simulate(hands, seed, policy, start, chunk)
