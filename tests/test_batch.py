@@ -5,6 +5,7 @@ the distribution of ``Rules.simulate``; a rule set it cannot derive is refused."
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ np = pytest.importorskip("numpy")
 import spadeskit  # noqa: E402
 from spadeskit.batch import BatchUnsupported, engine_for  # noqa: E402
 from spadeskit.bots import greedy_card  # noqa: E402
+from spadeskit.cards import card_at  # noqa: E402
 
 BATCHED = [
     "standard",
@@ -261,8 +263,6 @@ def test_greedy_batched_hands_follow_simulate_with_the_greedy_follower() -> None
         )
         return spadeskit.Play(spadeskit.cards.card_at(bit.bit_length() - 1))
 
-    import random
-
     policy_rng = random.Random(5)
     hands = 6000
 
@@ -274,3 +274,72 @@ def test_greedy_batched_hands_follow_simulate_with_the_greedy_follower() -> None
     assert homogeneity_p(most_books(batch), stepped) > 0.001
     random_play = np.concatenate([b.books for b in rules.simulate_batch(hands, 4)])
     assert homogeneity_p(most_books(random_play), stepped) < 1e-6  # greedy play differs
+
+
+@pytest.mark.parametrize("spec", ["standard", "call-break", "standard+jokers"])
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_batched_playouts_from_a_hand_in_progress_replay_through_the_step_api(
+    spec: str, policy: str
+) -> None:
+    """Search's batched playouts: from states midway through the play (a trick on the
+    table, bags in the match), every row replayed through apply() ends with the same
+    books, and its reward is the one search computes from the hand's result."""
+    from spadeskit.search import _side_values
+
+    variant, *house = spec.split("+")
+    options = {"floor": None} if variant == "standard" else {}  # random bids sink fast
+    rules = spadeskit.load_rules(variant, house, options)
+    engine = engine_for(rules)
+    rng = np.random.default_rng(3)
+    bagged = 0
+    for seed in range(6):
+        game = rules.new_game(seed=seed)
+        steps = random.Random(seed)
+        while not game.hand_results:  # the second hand: the match has scores and bags
+            game = game.apply(steps.choice(game.legal_actions()))
+        bagged += any(game.match.bags)
+        while game.phase is not spadeskit.Phase.PLAY or len(game.tricks) < 1 + seed % 5:
+            game = game.apply(steps.choice(game.legal_actions()))
+        for _ in range(seed % 3):
+            game = game.apply(steps.choice(game.legal_actions()))
+        seat = game.to_act
+        plays = [a.card.index for a in game.legal_actions()]
+        rows = np.array([game.hands] * (2 * len(plays)), dtype=np.uint64)
+        cards = np.array(plays * 2)
+        record: dict[str, Any] = {}
+        rewards = engine.play_out(game, rows, cards, policy, rng, record)
+        for row in range(len(cards)):
+            state = game.apply(spadeskit.Play(card_at(int(cards[row]))), seat)
+            for who, card in zip(record["seats"][row], record["plays"][row], strict=True):
+                if card >= 0:
+                    state = state.apply(
+                        spadeskit.Play(spadeskit.cards.card_at(int(card))), int(who)
+                    )
+            result = state.hand_results[-1]
+            assert result.books == tuple(record["books"][row])
+            expected = _side_values(
+                result.points, result.lines, len(rules.table.sides), rules.table.score_unit
+            )
+            assert list(rewards[row]) == pytest.approx(expected)
+    assert bagged or spec == "call-break"
+
+
+def test_pimc_with_batched_playouts_plays_whole_hands() -> None:
+    from spadeskit.arena import make_bot, play_match
+
+    rules = spadeskit.load_rules("standard", options={"target": 100})
+    bots = [
+        make_bot("pimc[batched=True,iterations=60]", s, rules, random.Random(s)) for s in range(4)
+    ]
+    assert all(bot._batch is not None for bot in bots)
+    game = play_match(rules, bots, seed=3)
+    assert game.is_over and max(bot.last_iterations for bot in bots) >= 60
+    # A rule set the batched engine does not take is searched as without it.
+    jjdd = spadeskit.load_rules("jjdd", options={"target": 100})
+    fallback = make_bot("pimc[batched=True,iterations=30]", 0, jjdd, random.Random(0))
+    assert fallback._batch is None
+    assert play_match(
+        jjdd,
+        [fallback] + [make_bot("heuristic", s, jjdd, random.Random(s)) for s in (1, 2, 3)],
+        seed=1,
+    ).is_over

@@ -280,12 +280,10 @@ class BatchEngine:
             for text in (*step.when, step.keep)
         )
         self.match = MatchState.fresh(len(table.sides))
-        self._tables = []
         for seats in table.sides:
-            size = (len(self.menu) * (self.tricks + 1)) ** len(seats)
-            if size > 1 << 24:
+            if (len(self.menu) * (self.tricks + 1)) ** len(seats) > 1 << 24:
                 raise BatchUnsupported(f"the sides of {rules.name!r} are too large to batch")
-            self._tables.append((np.zeros(size, dtype=bool), np.zeros((size, 2), dtype=np.int64)))
+        self._tables: dict[Any, list[tuple[Any, Any]]] = {}
         self._check_scoring()
 
     # -- derived from the rules -------------------------------------------------------------
@@ -406,10 +404,17 @@ class BatchEngine:
         return key
 
     def _score_side(
-        self, side: int, choice: Sequence[int], books: Sequence[int], filler: int
-    ) -> tuple[int, int]:
-        """Score one side by the rules' own scoring: its seats' bids and books as given,
-        the other seats' taken from ``filler`` (the side's score must not depend on them)."""
+        self,
+        side: int,
+        choice: Sequence[int],
+        books: Sequence[int],
+        filler: int,
+        match: MatchState | None = None,
+    ) -> tuple[int, int, int]:
+        """Score one side by the rules' own scoring under ``match`` (default: a new
+        match): its seats' bids and books as given, the other seats' taken from
+        ``filler`` (the side's score must not depend on them).  Return its points, its
+        bag counter after the hand and the bags its lines took."""
         n, table = self.n, self.rules.table
         mine = set(table.sides[side])
         rng = random.Random(filler)
@@ -422,8 +427,9 @@ class BatchEngine:
         summary = HandSummary(
             tuple(bids), tuple(took), won=self._no_cards, trump=self.trump, declarer=None
         )
-        score = self.rules.engine.score(summary, self.match)
-        return score.points[side], score.bags[side]
+        score = self.rules.engine.score(summary, match or self.match)
+        taken = sum(line.bags for line in score.lines if line.side == side and line.bags > 0)
+        return score.points[side], score.bags[side], taken
 
     def _no_cards(self) -> Any:
         raise BatchUnsupported(
@@ -448,28 +454,39 @@ class BatchEngine:
                         "sides' bids or books, which batches do not derive"
                     )
 
-    def _score(self, choice: Any, books: Any) -> tuple[Any, Any]:
-        """Each side's points and bags, from the rules' own scoring: each side's table
-        (one entry per bids and books of its seats) is filled the first time an entry
-        is needed, then read."""
+    def _score(self, choice: Any, books: Any, match: MatchState) -> tuple[Any, Any, Any]:
+        """Each side's points, bag counter after the hand and bags taken, from the
+        rules' own scoring under ``match``: each side's table (one entry per bids and
+        books of its seats) is filled the first time an entry is needed, then read."""
         sides = len(self.rules.table.sides)
-        points = np.empty((len(choice), sides), dtype=np.int64)
-        bags = np.empty((len(choice), sides), dtype=np.int64)
+        out = np.empty((3, len(choice), sides), dtype=np.int64)
+        tables = self._tables.get((match.scores, match.bags))
+        if tables is None:
+            if len(self._tables) > 64:
+                self._tables.clear()
+            tables = self._tables[(match.scores, match.bags)] = self._new_tables()
         for side in range(sides):
             keys = self._side_key(side, choice, books)
-            known, values = self._tables[side]
+            known, values = tables[side]
             missing = ~known[keys]
             if missing.any():
                 new, rows = np.unique(keys[missing], return_index=True)
                 where = np.flatnonzero(missing)[rows]
                 for key, row in zip(new.tolist(), where.tolist(), strict=True):
                     values[key] = self._score_side(
-                        side, choice[row].tolist(), books[row].tolist(), 0
+                        side, choice[row].tolist(), books[row].tolist(), 0, match
                     )
                 known[new] = True
-            points[:, side] = values[keys, 0]
-            bags[:, side] = values[keys, 1]
-        return points, bags
+            out[:, :, side] = values[keys].T
+        return out[0], out[1], out[2]
+
+    def _new_tables(self) -> list[tuple[Any, Any]]:
+        """Empty score tables, one per side (see :meth:`_score`)."""
+        tables = []
+        for seats in self.rules.table.sides:
+            size = (len(self.menu) * (self.tricks + 1)) ** len(seats)
+            tables.append((np.zeros(size, dtype=bool), np.zeros((size, 3), dtype=np.int64)))
+        return tables
 
     # -- playing -------------------------------------------------------------------------
 
@@ -499,56 +516,15 @@ class BatchEngine:
         for turn, relative in enumerate(self.order):
             seat = (dealer + relative) % n
             choice[rows, seat] = (bid_draws[:, turn] * m).astype(np.int64)
-        # The play.  A block's steps only ever keep cards of ``allowed`` and never
-        # leave it empty (Narrow), so every card chosen is held and legal.
-        one = np.uint64(1)
-        flat = held.reshape(-1)
-        base = rows * n
         played = np.zeros(size, dtype=np.uint64)
         books = np.zeros((size, n), dtype=np.int64)
         plays = np.zeros((size, self.tricks * n), dtype=np.int8)
         seats = np.zeros((size, self.tricks * n), dtype=np.int8)
         leader = (dealer + self.leader) % n
-        greedy = policy == "greedy"
-        top = np.full((size, self.suits), -1, dtype=np.int64)
-        tops = _Top(top, rows)
-        for trick in range(self.tricks):
-            lead = np.zeros(size, dtype=np.int64)
-            if self.reads_top:
-                top.fill(-1)
-            best = np.full(size, -1, dtype=np.int64)
-            winner = leader
-            for position in range(n):
-                seat = leader + position
-                if position:
-                    seat %= n
-                index = base + seat
-                hand = flat[index]
-                allowed = self._filters(hand, position == 0, lead, played, trick, tops)
-                if greedy and position:
-                    bit = self._greedy(allowed, lead, best, winner, seat)
-                else:
-                    bit = _kth_bit(allowed, draws_[:, trick * n + position])
-                card = np.bitwise_count(bit - one).astype(np.intp)
-                flat[index] = hand ^ bit
-                played |= bit
-                plays[:, trick * n + position] = card
-                seats[:, trick * n + position] = seat
-                if position == 0:
-                    lead = self.suit_of[card]
-                    best = self.rows[lead, card]
-                    winner = seat
-                else:
-                    power = self.rows[lead, card]
-                    better = power > best
-                    best = np.where(better, power, best)
-                    winner = np.where(better, seat, winner)
-                if self.reads_top:
-                    suit = self.suit_of[card]
-                    top[rows, suit] = np.maximum(top[rows, suit], self.strength[card])
-            books[rows, winner] += 1
-            leader = winner
-        points, bags = self._score(choice, books)
+        self._play_cards(
+            held, played, books, leader, 0, [], draws_, policy == "greedy", plays, seats
+        )
+        points, bags, _ = self._score(choice, books, self.match)
         return BatchResult(
             self.rules,
             seed,
@@ -566,6 +542,140 @@ class BatchEngine:
             self.menu,
             self.order,
         )
+
+    def _play_cards(
+        self,
+        held: Any,
+        played: Any,
+        books: Any,
+        leader: Any,
+        first_trick: int,
+        started: Sequence[tuple[Any, Any]],
+        draws_: Any,
+        greedy: bool,
+        plays: Any = None,
+        seats: Any = None,
+    ) -> None:
+        """Play every card left, in place: from trick ``first_trick``, whose first cards
+        ``started`` (``(seat, card index)`` arrays, already out of ``held`` and in
+        ``played``) are on the table, led by ``leader``.  Each random choice takes the
+        next column of ``draws_``; ``plays`` and ``seats`` record each card and its seat.
+
+        A block's steps only ever keep cards of ``allowed`` and never leave it empty
+        (:class:`~spadeskit.filters.Narrow`), so every card chosen is held and legal."""
+        n, size = self.n, len(played)
+        rows = np.arange(size)
+        flat = held.reshape(-1)
+        base = rows * n
+        one = np.uint64(1)
+        top = np.full((size, self.suits), -1, dtype=np.int64)
+        tops = _Top(top, rows)
+        column = 0
+        for trick in range(first_trick, self.tricks):
+            lead = np.zeros(size, dtype=np.int64)
+            if self.reads_top:
+                top.fill(-1)
+            best = np.full(size, -1, dtype=np.int64)
+            winner = leader
+            on_table = started if trick == first_trick else ()
+            for position in range(n):
+                if position < len(on_table):
+                    seat, card = on_table[position]
+                else:
+                    seat = leader + position
+                    if position:
+                        seat %= n
+                    index = base + seat
+                    hand = flat[index]
+                    allowed = self._filters(hand, position == 0, lead, played, trick, tops)
+                    if greedy and position:
+                        bit = self._greedy(allowed, lead, best, winner, seat)
+                    else:
+                        bit = _kth_bit(allowed, draws_[:, column])
+                    card = np.bitwise_count(bit - one).astype(np.intp)
+                    flat[index] = hand ^ bit
+                    played |= bit
+                    if plays is not None:
+                        plays[:, trick * n + position] = card
+                        seats[:, trick * n + position] = seat
+                    column += 1
+                if position == 0:
+                    lead = self.suit_of[card]
+                    best = self.rows[lead, card]
+                    winner = seat
+                else:
+                    power = self.rows[lead, card]
+                    better = power > best
+                    best = np.where(better, power, best)
+                    winner = np.where(better, seat, winner)
+                if self.reads_top:
+                    suit = self.suit_of[card]
+                    top[rows, suit] = np.maximum(top[rows, suit], self.strength[card])
+            books[rows, winner] += 1
+            leader = winner
+
+    def play_out(
+        self,
+        game: GameState,
+        hands: Any,
+        cards: Any,
+        policy: str,
+        generator: Any,
+        record: dict[str, Any] | None = None,
+    ) -> Any:
+        """Play ``game``'s hand out once per row of ``hands`` (each seat's cards, one
+        determinization a row), each row after its seat to act plays ``cards[row]``
+        (a card index), and return each row's rewards per side (as search scores them:
+        points, less 10 a bag taken, less the best other side's, in hundreds).
+
+        ``game`` is in its play, with cards of this rule set; ``generator`` is a
+        ``numpy.random.Generator``; ``policy`` is ``"random"`` or ``"greedy"``.  Given a
+        dict as ``record``, the cards played after ``cards`` (``"plays"``, ``"seats"``:
+        index and seat, ``-1`` before) and the books (``"books"``) are put in it."""
+        if game.phase is not Phase.PLAY or game.to_act is None or game.contract is None:
+            raise SpadesError("play_out needs a state in its play, a seat to act")
+        try:
+            bid_rows = [self.menu.index(b) for b in game.bids]
+        except ValueError:
+            raise BatchUnsupported(f"a bid of {game.bids} is not on the batched menu") from None
+        size, n = len(hands), self.n
+        seat = game.to_act
+        held = np.array(hands, dtype=np.uint64).reshape(size, n)
+        cards = np.asarray(cards, dtype=np.int64)
+        bits = np.uint64(1) << cards.astype(np.uint64)
+        held[:, seat] ^= bits
+        played = np.full(size, game.played, dtype=np.uint64) | bits
+        books = np.tile(np.array(game.books, dtype=np.int64), (size, 1))
+        started = [(s, np.full(size, c, dtype=np.intp)) for s, c in game.trick]
+        started.append((seat, cards))
+        leader = np.full(size, game.trick[0][0] if game.trick else seat, dtype=np.int64)
+        draws_ = generator.random((size, (self.tricks - len(game.tricks)) * n))
+        plays = seats = None
+        if record is not None:
+            plays = np.full((size, self.tricks * n), -1, dtype=np.int8)
+            seats = np.full((size, self.tricks * n), -1, dtype=np.int8)
+            record.update(plays=plays, seats=seats, books=books)
+        self._play_cards(
+            held,
+            played,
+            books,
+            leader,
+            len(game.tricks),
+            started,
+            draws_,
+            policy == "greedy",
+            plays,
+            seats,
+        )
+        choice = np.tile(np.array(bid_rows, dtype=np.int64), (size, 1))
+        points, _, taken = self._score(choice, books, game.match)
+        value = points - 10 * taken
+        rewards = np.empty_like(value, dtype=np.float64)
+        for side in range(value.shape[1]):
+            others = np.delete(value, side, axis=1)
+            best = others.max(axis=1) if others.shape[1] else value[:, side]
+            rewards[:, side] = (value[:, side] - best) / (100 * self.rules.table.score_unit)
+        return rewards
 
     def _greedy(
         self,
