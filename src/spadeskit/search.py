@@ -280,6 +280,7 @@ class _SearchBot:
         rollout: str = "random",
         bid_by: str = "heuristic",
         veto: float = 0.2,
+        batched: bool = False,
     ) -> None:
         if iterations is None and seconds is None:
             raise SpadesError("give a budget: iterations, seconds, or both")
@@ -295,6 +296,10 @@ class _SearchBot:
         if type(veto) not in (int, float) or veto < 0:
             raise SpadesError(f"veto is a number of hundreds of points, 0 or more, not {veto!r}")
         self.veto = float(veto)
+        if rollout == "heuristic" and batched:
+            raise SpadesError("batched rollouts are random or greedy, not heuristic")
+        self.batched = bool(batched)  # only PIMCBot searches in batches so far
+        self._batch: Any = None
 
     def _pick(self, view: View, plays: list[Play], means: list[float]) -> Play:
         """Return the card with the best mean, or the heuristic's card when ``veto`` is
@@ -381,22 +386,6 @@ class PIMCBot(_SearchBot):
     rolled out once in each, and with ``seconds``, batches of them until the time is up.
     A rule set the batched engine does not take is searched as without it.
     """
-
-    def __init__(
-        self,
-        iterations: int | None = 300,
-        seconds: float | None = None,
-        seed: int | None = None,
-        rollout: str = "random",
-        bid_by: str = "heuristic",
-        veto: float = 0.2,
-        batched: bool = False,
-    ) -> None:
-        super().__init__(iterations, seconds, seed, rollout, bid_by, veto)
-        if rollout == "heuristic" and batched:
-            raise SpadesError("batched rollouts are random or greedy, not heuristic")
-        self.batched = bool(batched)
-        self._batch: Any = None
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         super().reset(seat, rules, rng)
