@@ -437,10 +437,7 @@ class PIMCBot(_SearchBot):
             [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(plays))],
         )
 
-
-    def _search_batched(
-        self, view: View, determinizer: Determinizer, plays: list[Play]
-    ) -> Action:
+    def _search_batched(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         """PIMC with the batched engine's playouts (see the class docs)."""
         import numpy
 
