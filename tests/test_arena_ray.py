@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from test_arena import played
 
 import spadeskit
 from spadeskit.arena import RayExecutor, evaluate
@@ -19,4 +20,4 @@ def test_an_evaluation_on_a_local_ray_equals_the_single_process_one() -> None:
     finally:
         executor.shutdown()
         ray.shutdown()
-    assert on_ray.to_json() == here.to_json()
+    assert played(on_ray) == played(here)

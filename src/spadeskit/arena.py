@@ -20,12 +20,14 @@ several cores), or to a Ray cluster through :class:`RayExecutor` (the ``ray`` ex
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import importlib
 import itertools
 import json
 import math
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
@@ -35,7 +37,7 @@ from .actions import Action, Bid, BlindNil, Nil
 from .bots import Bot, RandomBot, SimpleBot
 from .errors import SpadesError, shown
 from .rules import Rules
-from .state import GameState
+from .state import GameState, Phase
 
 __all__ = [
     "BOTS",
@@ -210,12 +212,16 @@ class MatchOutcome:
     nils: int
     nils_made: int
     bags: int
+    cpu: tuple[float, int, float, int] = (0.0, 0, 0.0, 0)
+    """CPU seconds and decisions of the challenger's bots, then of the baseline's."""
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
 
 
-def _outcome(deal: int, seating: int, seats: tuple[int, ...], game: GameState) -> MatchOutcome:
+def _outcome(
+    deal: int, seating: int, seats: tuple[int, ...], game: GameState, clock: _Clock
+) -> MatchOutcome:
     rules = game.rules
     side = rules.side_of[seats[0]]
     scores = game.scores
@@ -252,6 +258,7 @@ def _outcome(deal: int, seating: int, seats: tuple[int, ...], game: GameState) -
         nils,
         nils_made,
         bags,
+        clock.totals(),
     )
 
 
@@ -259,15 +266,71 @@ def _is_nil(bid: Action | None) -> bool:
     return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
 
 
+class _Clock:
+    """The CPU time the challenger's bots and the baseline's spend choosing."""
+
+    def __init__(self) -> None:
+        self.seconds = [0.0, 0.0]
+        self.decisions = [0, 0]
+
+    def totals(self) -> tuple[float, int, float, int]:
+        return self.seconds[0], self.decisions[0], self.seconds[1], self.decisions[1]
+
+
+class _Timed:
+    """A bot whose every decision is timed (CPU time) on a :class:`_Clock`."""
+
+    def __init__(self, bot: Bot, clock: _Clock, who: int) -> None:
+        self.bot, self.clock, self.who = bot, clock, who
+
+    def choose(self, view: Any) -> Action:
+        start = time.thread_time()  # this thread's CPU time: right under thread pools too
+        action = self.bot.choose(view)
+        self.clock.seconds[self.who] += time.thread_time() - start
+        self.clock.decisions[self.who] += 1
+        return action
+
+
 def _seated(
-    rules: Rules, challenger: BotSpec, baseline: BotSpec, seats: tuple[int, ...], label: str
+    rules: Rules,
+    challenger: BotSpec,
+    baseline: BotSpec,
+    seats: tuple[int, ...],
+    label: str,
+    clock: _Clock,
 ) -> list[Bot]:
     """Return one new bot a seat: the challenger's at ``seats``, each with an RNG seeded
-    from ``label`` and its seat."""
+    from ``label`` and its seat, each decision timed on ``clock``."""
     return [
-        make_bot(challenger if s in seats else baseline, s, rules, random.Random(f"{label} {s}"))
+        _Timed(
+            make_bot(
+                challenger if s in seats else baseline, s, rules, random.Random(f"{label} {s}")
+            ),
+            clock,
+            0 if s in seats else 1,
+        )
         for s in range(rules.table.players)
     ]
+
+
+def cpu_per_decision(cpu: Sequence[tuple[float, int, float, int]]) -> tuple[float, int, float, int]:
+    """Return the challenger's and the baseline's mean CPU seconds a decision and their
+    decisions, summed over outcomes' ``cpu``."""
+    mine = sum(c[0] for c in cpu), sum(c[1] for c in cpu)
+    theirs = sum(c[2] for c in cpu), sum(c[3] for c in cpu)
+    return (
+        mine[0] / mine[1] if mine[1] else 0.0,
+        mine[1],
+        theirs[0] / theirs[1] if theirs[1] else 0.0,
+        theirs[1],
+    )
+
+
+def _cpu_text(cpu: tuple[float, int, float, int]) -> str:
+    return (
+        f"challenger {1000 * cpu[0]:.2f} ms ({cpu[1]:,} decisions), "
+        f"baseline {1000 * cpu[2]:.2f} ms ({cpu[3]:,})"
+    )
 
 
 def _play_deals(
@@ -278,10 +341,12 @@ def _play_deals(
     for deal in deals:
         match_seed = _mix(seed, deal)
         for number, seats in enumerate(seatings(rules)):
+            clock = _Clock()
             bots = _seated(
-                rules, challenger, baseline, seats, f"spadeskit arena {seed} {deal} {number}"
+                rules, challenger, baseline, seats, f"spadeskit arena {seed} {deal} {number}", clock
             )
-            outcomes.append(_outcome(deal, number, seats, play_match(rules, bots, match_seed)))
+            game = play_match(rules, bots, match_seed)
+            outcomes.append(_outcome(deal, number, seats, game, clock))
     return outcomes
 
 
@@ -487,6 +552,17 @@ class Evaluation:
             "nils_bid_per_hand": self.nils_bid_per_hand,
             "nils_made": self.nils_made,
             "bags_per_hand": self.bags_per_hand,
+            "cpu_per_decision": self.cpu_summary(),
+        }
+
+    def cpu_summary(self) -> dict[str, float | int]:
+        """Return the CPU seconds a decision of each bot, and its decisions."""
+        mine, many, theirs, their_many = cpu_per_decision([o.cpu for o in self.outcomes])
+        return {
+            "challenger_seconds": mine,
+            "challenger_decisions": many,
+            "baseline_seconds": theirs,
+            "baseline_decisions": their_many,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -524,6 +600,7 @@ class Evaluation:
             ("contracts made", pct(self.contracts_made)),
             ("nils bid / made", f"{self.nils_bid_per_hand:.3f} a hand / {pct(self.nils_made)}"),
             ("bags a hand", f"{self.bags_per_hand:.2f}"),
+            ("CPU a decision", _cpu_text(cpu_per_decision([o.cpu for o in self.outcomes]))),
         ]
         width = max(len(k) for k, _ in rows)
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
@@ -626,26 +703,90 @@ class HandOutcome:
     challenger_seats: tuple[int, ...]
     points: tuple[int, ...]
     margin: int
+    cpu: tuple[float, int, float, int] = (0.0, 0, 0.0, 0)
+    """CPU seconds and decisions of the challenger's bots, then of the baseline's."""
+    hand: int = 0
+    """The hand's number in its match (0: a match's first hand)."""
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
 
 
+CONTEXT_HANDS = 40
+"""Hands at most of the match a context is drawn from (see :func:`evaluate_hands`)."""
+
+
+def match_context(rules: Rules, baseline: BotSpec, seed: int, label: str) -> GameState:
+    """Return the start of a hand drawn from a real match: the baseline's bots play a
+    match from ``seed`` (at most :data:`CONTEXT_HANDS` hands) and one of its hand starts
+    is picked at random, the first hand only if the match had no other."""
+    bots = [
+        make_bot(baseline, s, rules, random.Random(f"{label} context {s}"))
+        for s in range(rules.table.players)
+    ]
+    game = rules.new_game(seed=seed)
+    starts = []
+    while not game.is_over and len(game.hand_results) < CONTEXT_HANDS:
+        if not game.auction and game.phase is Phase.AUCTION and game.number:
+            starts.append(game)
+        seat = game.to_act
+        assert seat is not None
+        game = game.apply(bots[seat].choose(game.view(seat)), seat)
+    return random.Random(f"{label} context").choice(starts) if starts else rules.new_game(seed=seed)
+
+
+def _check_contexts(rules: Rules, contexts: Sequence[GameState]) -> None:
+    if not contexts:
+        raise SpadesError("contexts is a non-empty list of states at the start of a hand")
+    for state in contexts:
+        if (
+            not isinstance(state, GameState)
+            or state.rules != rules
+            or state.is_over
+            or state.phase is not Phase.AUCTION
+            or state.auction
+        ):
+            raise SpadesError(
+                f"a context is a state of {rules.name!r} at the start of a hand (before its "
+                f"first bid, the match not over), not {shown(state, 40)}"
+            )
+
+
 def _play_hands(
-    rules: Rules, challenger: BotSpec, baseline: BotSpec, seed: int, deals: Sequence[int]
+    rules: Rules,
+    challenger: BotSpec,
+    baseline: BotSpec,
+    seed: int,
+    deals: Sequence[int],
+    contexts: str | Sequence[GameState] | None = None,
 ) -> list[HandOutcome]:
     outcomes = []
     for deal in deals:
-        for number, seats in enumerate(seatings(rules)):
-            bots = _seated(
-                rules, challenger, baseline, seats, f"spadeskit arena hand {seed} {deal} {number}"
+        if contexts == "matches":
+            start = match_context(
+                rules, baseline, _mix(seed, deal), f"spadeskit arena hand {seed} {deal}"
             )
-            game = rules.new_game(seed=_mix(seed, deal))
-            while not game.hand_results and not game.is_over:
+        elif isinstance(contexts, Sequence) and not isinstance(contexts, str):
+            start = contexts[deal % len(contexts)]
+        else:
+            start = rules.new_game(seed=_mix(seed, deal))
+        done = len(start.hand_results)
+        for number, seats in enumerate(seatings(rules)):
+            clock = _Clock()
+            bots = _seated(
+                rules,
+                challenger,
+                baseline,
+                seats,
+                f"spadeskit arena hand {seed} {deal} {number}",
+                clock,
+            )
+            game = start
+            while len(game.hand_results) == done and not game.is_over:
                 seat = game.to_act
                 assert seat is not None
                 game = game.apply(bots[seat].choose(game.view(seat)), seat)
-            result = game.hand_results[0]
+            result = game.hand_results[done]
             side = rules.side_of[seats[0]]
             others = [p for i, p in enumerate(result.points) if i != side]
             outcomes.append(
@@ -655,6 +796,8 @@ def _play_hands(
                     seats,
                     result.points,
                     result.points[side] - max(others) if others else 0,
+                    clock.totals(),
+                    done,
                 )
             )
     return outcomes
@@ -673,6 +816,7 @@ class HandEvaluation:
     seed: int
     unit: int
     outcomes: tuple[HandOutcome, ...] = attrs.field(repr=False)
+    context: str = "first hands"
 
     def per_deal(self) -> list[float]:
         by: dict[int, list[int]] = {}
@@ -722,8 +866,21 @@ class HandEvaluation:
             "deals": self.deals,
             "hands": len(self.outcomes),
             "seed": self.seed,
+            "context": self.context,
             "mean_margin_per_hand": self.mean_margin,
             "margin_interval_95": [low, high],
+            "cpu_per_decision": dict(
+                zip(
+                    (
+                        "challenger_seconds",
+                        "challenger_decisions",
+                        "baseline_seconds",
+                        "baseline_decisions",
+                    ),
+                    cpu_per_decision([o.cpu for o in self.outcomes]),
+                    strict=True,
+                )
+            ),
             "sign_test": {
                 "deals_for": plus,
                 "deals_against": minus,
@@ -745,12 +902,14 @@ class HandEvaluation:
                 f"{self.deals} deals x {len(self.outcomes) // max(1, self.deals)} seatings "
                 f"= {len(self.outcomes)} hands",
             ),
+            ("hands from", self.context),
             ("mean margin a hand", f"{self.mean_margin:+.2f} (95% CI {low:+.2f} to {high:+.2f})"),
             (
                 "paired sign test",
                 f"{data['deals_for']} deals for, {data['deals_against']} against: "
                 f"p = {data['p_value']:.3g}",
             ),
+            ("CPU a decision", _cpu_text(cpu_per_decision([o.cpu for o in self.outcomes]))),
         ]
         width = max(len(k) for k, _ in rows)
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
@@ -765,12 +924,39 @@ def evaluate_hands(
     *,
     executor: concurrent.futures.Executor | None = None,
     batch: int = 5,
+    contexts: str | Sequence[GameState] | None = None,
 ) -> HandEvaluation:
-    """Play the first hand of ``deals`` match seeds in every seating and return the
+    """Play one hand of each of ``deals`` deals in every seating and return the
     challenger's mean score margin a hand (:class:`HandEvaluation`): the measure for
-    slow bots, where whole matches cost too much.  Independent of executor and batch."""
+    slow bots, where whole matches cost too much.  Independent of executor and batch.
+
+    Which hand: by default the first of a new match (0 to 0, no bags, so the bag
+    penalty never fires and nobody plays to a target).  ``contexts="matches"`` draws
+    each deal's hand from a real match instead: the baseline's bots play a match from
+    the deal's seed and one of its hand starts after the first is picked at random
+    (:func:`match_context`), scores and bags as they stood; then both bots play that
+    hand from there.  Or give ``contexts``, a list of states at the start of a hand
+    (deal ``i`` plays ``contexts[i % len(contexts)]``).  The margin is the points the
+    hand scored, the bag penalty included when it fires."""
+    label = "first hands"
+    if contexts == "matches":
+        label = "hand starts of real matches (scores and bags as they stood)"
+    elif contexts is not None:
+        if isinstance(contexts, str):
+            raise SpadesError(f"contexts is 'matches' or a list of states, not {contexts!r}")
+        contexts = tuple(contexts)
+        _check_contexts(rules, contexts)
+        label = f"{len(contexts)} given hand starts"
     outcomes = _run_deals(
-        _play_hands, rules, challenger, baseline, deals, seed, executor, batch, False
+        functools.partial(_play_hands, contexts=contexts),
+        rules,
+        challenger,
+        baseline,
+        deals,
+        seed,
+        executor,
+        batch,
+        False,
     )
     return HandEvaluation(
         rules.name,
@@ -780,6 +966,7 @@ def evaluate_hands(
         seed,
         rules.table.score_unit,
         tuple(outcomes),
+        label,
     )
 
 
