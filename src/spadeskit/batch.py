@@ -22,12 +22,12 @@ for:
 
 A rule set the engine cannot derive is refused with :class:`BatchUnsupported`, naming
 the part (and the plugin or filter) it cannot take; use :meth:`Rules.simulate
-<spadeskit.rules.Rules.simulate>` for it.  Hand ``i`` depends only on ``(seed, i)`` (a
-counter-based generator, SplitMix64), so chunks split across processes give the same
-hands; a hand's deal and choices are not those :meth:`~spadeskit.rules.Rules.simulate`
-would make, but follow the same distribution (the tests compare them), and every
-batched hand replays through the step API to the same books and points
-(:meth:`BatchResult.actions`).
+<spadeskit.rules.Rules.simulate>` for it.  Hand ``i`` depends only on ``(seed, i)``
+(its random numbers are row ``i % BLOCK`` of a generator seeded by ``(seed, i //
+BLOCK)``), so chunks split across processes give the same hands.  A hand's deal and
+choices are not those :meth:`~spadeskit.rules.Rules.simulate` would make, but follow
+the same distribution (the tests compare them), and every batched hand replays through
+the step API to the same books and points (:meth:`BatchResult.actions`).
 """
 
 from __future__ import annotations
@@ -94,7 +94,8 @@ class BatchUnsupported(SpadesError):
 BLOCK = 1024
 """Hands whose random numbers one generator draws: hand ``i`` takes row ``i % BLOCK`` of
 block ``i // BLOCK``, whose generator is seeded by ``(seed, i // BLOCK)`` alone, so any
-split of the hands gives the same hands."""
+split of the hands gives the same hands.  (NumPy's generators may change their streams
+between NumPy releases, so hands repeat exactly under one NumPy version.)"""
 
 
 def _entropy(seed: int) -> int:
