@@ -42,6 +42,8 @@ ROWS = [
     ("standard", ("partnership-nil",), "random", 10_000),
     ("standard", ("jokers",), "random", 10_000),
     ("standard", ("hidden-bids",), "random", 10_000),
+    ("standard", ("mirror",), "random", 10_000),
+    ("standard", ("whiz",), "random", 10_000),
 ]
 
 
@@ -91,6 +93,9 @@ def main() -> None:
     parser.add_argument("--round", type=float, default=1.0, help="CPU seconds per round")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per row")
     parser.add_argument("--memory", action="store_true", help="also measure 1,000,000 hands")
+    parser.add_argument(
+        "--only", default="", help="comma-separated rule sets to measure, e.g. 'standard + mirror'"
+    )
     args = parser.parse_args()
     theirs = openspiel_unit()
     print(f"spadeskit {spadeskit.__version__} batched engine benchmark, {datetime.date.today()}")
@@ -109,7 +114,10 @@ def main() -> None:
         f"{'OpenSpiel':>11} | {'ratio':>7} | {'range':>13} |"
     )
     print(f"|{'-' * 32}|{'-' * 8}|{'-' * 8}|{'-' * 15}|{'-' * 13}|{'-' * 9}|{'-' * 15}|")
+    only = {name.strip() for name in args.only.split(",") if name.strip()}
     for variant, house, policy, hands in ROWS:
+        if only and " + ".join((variant, *house)) not in only:
+            continue
         rules = spadeskit.load_rules(variant, house)
         unit = batch_unit(rules, policy, hands)
         for _ in range(3):

@@ -27,6 +27,8 @@ BATCHED = [
     "standard+partnership-nil",
     "standard+jokers",
     "standard+hidden-bids",
+    "standard+mirror",
+    "standard+whiz",
     "cutthroat",
     "cutthroat+no-bags",
     "call-break",
@@ -104,8 +106,7 @@ def test_columns_are_named_by_seat_and_side() -> None:
         ("three-suit-trump", "deals a blind"),
         ("two-handed", "deals a draw pile"),
         ("jjdd", "review before scoring"),
-        ("standard+mirror", "depends on the cards or on earlier bids"),
-        ("standard+whiz", "depends on the cards or on earlier bids"),
+        ("standard+suicide", "beyond the bidder's own cards"),
         ("standard+blind-nil", "followed by an exchange"),
     ],
 )

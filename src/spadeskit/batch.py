@@ -14,8 +14,9 @@ for:
   here to run on arrays;
 * the auction by asking the rules: the seats that speak and what each may bid are read
   from the step engine on probe hands, and must not depend on the cards or on earlier
-  bids (a rule set where they do, such as ``mirror``, ``whiz`` or ``blind-nil``, is
-  refused);
+  bids, except that a seat's menu may depend on its own cards alone (``mirror``,
+  ``whiz``), which the rules are then asked for hand by hand (a rule set where more
+  depends on the deal, such as ``suicide`` or ``blind-nil``, is refused);
 * each side's score by calling the rules' own scoring once for each side's bids and
   books (kept for the next call), after checking on probe hands that a side's score
   does not depend on the other sides.
@@ -45,13 +46,13 @@ except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
 from . import codegen
-from .actions import Action, Bid, Play
+from .actions import Action, Bid, Nil, Play
 from .cards import card_at
 from .errors import SpadesError, shown
 from .filters import READS
 from .results import HandSummary
 from .seeding import check_seed
-from .state import GameState, MatchState, Phase
+from .state import GameState, MatchState, Phase, copy_to_builder, freeze
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -294,19 +295,23 @@ class BatchEngine:
 
     def _derive_auction(self) -> None:
         """Read who bids, in what order, from what menu, and who leads, from the step
-        engine on probe hands; refuse if any of it depends on the cards or the bids."""
+        engine on probe hands.  The order, the leader and the trump must not depend on
+        the deal; each seat's menu must be one fixed menu, or depend on nothing but the
+        seat's own cards (``mirror``, ``whiz``), in which case the rules are asked for
+        each hand's menus."""
         rules, n = self.rules, self.n
         rng = random.Random(0)
-        seen: tuple[Any, ...] | None = None
+        probes = []
         for number in range(PROBES):
             dealer = number % n
             game = self._probe(number, dealer)
-            turns = []
+            turns, states = [], []
             while game.phase is Phase.AUCTION:
                 seat = game.to_act
                 assert seat is not None
                 menu = tuple(game.legal_actions())
                 turns.append(((seat - dealer) % n, menu))
+                states.append(game)
                 game = game.apply(rng.choice(menu), seat)
             if game.phase is not Phase.PLAY or game.steps:
                 raise BatchUnsupported(
@@ -319,34 +324,112 @@ class BatchEngine:
                 raise BatchUnsupported(
                     f"the auction of {rules.name!r} names a declarer, which batches do not keep"
                 )
-            shape = (tuple(turns), (contract.leader - dealer) % n, contract.trump)
-            if seen is not None and shape != seen:
-                raise BatchUnsupported(
-                    f"the auction of {rules.name!r} depends on the cards or on earlier "
-                    "bids (who speaks, what they may bid, who leads or what is trump "
-                    "differs between deals): batches bid only from a fixed menu"
-                )
-            seen = shape
-        assert seen is not None
-        turns, self.leader, self.trump = seen
-        menus = {menu for _, menu in turns}
-        if len(menus) != 1 or len({r for r, _ in turns}) != n:
+            probes.append((dealer, turns, states, (contract.leader - dealer) % n, contract.trump))
+        shapes = {
+            (tuple(r for r, _ in turns), leader, trump) for _, turns, _, leader, trump in probes
+        }
+        if len(shapes) != 1:
             raise BatchUnsupported(
-                f"in the auction of {rules.name!r} the seats do not each bid once from "
-                "one menu, which batches need"
+                f"in the auction of {rules.name!r} who speaks, who leads or what is trump "
+                "differs between deals: batches need them fixed"
             )
-        self.order = tuple(r for r, _ in turns)
-        (self.menu,) = menus
-        for action in self.menu:
-            if type(action).__name__ not in ("Bid", "Nil"):
+        ((self.order, self.leader, self.trump),) = shapes
+        if sorted(self.order) != list(range(n)):
+            raise BatchUnsupported(
+                f"in the auction of {rules.name!r} the seats do not each bid once, which "
+                "batches need"
+            )
+        menus = {menu for _, turns, _, _, _ in probes for _, menu in turns}
+        offered = {action for menu in menus for action in menu}
+        for action in offered:
+            if not isinstance(action, (Bid, Nil)):
                 raise BatchUnsupported(
                     f"the auction of {rules.name!r} offers {action}: batches bid only "
                     "numbers and nil"
                 )
+        self.templates: list[tuple[GameState, int, int]] | None = None
+        if len(menus) == 1:
+            (self.menu,) = menus
+        else:
+            self._check_own_cards(probes)
+            numbers = {a.tricks for a in offered if isinstance(a, Bid)} | set(
+                range(1, self.tricks + 1)
+            )
+            self.menu = (Nil(), *(Bid(k) for k in sorted(numbers)))
+            dealer, _, states, _, _ = probes[0]
+            self.templates = [
+                (state, state.to_act, dealer)  # type: ignore[misc]
+                for state in states
+            ]
+        self.menu_index = {action: k for k, action in enumerate(self.menu)}
         self.menu_tricks = np.array(
             [a.tricks if isinstance(a, Bid) else 0 for a in self.menu], dtype=np.int64
         )
         self.menu_nil = np.array([not isinstance(a, Bid) for a in self.menu])
+
+    def _check_own_cards(self, probes: list[Any]) -> None:
+        """Refuse unless every menu depends on the bidder's own cards alone: asked again
+        with the other seats' cards dealt afresh and the earlier bids chosen anew, each
+        seat must be offered the same bids."""
+        rules, n = self.rules, self.n
+        rng = random.Random(2)
+        for dealer, turns, states, _, _ in probes[:8]:
+            for turn, (_, menu) in enumerate(turns):
+                seat = states[turn].to_act
+                assert seat is not None
+                hands = list(states[0].hands)
+                others = [c for s in range(n) if s != seat for c in _indices(hands[s])]
+                rng.shuffle(others)
+                start = 0
+                for s in range(n):
+                    if s != seat:
+                        size = len(_indices(hands[s]))
+                        hands[s] = sum(1 << c for c in others[start : start + size])
+                        start += size
+                deal = [[card_at(c).code for c in _indices(mask)] for mask in hands]
+                game = rules.new_game(deal=deal, dealer=dealer)
+                for _ in range(turn):
+                    game = game.apply(rng.choice(game.legal_actions()))
+                if tuple(game.legal_actions()) != menu:
+                    raise BatchUnsupported(
+                        f"the auction of {rules.name!r} depends on the cards or on earlier "
+                        "bids beyond the bidder's own cards: batches cannot derive it"
+                    )
+
+    def _choose_bids(self, held: Any, dealer: Any, draws_: Any) -> Any:
+        """Each seat's bid (an index into :attr:`menu`), uniformly among what the rules
+        offer it: from the one fixed menu, or, where a seat's menu depends on its cards,
+        by asking the rules for each hand's menus."""
+        size, n = len(held), self.n
+        rows = np.arange(size)
+        choice = np.zeros((size, n), dtype=np.int64)
+        if self.templates is None:
+            m = len(self.menu)
+            for turn, relative in enumerate(self.order):
+                seat = (dealer + relative) % n
+                choice[rows, seat] = (draws_[:, turn] * m).astype(np.int64)
+            return choice
+        ask = self.rules.engine._auction_actions
+        index = self.menu_index
+        dealers = dealer.tolist()
+        first = self.templates[0][2]
+        # Each hand's cards, seat by seat as the templates' seats sit relative to the
+        # dealer (the templates are one probe hand's auction, turn by turn).
+        rotated = [
+            tuple(cards[(s + d - first) % n] for s in range(n))
+            for cards, d in zip(held.tolist(), dealers, strict=True)
+        ]
+        for turn, (template, seat, _) in enumerate(self.templates):
+            relative = self.order[turn]
+            picks = draws_[:, turn].tolist()
+            column = choice[:, 0].copy()
+            for i, cards in enumerate(rotated):
+                builder = copy_to_builder(template)
+                builder.hands, builder._legal = cards, None
+                menu = ask(freeze(builder), seat)
+                column[i] = index[menu[int(picks[i] * len(menu))]]
+            choice[rows, (dealer + relative) % n] = column
+        return choice
 
     def _orders(
         self, key: Callable[[int, int], tuple[int, int]], deck: list[int]
@@ -511,12 +594,8 @@ class BatchEngine:
             cards = shuffled[:, positions].astype(np.uint64)
             held[rows, seat] = np.bitwise_or.reduce(one << cards, axis=1)
         deals = held.copy()
-        # The auction: each seat's menu entry, drawn uniformly.
-        choice = np.zeros((size, n), dtype=np.int64)
-        m = len(self.menu)
-        for turn, relative in enumerate(self.order):
-            seat = (dealer + relative) % n
-            choice[rows, seat] = (bid_draws[:, turn] * m).astype(np.int64)
+        # The auction: each seat's bid, drawn uniformly among what it is offered.
+        choice = self._choose_bids(held, dealer, bid_draws)
         played = np.zeros(size, dtype=np.uint64)
         books = np.zeros((size, n), dtype=np.int64)
         plays = np.zeros((size, self.tricks * n), dtype=np.int8)
@@ -718,6 +797,10 @@ class BatchEngine:
         for first in range(start, start + hands, chunk):
             last = min(start + hands, first + chunk)
             yield self.play(np.arange(first, last, dtype=np.int64), seed, policy)
+
+
+def _indices(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 def _kth_bit(allowed: NDArray[np.uint64], u: NDArray[np.float64]) -> NDArray[np.uint64]:

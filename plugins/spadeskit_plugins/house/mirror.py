@@ -26,9 +26,7 @@ PLUGIN = PluginInfo(
 
 def spades_held(game: GameState, seat: int) -> int:
     """Return how many cards ``seat`` holds that the rules rank as spades (trumps)."""
-    suit_of = game.rules.ranking.suit_of
-    held = game.hands[seat]
-    return sum(1 for index in range(54) if held >> index & 1 and suit_of[index] == 3)
+    return (game.hands[seat] & game.rules.ranking.suit_mask[3]).bit_count()
 
 
 _NIL: tuple[Action, ...] = (Nil(),)
