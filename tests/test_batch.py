@@ -106,7 +106,6 @@ def test_columns_are_named_by_seat_and_side() -> None:
         ("three-suit-trump", "deals a blind"),
         ("two-handed", "deals a draw pile"),
         ("jjdd", "review before scoring"),
-        ("standard+suicide", "beyond the bidder's own cards"),
         ("standard+blind-nil", "followed by an exchange"),
     ],
 )
@@ -116,6 +115,22 @@ def test_a_rule_set_the_engine_cannot_derive_is_refused_naming_the_part(
     with pytest.raises(BatchUnsupported, match=why) as refused:
         list(load(spec).simulate_batch(10))
     assert refused.value.code == "not-batched"
+
+
+def test_a_menu_that_depends_on_the_partners_bid_is_refused() -> None:
+    """A third-party auction rule reading more than the bidder's own cards (here: bid
+    what your partner bid, if they have) cannot be asked hand by hand."""
+    from test_one_rulebook import house_rule
+
+    def copy_partner(game: spadeskit.GameState, seat: int) -> Any:
+        partner = game.bids[(seat + 2) % 4]
+        return [partner] if isinstance(partner, spadeskit.Bid) else None
+
+    rules = spadeskit.load_rules(
+        "standard", [house_rule("copycat", spadeskit_auction_actions=copy_partner)]
+    )
+    with pytest.raises(BatchUnsupported, match="beyond the bidder's own cards"):
+        engine_for(rules)
 
 
 def test_a_plain_python_filter_is_refused_by_name() -> None:
