@@ -326,10 +326,23 @@ def cpu_per_decision(cpu: Sequence[tuple[float, int, float, int]]) -> tuple[floa
     )
 
 
-def _cpu_text(cpu: tuple[float, int, float, int]) -> str:
+def _cpu_summary(outcomes: Sequence[MatchOutcome | HandOutcome]) -> dict[str, float | int]:
+    """Return the CPU seconds a decision of each bot over ``outcomes``, and its decisions."""
+    mine, many, theirs, their_many = cpu_per_decision([o.cpu for o in outcomes])
+    return {
+        "challenger_seconds": mine,
+        "challenger_decisions": many,
+        "baseline_seconds": theirs,
+        "baseline_decisions": their_many,
+    }
+
+
+def _cpu_text(outcomes: Sequence[MatchOutcome | HandOutcome]) -> str:
+    cpu = _cpu_summary(outcomes)
     return (
-        f"challenger {1000 * cpu[0]:.2f} ms ({cpu[1]:,} decisions), "
-        f"baseline {1000 * cpu[2]:.2f} ms ({cpu[3]:,})"
+        f"challenger {1000 * cpu['challenger_seconds']:.2f} ms "
+        f"({cpu['challenger_decisions']:,} decisions), "
+        f"baseline {1000 * cpu['baseline_seconds']:.2f} ms ({cpu['baseline_decisions']:,})"
     )
 
 
@@ -552,17 +565,7 @@ class Evaluation:
             "nils_bid_per_hand": self.nils_bid_per_hand,
             "nils_made": self.nils_made,
             "bags_per_hand": self.bags_per_hand,
-            "cpu_per_decision": self.cpu_summary(),
-        }
-
-    def cpu_summary(self) -> dict[str, float | int]:
-        """Return the CPU seconds a decision of each bot, and its decisions."""
-        mine, many, theirs, their_many = cpu_per_decision([o.cpu for o in self.outcomes])
-        return {
-            "challenger_seconds": mine,
-            "challenger_decisions": many,
-            "baseline_seconds": theirs,
-            "baseline_decisions": their_many,
+            "cpu_per_decision": _cpu_summary(self.outcomes),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -600,7 +603,7 @@ class Evaluation:
             ("contracts made", pct(self.contracts_made)),
             ("nils bid / made", f"{self.nils_bid_per_hand:.3f} a hand / {pct(self.nils_made)}"),
             ("bags a hand", f"{self.bags_per_hand:.2f}"),
-            ("CPU a decision", _cpu_text(cpu_per_decision([o.cpu for o in self.outcomes]))),
+            ("CPU a decision", _cpu_text(self.outcomes)),
         ]
         width = max(len(k) for k, _ in rows)
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
@@ -762,11 +765,11 @@ def _play_hands(
 ) -> list[HandOutcome]:
     outcomes = []
     for deal in deals:
-        if contexts == "matches":
+        if isinstance(contexts, str):  # "matches", as evaluate_hands checked
             start = match_context(
                 rules, baseline, _mix(seed, deal), f"spadeskit arena hand {seed} {deal}"
             )
-        elif isinstance(contexts, Sequence) and not isinstance(contexts, str):
+        elif contexts is not None:  # states at hand starts, checked there too
             start = contexts[deal % len(contexts)]
         else:
             start = rules.new_game(seed=_mix(seed, deal))
@@ -869,18 +872,7 @@ class HandEvaluation:
             "context": self.context,
             "mean_margin_per_hand": self.mean_margin,
             "margin_interval_95": [low, high],
-            "cpu_per_decision": dict(
-                zip(
-                    (
-                        "challenger_seconds",
-                        "challenger_decisions",
-                        "baseline_seconds",
-                        "baseline_decisions",
-                    ),
-                    cpu_per_decision([o.cpu for o in self.outcomes]),
-                    strict=True,
-                )
-            ),
+            "cpu_per_decision": _cpu_summary(self.outcomes),
             "sign_test": {
                 "deals_for": plus,
                 "deals_against": minus,
@@ -909,7 +901,7 @@ class HandEvaluation:
                 f"{data['deals_for']} deals for, {data['deals_against']} against: "
                 f"p = {data['p_value']:.3g}",
             ),
-            ("CPU a decision", _cpu_text(cpu_per_decision([o.cpu for o in self.outcomes]))),
+            ("CPU a decision", _cpu_text(self.outcomes)),
         ]
         width = max(len(k) for k, _ in rows)
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
