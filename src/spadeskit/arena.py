@@ -609,6 +609,17 @@ class Evaluation:
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
+def draw_progress(stream: IO[str], done: int, total: int, noun: str) -> None:
+    """Draw (over the last one) a progress bar of ``done`` out of ``total`` ``noun``."""
+    filled = int(30 * done / max(total, 1))
+    print(
+        f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {noun}",
+        end="",
+        file=stream,
+        flush=True,
+    )
+
+
 def _name(spec: BotSpec) -> str:
     return spec if isinstance(spec, str) else f"{spec.__module__}:{spec.__qualname__}"
 
@@ -670,13 +681,7 @@ def _run_deals(
         nonlocal done
         done += count
         if stream is not None:
-            filled = int(30 * done / deals)
-            print(
-                f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{deals} deals",
-                end="",
-                file=stream,
-                flush=True,
-            )
+            draw_progress(stream, done, deals, "deals")
 
     if executor is None:
         for chunk in chunks:

@@ -19,6 +19,7 @@ from typing import IO, Any
 import numpy as np
 
 from .actions import Bid, BlindNil, Nil
+from .arena import draw_progress
 from .batch import BatchUnsupported
 from .errors import SpadesError
 from .rules import Rules
@@ -147,12 +148,11 @@ def run(
     started = time.perf_counter()
     totals = Totals(rules)
     how = "batched"
-    try:
+    try:  # the engine is derived (or refused) when simulate_batch is called
+        batches = rules.simulate_batch(hands, seed=seed, policy=policy)
         chunks: Iterator[tuple[Any, ...]] = (
-            (b.bids, b.nil, b.books, b.points, b.bags)
-            for b in rules.simulate_batch(hands, seed=seed, policy=policy)
+            (b.bids, b.nil, b.books, b.points, b.bags) for b in batches
         )
-        first = next(chunks, None)
     except BatchUnsupported as refused:
         if policy != "random":
             raise SpadesError(f"{refused}; only --policy random plays it hand by hand") from None
@@ -162,18 +162,10 @@ def run(
         )
         how = "hand by hand"
         chunks = _hand_by_hand(rules, hands, seed)
-        first = next(chunks, None)
-    for chunk in ([first] if first is not None else []), chunks:
-        for arrays in chunk:
-            totals.add(*arrays)
-            if progress is not None:
-                filled = int(30 * totals.hands / max(hands, 1))
-                print(
-                    f"\r[{'#' * filled}{'.' * (30 - filled)}] {totals.hands:,}/{hands:,} hands",
-                    end="",
-                    file=progress,
-                    flush=True,
-                )
+    for arrays in chunks:
+        totals.add(*arrays)
+        if progress is not None:
+            draw_progress(progress, totals.hands, hands, "hands")
     if progress is not None:
         print(file=progress)
     spent = time.perf_counter() - started
