@@ -51,7 +51,7 @@ from .cards import card_at
 from .errors import SpadesError, shown
 from .filters import READS
 from .results import HandSummary
-from .seeding import check_seed
+from .seeding import check_range, check_seed
 from .state import GameState, MatchState, Phase, copy_to_builder, freeze
 
 if TYPE_CHECKING:
@@ -422,7 +422,7 @@ class BatchEngine:
         for turn, (template, seat, _) in enumerate(self.templates):
             relative = self.order[turn]
             picks = draws_[:, turn].tolist()
-            column = choice[:, 0].copy()
+            column = np.empty(size, dtype=np.int64)
             for i, cards in enumerate(rotated):
                 builder = copy_to_builder(template)
                 builder.hands, builder._legal = cards, None
@@ -833,11 +833,7 @@ def simulate_batch(
     chunk: int = CHUNK,
 ) -> Iterator[BatchResult]:
     """See :meth:`Rules.simulate_batch <spadeskit.rules.Rules.simulate_batch>`."""
-    for what, value in (("a number of hands", hands), ("a start", start)):
-        if type(value) is not int or not 0 <= value < 2**62:
-            raise SpadesError(
-                f"{what} is a whole number from 0 to 2**62 - 1, not {shown(value, 40)}"
-            )
+    check_range(hands, start, 2**62)
     if type(chunk) is not int or not 1 <= chunk <= 1 << 20:
         raise SpadesError(f"chunk is a whole number from 1 to 2**20, not {shown(chunk, 40)}")
     check_seed(seed)

@@ -25,7 +25,7 @@ from .errors import (
 from .filters import STATE_READS
 from .results import HandResult
 from .rules import HandScore
-from .seeding import check_seed, index_drawer, mix
+from .seeding import check_range, check_seed, index_drawer, mix
 from .state import (
     Dealing,
     GameState,
@@ -466,11 +466,7 @@ class Playouts(Turns):
     def simulate(
         self, hands: int, seed: int, policy: Policy | None, start: int
     ) -> Iterator[HandResult]:
-        for what, value in (("a number of hands", hands), ("a start", start)):
-            if type(value) is not int or not 0 <= value < 2**63:
-                raise SpadesError(
-                    f"{what} is a whole number from 0 to 2**63 - 1, not {shown(value, 40)}"
-                )
+        check_range(hands, start, 2**63)
         check_seed(seed)
         _check_policy(policy)
         return self._simulate(hands, seed, policy, start)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from .errors import SpadesError, shown
 
-__all__ = ["SEED_BITS", "check_seed", "index_drawer", "mix"]
+__all__ = ["SEED_BITS", "check_range", "check_seed", "index_drawer", "mix"]
 
 SEED_BITS = 256
 """Seeds are whole numbers of at most this many bits (either sign)."""
@@ -22,6 +22,18 @@ def check_seed(seed: object) -> int:
             f"a seed is a whole number of at most {SEED_BITS} bits, not {shown(seed)}"
         )
     return seed
+
+
+def check_range(hands: object, start: object, limit: int) -> None:
+    """Raise SpadesError unless a number of hands and a start are whole numbers from 0
+    to ``limit - 1``, ``limit`` a power of two (what a simulation of hands ``start`` …
+    takes)."""
+    for what, value in (("a number of hands", hands), ("a start", start)):
+        if type(value) is not int or not 0 <= value < limit:
+            raise SpadesError(
+                f"{what} is a whole number from 0 to 2**{limit.bit_length() - 1} - 1, "
+                f"not {shown(value, 40)}"
+            )
 
 
 def mix(seed: int, number: int) -> int:
