@@ -122,14 +122,15 @@ def _replay(args: argparse.Namespace) -> int:
     if args.key_file:
         with open(args.key_file, "rb") as handle:
             key = handle.read().strip()
-    game = replay(record, key=key)
     if not args.tricks and args.seat is None:
-        print_match(game)
+        print_match(replay(record, key=key))
         return 0
-    seat = None if args.seat is None else _seat(args.seat, game.rules.table.seat_names)
+    table = Table.from_record(record, key=key)  # checked as replay checks it
+    rules = table.rules
+    seat = None if args.seat is None else _seat(args.seat, rules.table.seat_names)
     deals = {} if seat is not None else _deals(record, key)
-    stream, _ = Table.from_record(record, key=key).events(seat)
-    for line in stream_lines(game.rules, stream, seat, args.tricks, deals):
+    stream, _ = table.events(seat)
+    for line in stream_lines(rules, stream, seat, args.tricks, deals):
         print(line)
     return 0
 
