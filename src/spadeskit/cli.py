@@ -23,8 +23,9 @@ from . import available, load_rules, replay
 from .actions import Action, Bid
 from .arena import make_bot, play_match
 from .bots import Bot
-from .cards import Card, Suit, card_at
+from .cards import Card, card_at
 from .errors import SpadesError
+from .prompt import by_suit
 from .replay import iter_replay
 from .rules import Rules
 from .service import Table
@@ -147,15 +148,13 @@ def _deals(record: Any, key: str | bytes | None) -> dict[int, tuple[int, ...]]:
 
 def cards_text(cards: Sequence[Card]) -> str:
     """Return cards grouped by suit, highest first: ``♠ A K 4  ♥ Q 10``."""
-    groups = []
-    jokers = [c.code for c in cards if c.suit is None]
-    if jokers:
-        groups.append("★ " + " ".join(jokers))
-    for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS):
-        ranks = sorted((c for c in cards if c.suit is suit), key=lambda c: -c.rank)
-        if ranks:
-            groups.append(suit.symbol + " " + " ".join(c.code[:-1] for c in ranks))
-    return "  ".join(groups) or "-"
+    return (
+        "  ".join(
+            mark + " " + " ".join(c.code if c.suit is None else c.code[:-1] for c in group)
+            for mark, group in by_suit(cards)
+        )
+        or "-"
+    )
 
 
 def stream_lines(

@@ -15,7 +15,7 @@ import json
 import os
 import pathlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
 import attrs
@@ -35,6 +35,7 @@ __all__ = [
     "PromptTable",
     "SavedGame",
     "Session",
+    "by_suit",
     "games_dir",
     "hand_text",
     "load_saved",
@@ -54,19 +55,25 @@ Type your decision: a bid ("4", "nil", "blind nil"), a card ("QH", "10♥", "pla
   quit         stop (the game is saved first if --record was given)"""
 
 
+def by_suit(cards: Iterable[Card]) -> list[tuple[str, list[Card]]]:
+    """Return ``cards`` grouped as a hand is shown: the jokers (``"★"``), then spades,
+    hearts, clubs and diamonds (by symbol), each highest first; no empty group."""
+    held = list(cards)
+    groups = [("★", [c for c in held if c.suit is None])]
+    for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS):
+        groups.append(
+            (suit.symbol, sorted((c for c in held if c.suit is suit), key=lambda c: -c.rank))
+        )
+    return [(mark, group) for mark, group in groups if group]
+
+
 def hand_text(view: View, symbols: bool = True) -> str:
     """Return the seat's cards grouped by suit, legal plays marked with ``*``."""
     legal = {a.card for a in view.legal_actions if isinstance(a, Play)}
-    rows = []
-    for suit in (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS):
-        cards = sorted(
-            (c for c in view.cards if c.suit is suit), key=lambda c: c.rank, reverse=True
-        )
-        if cards:
-            rows.append(f"  {suit.symbol} " + " ".join(_card(c, c in legal) for c in cards))
-    jokers = [c for c in view.cards if c.suit is None]
-    if jokers:
-        rows.insert(0, "  ★ " + " ".join(_card(c, c in legal) for c in jokers))
+    rows = [
+        f"  {mark} " + " ".join(_card(c, c in legal) for c in group)
+        for mark, group in by_suit(view.cards)
+    ]
     return "\n".join(rows) if rows else "  (no cards to show)"
 
 

@@ -28,11 +28,10 @@ from textual.widgets import Footer, Header, Input, RichLog, Static
 
 from .actions import Bid, Play
 from .cards import Card, Suit
-from .prompt import HELP, Session
+from .prompt import HELP, Session, by_suit
 
 __all__ = ["HandBar", "TableApp", "felt_text"]
 
-_SUITS = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 _RED = (Suit.HEARTS, Suit.DIAMONDS)
 
 
@@ -126,9 +125,7 @@ class HandBar(Widget):
         on the same card if it is still held (and playable, when any card is), else
         goes to the first playable one."""
         kept = self.cards[self.cursor] if self.cursor < len(self.cards) else None
-        ordered = [c for c in cards if c.suit is None]
-        for suit in _SUITS:
-            ordered += sorted((c for c in cards if c.suit is suit), key=lambda c: -c.rank)
+        ordered = [c for _, group in by_suit(cards) for c in group]
         self.cards, self.legal = ordered, legal
         if kept in ordered and (kept in legal or not legal):
             self.cursor = ordered.index(kept)
