@@ -275,7 +275,7 @@ class BatchEngine:
                 self.beats[led, level + 1] = mask
         self._filters = self._compile_filters()
         self.reads_top = any(
-            "$top" in text
+            "top" in codegen.placeholders(text)
             for f in rules.filters
             if f.block is not None
             for step in f.block.steps
