@@ -298,6 +298,16 @@ def test_blind_nil_scores_plus_or_minus_200() -> None:
     ).points == (350, 80)
 
 
+def test_blind_nil_owns_its_options() -> None:
+    """blind-nil: ... (±200) *(option)*: the option belongs to the house rule, and asking
+    plain standard for it names the house rule that has it."""
+    with pytest.raises(spadeskit.OptionError, match="house rule 'blind-nil': add 'blind-nil'"):
+        rules(blind_nil_value=300)
+    with pytest.raises(spadeskit.OptionError, match="blind-nil"):
+        rules(blind_nil_trailing=50)
+    assert rules("blind-nil").options["blind_nil_trailing"] == 0
+
+
 def test_blind_nil_partner_passes_2_cards_then_the_bidder_passes_as_many_back() -> None:
     """blind-nil: after all bids, the partner passes 2 cards to the blind nil bidder, who
     then passes as many back."""

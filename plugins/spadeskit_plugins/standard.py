@@ -14,10 +14,8 @@ from collections.abc import Sequence
 from spadeskit.actions import Action
 from spadeskit.cards import STANDARD_DECK
 from spadeskit.plugin import (
-    Option,
     PluginInfo,
     hookimpl,
-    int_range,
 )
 from spadeskit.table import TableSpec
 
@@ -50,19 +48,6 @@ PLUGIN = PluginInfo(
         floor_option("side"),
         NIL_VALUE,
         NIL_TRICKS,
-        Option(
-            "blind_nil_value",
-            200,
-            "Points for a blind nil (with the blind-nil house rule).",
-            int_range(0),
-        ),
-        Option(
-            "blind_nil_trailing",
-            0,
-            "With the blind-nil house rule: blind nil is allowed only to a side trailing by at "
-            "least this many points (0: always allowed).",
-            int_range(0),
-        ),
         BAG_LIMIT,
         BAG_PENALTY,
     ),

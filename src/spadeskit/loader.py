@@ -330,6 +330,16 @@ def hook_argument_problem(function: Callable[..., Any], hook: str) -> str | None
     return f"asks for {', '.join(unknown)}, which the hook does not offer (it offers {offers})"
 
 
+def _declared_elsewhere(name: str) -> str:
+    """Return ``" (it is an option of the house rule 'x': add 'x')"`` when another
+    installed plugin declares option ``name``, else ``""`` (only on the error path)."""
+    for summary in available():
+        if any(option.name == name for option in summary.options):
+            kind = summary.kind.replace("-", " ")
+            return f" (it is an option of the {kind} {summary.name!r}: add {summary.name!r})"
+    return ""
+
+
 def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> FrozenMap:
     declared: dict[str, tuple[PluginInfo, Option]] = {}
     for info in infos:
@@ -348,8 +358,8 @@ def _resolve_options(infos: Sequence[PluginInfo], given: Mapping[str, Any]) -> F
             known = ", ".join(sorted(declared)) or "none"
             names = " + ".join(i.name for i in infos)
             raise OptionError(
-                f"unknown option {shown(name)} for {names}{_did_you_mean(name, declared)}; "
-                f"options: {known}"
+                f"unknown option {shown(name)} for {names}"
+                f"{_declared_elsewhere(name) or _did_you_mean(name, declared)}; options: {known}"
             )
         info, option = declared[name]
         try:

@@ -3,13 +3,13 @@
 Until a seat has decided, its own cards are hidden from its view.  At its bidding turn
 an undecided seat may bid :class:`~spadeskit.BlindNil` or take :class:`~spadeskit.SeeCards`
 (which it may also do at any time before its turn); once it has seen its cards it bids
-as usual.  A blind nil scores ±``blind_nil_value`` (200, an option of ``standard``).
+as usual.  A blind nil scores ±``blind_nil_value`` (default 200).
 After all bids, the partner passes ``blind_nil_pass`` cards (0, 1 or 2; default 2) to
 the blind nil bidder, who then passes as many back: two
 :class:`~spadeskit.table.Step` exchanges before the first lead.
 
 Both partners may bid blind nil (so what a seat is offered never shows a partner's
-sealed bid); when both do, no cards are exchanged.  With the ``standard`` option
+sealed bid); when both do, no cards are exchanged.  With the option
 ``blind_nil_trailing`` set to N > 0, blind nil is offered only to a side that trails
 the best other side by at least N points at the start of the hand.
 """
@@ -31,6 +31,7 @@ from spadeskit.plugin import (
     choice,
     evolve_hand,
     hookimpl,
+    int_range,
     with_hand,
 )
 from spadeskit.state import GameState, Phase
@@ -42,6 +43,19 @@ PLUGIN = PluginInfo(
     kind="house-rule",
     summary="Bid nil before seeing your cards for double; partners then trade cards.",
     options=(
+        Option(
+            "blind_nil_value",
+            200,
+            "Points won by a blind nil that takes no trick, lost by one that takes any.",
+            int_range(0),
+        ),
+        Option(
+            "blind_nil_trailing",
+            0,
+            "Blind nil is offered only to a side trailing the best other side by at least "
+            "this many points at the start of the hand (0: always offered).",
+            int_range(0),
+        ),
         Option(
             "blind_nil_pass",
             2,
