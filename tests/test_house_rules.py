@@ -225,6 +225,18 @@ def test_no_bags_overtricks_score_nothing() -> None:
     assert "no bags" in result.lines[0].text and "bag (" not in result.lines[0].text
 
 
+def test_no_bags_rewrites_only_the_bag_part_of_a_line() -> None:
+    """no-bags: overtricks score nothing ...: the line keeps the variant's own words and
+    says so in its bag part, also for a failed nil beside a set contract."""
+    plain = rules().score_hand(bids=[0, 4, 5, 4], books=[1, 3, 4, 5]).lines
+    lines = rules("no-bags").score_hand(bids=[0, 4, 5, 4], books=[1, 3, 4, 5]).lines
+    assert plain[1].text == "N nil, took 1: -100, 1 bag (contract set: +0)"
+    assert lines[1].text == "N nil, took 1: -100, 1 overtrick, no bags"
+    made = rules("no-bags").score_hand(bids=[3, 2, 4, 4], books=[4, 3, 4, 2]).lines[0]
+    assert made.text == "N/S bid 7, took 8: +70, 1 overtrick, no bags"
+    assert (made.points, made.bags, made.bag_points) == (70, 0, 0)
+
+
 def test_no_bags_and_there_is_no_bag_penalty() -> None:
     """no-bags: ... and there is no bag penalty."""
     result = rules("no-bags").score_hand(bids=[1, 1, 1, 1], books=[6, 1, 5, 1], bags=[9, 0])

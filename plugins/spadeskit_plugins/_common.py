@@ -135,9 +135,10 @@ def contract_lines(
                 ScoreLine(
                     side,
                     10 * contract + over,
-                    partial(_made, name, contract, took, over),
+                    partial(_made, name, contract, took),
                     bags=over,
                     bag_points=over,
+                    bag_text=bags_text(over) if over else None,
                 )
             )
         else:
@@ -160,9 +161,12 @@ def contract_lines(
             ScoreLine(
                 side,
                 points + bonus,
-                partial(_nil, label, took_nil, points, extra, made),
+                partial(_nil, label, took_nil, points),
                 bags=extra,
                 bag_points=bonus,
+                bag_text=(bags_text(extra) if made else f"{count(extra, 'bag')} (contract set: +0)")
+                if extra
+                else None,
             )
         )
     limit, penalty = options["bag_limit"], options["bag_penalty"]
@@ -183,23 +187,16 @@ def contract_lines(
 # Score-line texts, built only when read (ScoreLine accepts a function for its text).
 
 
-def _made(name: str, contract: int, took: int, over: int) -> str:
-    return f"{name} bid {contract}, took {took}: {signed(10 * contract)}" + (
-        f", {bags_text(over)}" if over else ""
-    )
+def _made(name: str, contract: int, took: int) -> str:
+    return f"{name} bid {contract}, took {took}: {signed(10 * contract)}"
 
 
 def _set(name: str, contract: int, took: int) -> str:
     return f"{name} bid {contract}, took {took}: set, {signed(-10 * contract)}"
 
 
-def _nil(label: str, took: int, points: int, bags: int, made: bool) -> str:
-    text = f"{label}, took {took}: {signed(points)}"
-    if bags and made:
-        text += f", {bags_text(bags)}"
-    elif bags:
-        text += f", {count(bags, 'bag')} (contract set: +0)"
-    return text
+def _nil(label: str, took: int, points: int) -> str:
+    return f"{label}, took {took}: {signed(points)}"
 
 
 def _bag_penalty(name: str, bags: int, points: int) -> str:

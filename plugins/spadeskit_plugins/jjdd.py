@@ -392,6 +392,13 @@ def was_set(summary: HandSummary, table: TableSpec, side: int) -> bool:
     return counting_books(summary, table, books, side) < team_bid(summary.bids, table.sides[side])
 
 
+def sandbags_text(over: int, bonus: int) -> str | None:
+    """Return what a line says of ``over`` sandbags worth ``bonus`` points, if any."""
+    if not over:
+        return None
+    return bags_text(over) if bonus else count(over, "sandbag")
+
+
 @hookimpl
 def spadeskit_score_hand(
     summary: HandSummary, match: MatchState, table: TableSpec, options: Any
@@ -416,9 +423,16 @@ def spadeskit_score_hand(
             value = options["nil_value"] if took_nil == 0 else -options["nil_value"]
             bonus = took_nil if made and not doubled_over and options["sandbags"] else 0
             text = f"{table.seat_names[seat]} nil, took {took_nil}: {signed(value)}"
-            if took_nil:
-                text += f", {bags_text(took_nil)}" if bonus else f", {count(took_nil, 'sandbag')}"
-            lines.append(ScoreLine(side, value + bonus, text, bags=took_nil, bag_points=bonus))
+            lines.append(
+                ScoreLine(
+                    side,
+                    value + bonus,
+                    text,
+                    bags=took_nil,
+                    bag_points=bonus,
+                    bag_text=sandbags_text(took_nil, bonus),
+                )
+            )
         label = f"{name} bid {bid}, took {took}"
         if not made:
             lines.append(
@@ -436,11 +450,17 @@ def spadeskit_score_hand(
             )
         else:
             points = 10 * bid * factor
-            text = f"{label}: {signed(points)}"
             bonus = over if options["sandbags"] else 0
-            if over:
-                text += f", {bags_text(over)}" if bonus else f", {count(over, 'sandbag')}"
-            lines.append(ScoreLine(side, points + bonus, text, bags=over, bag_points=bonus))
+            lines.append(
+                ScoreLine(
+                    side,
+                    points + bonus,
+                    f"{label}: {signed(points)}",
+                    bags=over,
+                    bag_points=bonus,
+                    bag_text=sandbags_text(over, bonus),
+                )
+            )
         counted = match.bags[side] + over + nil_books
         if options["sandbag_penalty"] and counted >= SANDBAG_LIMIT:
             times = counted // SANDBAG_LIMIT

@@ -385,7 +385,9 @@ def spadeskit_score_hand(
 
     A house rule that adds a line (a Boston bonus, a partnership-nil bonus)
     implements the hook plainly; one that changes the variant's own lines (no bags)
-    wraps it (``wrapper=True``): ``lines = yield``, then return the new list.
+    wraps it (``wrapper=True``): ``lines = yield``, then return the new list.  It
+    changes a line's fields (``points``, ``bags``, ``bag_points``, ``bag_text``) with
+    ``attrs.evolve``, never its ``text``: another rule's words are that rule's.
     """
 
 

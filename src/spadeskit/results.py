@@ -84,13 +84,18 @@ class ScoreLine:
     what a person reads: ``"N/S bid 7, took 8: +70, 1 bag (+1)"``.  ``bag_points`` is
     the part of ``points`` those bags scored: one a bag by default, 0 for bags that
     score nothing (a failed nil's tricks beside a set contract), so a house rule that
-    takes bag scoring away knows what to take off.
+    takes bag scoring away knows what to take off.  ``bag_text`` is what the text says
+    about those bags (``"1 bag (+1)"``), kept apart so that such a rule rewrites that
+    part alone and never edits another rule's text: :attr:`text` reads
+    ``"<text>, <bag_text>"``.  A line that says everything in ``text`` leaves it ``None``.
 
     ``text`` may be given as a function returning the text: it is then built the first
     time it is read, so simulations that never read score lines never format them.
 
     >>> ScoreLine(0, 70, lambda: "N/S bid 7: +70").text
     'N/S bid 7: +70'
+    >>> ScoreLine(0, 71, "N/S bid 7, took 8: +70", bags=1, bag_text="1 bag (+1)").text
+    'N/S bid 7, took 8: +70, 1 bag (+1)'
     """
 
     side: int
@@ -100,17 +105,22 @@ class ScoreLine:
     bag_points: int = attrs.field(
         default=attrs.Factory(lambda line: max(line.bags, 0), takes_self=True)
     )
+    bag_text: str | None = None
 
     def __repr__(self) -> str:
         return (
-            f"ScoreLine(side={self.side!r}, points={self.points!r}, text={self.text!r}, "
+            f"ScoreLine(side={self.side!r}, points={self.points!r}, text={self._base()!r}, "
             f"bags={self.bags!r}, "
-            f"bag_points={self.bag_points!r})"
+            f"bag_points={self.bag_points!r}, bag_text={self.bag_text!r})"
         )
 
     @property
     def text(self) -> str:
-        """Return what a person reads for this line."""
+        """Return what a person reads for this line (its bag text included)."""
+        base = self._base()
+        return base if self.bag_text is None else f"{base}, {self.bag_text}"
+
+    def _base(self) -> str:
         value = self._text
         if not isinstance(value, str):
             try:

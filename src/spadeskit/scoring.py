@@ -72,12 +72,13 @@ class Scoring(Dealer):
                 or line.side not in sides
                 or type(line.points) is not int
                 or type(line.bags) is not int
+                or (line.bag_text is not None and type(line.bag_text) is not str)
             ):
                 raise self._bad(
                     "spadeskit_score_hand",
                     call,
                     line,
-                    "not a ScoreLine of whole numbers for a side of this table",
+                    "not a ScoreLine of whole numbers for a side of this table (bag_text: str or None)",
                     index,
                 )
             lines.append(line)

@@ -2,9 +2,10 @@
 
 A wrapper around the scoring hook: every score line that carries bags loses the points
 those bags scored (its ``bag_points``: one a bag, or none for a failed nil's tricks
-beside a set contract) and its bags, and the bag-penalty lines go.  It only touches
-lines that carry bags, so it combines with ``boston`` and ``partnership-nil`` (whose
-lines carry none) in any order.
+beside a set contract) and its bags, its ``bag_text`` says so ("1 overtrick, no
+bags"), and the bag-penalty lines go.  It never edits another rule's text: a line's
+bag part is its own field.  It only touches lines that carry bags, so it combines with
+``boston`` and ``partnership-nil`` (whose lines carry none) in any order.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import attrs
 from spadeskit import ScoreLine
 from spadeskit.plugin import PluginInfo, hookimpl
 
-from .._common import bags_text
+from .._common import count
 
 PLUGIN = PluginInfo(
     name="no-bags",
@@ -34,15 +35,12 @@ def without_bags(line: ScoreLine) -> ScoreLine | None:
         return None
     if line.bags == 0:
         return line
-    text = line.text
-    if line.bag_points:
-        text = text.replace(f", {bags_text(line.bag_points)}", "")
     return attrs.evolve(
         line,
         points=line.points - line.bag_points,
         bags=0,
         bag_points=0,
-        text=f"{text} ({line.bags} over, no bags)",
+        bag_text=f"{count(line.bags, 'overtrick')}, no bags",
     )
 
 
