@@ -78,7 +78,8 @@ class Scoring(Dealer):
                     "spadeskit_score_hand",
                     call,
                     line,
-                    "not a ScoreLine of whole numbers for a side of this table (bag_text: str or None)",
+                    "not a ScoreLine of whole numbers for a side of this table "
+                    "(bag_text: a string or None)",
                     index,
                 )
             lines.append(line)

@@ -19,9 +19,9 @@ from typing import IO, Any
 import numpy as np
 
 from .actions import Bid, BlindNil, Nil
-from .arena import draw_progress
 from .batch import BatchUnsupported
 from .errors import SpadesError
+from .matchplay import draw_progress
 from .rules import Rules
 
 __all__ = ["Totals", "run", "summary_lines"]
