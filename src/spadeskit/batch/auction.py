@@ -1,0 +1,175 @@
+"""The batched auction, derived from the rules (part of :mod:`spadeskit.batch`).
+
+Who bids, in what order, from what menu, and who leads are read from the step engine on
+probe hands; a menu that depends on the bidder's own cards alone is asked of the rules
+hand by hand.  The batched policies' bids are drawn here.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+try:
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - the fast extra is missing
+    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+
+from ..actions import Bid, Nil
+from ..cards import card_at
+from ..state import GameState, Phase, copy_to_builder, freeze
+from .common import (
+    PROBES,
+    BatchFields,
+    BatchUnsupported,
+    _indices,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+class BatchAuction(BatchFields):
+    """The auction, derived from the step engine on probe hands: who bids, in what order,
+    from what menu, who leads; and the batched policies' bids."""
+
+    def _probe(self, number: int, dealer: int) -> GameState:
+        return self.rules.new_game(seed=number, dealer=dealer)
+
+    def _derive_auction(self) -> None:
+        """Read who bids, in what order, from what menu, and who leads, from the step
+        engine on probe hands.  The order, the leader and the trump must not depend on
+        the deal; each seat's menu must be one fixed menu, or depend on nothing but the
+        seat's own cards (``mirror``, ``whiz``), in which case the rules are asked for
+        each hand's menus."""
+        rules, n = self.rules, self.n
+        rng = random.Random(0)
+        probes = []
+        for number in range(PROBES):
+            dealer = number % n
+            game = self._probe(number, dealer)
+            turns, states = [], []
+            while game.phase is Phase.AUCTION:
+                seat = game.to_act
+                assert seat is not None
+                menu = tuple(game.legal_actions())
+                turns.append(((seat - dealer) % n, menu))
+                states.append(game)
+                game = game.apply(rng.choice(menu), seat)
+            if game.phase is not Phase.PLAY or game.steps:
+                raise BatchUnsupported(
+                    f"the auction of {rules.name!r} is followed by an exchange or discard, "
+                    "which batches do not play"
+                )
+            contract = game.contract
+            assert contract is not None
+            if contract.declarer is not None:
+                raise BatchUnsupported(
+                    f"the auction of {rules.name!r} names a declarer, which batches do not keep"
+                )
+            probes.append((dealer, turns, states, (contract.leader - dealer) % n, contract.trump))
+        shapes = {
+            (tuple(r for r, _ in turns), leader, trump) for _, turns, _, leader, trump in probes
+        }
+        if len(shapes) != 1:
+            raise BatchUnsupported(
+                f"in the auction of {rules.name!r} who speaks, who leads or what is trump "
+                "differs between deals: batches need them fixed"
+            )
+        ((self.order, self.leader, self.trump),) = shapes
+        if sorted(self.order) != list(range(n)):
+            raise BatchUnsupported(
+                f"in the auction of {rules.name!r} the seats do not each bid once, which "
+                "batches need"
+            )
+        menus = {menu for _, turns, _, _, _ in probes for _, menu in turns}
+        offered = {action for menu in menus for action in menu}
+        for action in offered:
+            if not isinstance(action, (Bid, Nil)):
+                raise BatchUnsupported(
+                    f"the auction of {rules.name!r} offers {action}: batches bid only "
+                    "numbers and nil"
+                )
+        self.templates: list[tuple[GameState, int, int]] | None = None
+        if len(menus) == 1:
+            (self.menu,) = menus
+        else:
+            self._check_own_cards(probes)
+            numbers = {a.tricks for a in offered if isinstance(a, Bid)} | set(
+                range(1, self.tricks + 1)
+            )
+            self.menu = (Nil(), *(Bid(k) for k in sorted(numbers)))
+            dealer, _, states, _, _ = probes[0]
+            self.templates = [
+                (state, state.to_act, dealer)  # type: ignore[misc]
+                for state in states
+            ]
+        self.menu_index = {action: k for k, action in enumerate(self.menu)}
+        self.menu_tricks = np.array(
+            [a.tricks if isinstance(a, Bid) else 0 for a in self.menu], dtype=np.int64
+        )
+        self.menu_nil = np.array([not isinstance(a, Bid) for a in self.menu])
+
+    def _check_own_cards(self, probes: list[Any]) -> None:
+        """Refuse unless every menu depends on the bidder's own cards alone: asked again
+        with the other seats' cards dealt afresh and the earlier bids chosen anew, each
+        seat must be offered the same bids."""
+        rules, n = self.rules, self.n
+        rng = random.Random(2)
+        for dealer, turns, states, _, _ in probes[:8]:
+            for turn, (_, menu) in enumerate(turns):
+                seat = states[turn].to_act
+                assert seat is not None
+                hands = list(states[0].hands)
+                others = [c for s in range(n) if s != seat for c in _indices(hands[s])]
+                rng.shuffle(others)
+                start = 0
+                for s in range(n):
+                    if s != seat:
+                        size = len(_indices(hands[s]))
+                        hands[s] = sum(1 << c for c in others[start : start + size])
+                        start += size
+                deal = [[card_at(c).code for c in _indices(mask)] for mask in hands]
+                game = rules.new_game(deal=deal, dealer=dealer)
+                for _ in range(turn):
+                    game = game.apply(rng.choice(game.legal_actions()))
+                if tuple(game.legal_actions()) != menu:
+                    raise BatchUnsupported(
+                        f"the auction of {rules.name!r} depends on the cards or on earlier "
+                        "bids beyond the bidder's own cards: batches cannot derive it"
+                    )
+
+    def _choose_bids(self, held: Any, dealer: Any, draws_: Any) -> Any:
+        """Each seat's bid (an index into :attr:`menu`), uniformly among what the rules
+        offer it: from the one fixed menu, or, where a seat's menu depends on its cards,
+        by asking the rules for each hand's menus."""
+        size, n = len(held), self.n
+        rows = np.arange(size)
+        choice = np.zeros((size, n), dtype=np.int64)
+        if self.templates is None:
+            m = len(self.menu)
+            for turn, relative in enumerate(self.order):
+                seat = (dealer + relative) % n
+                choice[rows, seat] = (draws_[:, turn] * m).astype(np.int64)
+            return choice
+        ask = self.rules.engine._auction_actions
+        index = self.menu_index
+        dealers = dealer.tolist()
+        first = self.templates[0][2]
+        # Each hand's cards, seat by seat as the templates' seats sit relative to the
+        # dealer (the templates are one probe hand's auction, turn by turn).
+        rotated = [
+            tuple(cards[(s + d - first) % n] for s in range(n))
+            for cards, d in zip(held.tolist(), dealers, strict=True)
+        ]
+        for turn, (template, seat, _) in enumerate(self.templates):
+            relative = self.order[turn]
+            picks = draws_[:, turn].tolist()
+            column = np.empty(size, dtype=np.int64)
+            for i, cards in enumerate(rotated):
+                builder = copy_to_builder(template)
+                builder.hands, builder._legal = cards, None
+                menu = ask(freeze(builder), seat)
+                column[i] = index[menu[int(picks[i] * len(menu))]]
+            choice[rows, (dealer + relative) % n] = column
+        return choice

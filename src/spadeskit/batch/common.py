@@ -1,0 +1,217 @@
+"""What every part of the batched engine shares: the limits, the typed refusal, the
+random numbers of a block of hands, and bit tricks on arrays of card masks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+try:
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - the fast extra is missing
+    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+
+from ..actions import Action, Play
+from ..cards import card_at
+from ..errors import SpadesError
+from ..state import MatchState
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from ..rules import Rules
+
+
+POLICIES = ("random", "greedy")
+"""``random``: every bid and card uniformly among the legal ones; ``greedy``: bids and
+leads at random, every following card by :func:`spadeskit.bots.greedy_card` (the
+cheapest card that takes the trick unless the partner already holds it, else the
+cheapest card), as search's greedy playouts play."""
+
+
+CHUNK = 8192
+"""Hands played in lockstep at a time: enough to keep numpy busy, small enough to stay
+in the CPU's cache (a chunk's arrays take a few MB)."""
+
+
+PROBES = 24
+"""Probe hands the auction and the scoring are derived from and checked on."""
+
+
+_VECTOR_READS = {
+    "leading": "_b_leading",
+    "following": "(not _b_leading)",
+    "lead": "_b_lead",
+    "played": "_b_played",
+    "done": "_b_done",
+    "top": "_b_top",
+}
+
+
+class BatchUnsupported(SpadesError):
+    """The batched engine cannot derive this rule set (the message says which part);
+    :meth:`Rules.simulate <spadeskit.rules.Rules.simulate>` plays it."""
+
+    code = "not-batched"
+
+
+BLOCK = 1024
+"""Hands whose random numbers one generator draws: hand ``i`` takes row ``i % BLOCK`` of
+block ``i // BLOCK``, whose generator is seeded by ``(seed, i // BLOCK)`` alone, so any
+split of the hands gives the same hands.  (NumPy's generators may change their streams
+between NumPy releases, so hands repeat exactly under one NumPy version.)"""
+
+
+def _entropy(seed: int) -> int:
+    digest = hashlib.blake2b(f"spadeskit batch {seed}".encode(), digest_size=16).digest()
+    return int.from_bytes(digest, "little")
+
+
+def draws(
+    seed: int, first: int, last: int, deck: NDArray[np.int64], bids: int, cards: int
+) -> tuple[Any, Any, Any]:
+    """Return the random numbers of hands ``first`` … ``last - 1``: each hand's shuffled
+    deck, ``bids`` floats for its auction and ``cards`` floats for its play (each in
+    [0, 1)), drawn block by block (:data:`BLOCK`)."""
+    entropy = _entropy(seed)
+    decks, auction, play = [], [], []
+    for block in range(first // BLOCK, (last - 1) // BLOCK + 1):
+        generator = np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence(entropy, spawn_key=(block,)))
+        )
+        shuffled = np.tile(deck, (BLOCK, 1))
+        generator.permuted(shuffled, axis=1, out=shuffled)
+        decks.append(shuffled)
+        auction.append(generator.random((BLOCK, bids)))
+        play.append(generator.random((BLOCK, cards)))
+    low = first - (first // BLOCK) * BLOCK
+    high = low + last - first
+    return (
+        np.concatenate(decks)[low:high],
+        np.concatenate(auction)[low:high],
+        np.concatenate(play)[low:high],
+    )
+
+
+class _Top:
+    """``$top[s]`` on arrays: the greatest strength within effective suit ``s`` among
+    each hand's trick cards of that suit."""
+
+    def __init__(self, top: NDArray[np.int64], rows: NDArray[np.int64]) -> None:
+        self.top, self.rows = top, rows
+
+    def __getitem__(self, suit: Any) -> NDArray[np.int64]:
+        return self.top[self.rows, suit]  # type: ignore[no-any-return]
+
+
+def _indices(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _kth_bit(allowed: NDArray[np.uint64], u: NDArray[np.float64]) -> NDArray[np.uint64]:
+    """Return each mask's ``int(u * popcount)``-th set bit (counting from the lowest)."""
+    k = (u * np.bitwise_count(allowed)).astype(np.int64)
+    one = np.uint64(1)
+    for j in range(int(k.max(initial=0))):
+        allowed = np.where(k > j, allowed & (allowed - one), allowed)
+    return allowed & (~allowed + one)
+
+
+@attrs.frozen
+class BatchResult:
+    """Hands played by :meth:`Rules.simulate_batch`, as arrays (one row per hand).
+
+    ``numbers`` are the hands' numbers (``start`` …), ``dealer`` each hand's dealer,
+    ``deals`` each seat's dealt cards (a mask of card indices), ``bid_choice`` which
+    entry of :attr:`menu` each seat bid (by seat), ``bids`` the tricks each seat bid
+    (0 for a nil), ``nil`` whether it was a nil, ``books`` the tricks each seat took,
+    ``points`` each side's points, ``bags`` each side's bag counter after the hand (the
+    hand is the first of a match, as in :meth:`~spadeskit.rules.Rules.simulate`),
+    ``plays`` the index of every card in the order played and ``seats`` who played it.
+    """
+
+    rules: Rules = attrs.field(repr=False)
+    seed: int
+    numbers: Any = attrs.field(repr=False)
+    dealer: Any = attrs.field(repr=False)
+    deals: Any = attrs.field(repr=False)
+    bid_choice: Any = attrs.field(repr=False)
+    bids: Any = attrs.field(repr=False)
+    nil: Any = attrs.field(repr=False)
+    books: Any = attrs.field(repr=False)
+    points: Any = attrs.field(repr=False)
+    bags: Any = attrs.field(repr=False)
+    plays: Any = attrs.field(repr=False)
+    seats: Any = attrs.field(repr=False)
+    menu: tuple[Action, ...] = attrs.field(repr=False)
+    order: tuple[int, ...] = attrs.field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def columns(self) -> dict[str, Any]:
+        """Return the results as named one-dimensional columns (``pandas.DataFrame``
+        takes the dict as it is): ``hand``, ``dealer``, ``bid_N`` …, ``nil_N`` …,
+        ``books_N`` …, ``points_N/S`` …, ``bags_N/S`` …."""
+        table = self.rules.table
+        out: dict[str, Any] = {"hand": self.numbers, "dealer": self.dealer}
+        for seat, name in enumerate(table.seat_names):
+            out[f"bid_{name}"] = self.bids[:, seat]
+            out[f"nil_{name}"] = self.nil[:, seat]
+            out[f"books_{name}"] = self.books[:, seat]
+        for side, name in enumerate(table.side_names):
+            out[f"points_{name}"] = self.points[:, side]
+            out[f"bags_{name}"] = self.bags[:, side]
+        return out
+
+    def deal(self, i: int) -> list[list[str]]:
+        """Return hand ``i``'s deal (row ``i``), one list of card codes per seat."""
+        return [
+            [card_at(c).code for c in range(64) if int(mask) >> c & 1] for mask in self.deals[i]
+        ]
+
+    def actions(self, i: int) -> list[tuple[int, Action]]:
+        """Return hand ``i``'s actions, ``(seat, action)`` in order: the bids, then the
+        cards.  ``rules.new_game(deal=result.deal(i), dealer=int(result.dealer[i]))``
+        stepped through them plays the same hand."""
+        n = self.rules.table.players
+        dealer = int(self.dealer[i])
+        out: list[tuple[int, Action]] = [
+            ((dealer + relative) % n, self.menu[int(self.bid_choice[i, (dealer + relative) % n])])
+            for relative in self.order
+        ]
+        out += [
+            (int(seat), Play(card_at(int(card))))
+            for seat, card in zip(self.seats[i], self.plays[i], strict=True)
+        ]
+        return out
+
+
+class BatchFields:
+    """What the batched engine knows of its rules, set when it is derived: each part of
+    the engine (``batch.auction``, ``batch.scoring``,
+    ``batch.play``) reads these."""
+
+    rules: Rules
+    n: int
+    """Players at the table."""
+    tricks: int
+    """Tricks in a hand (the hand size)."""
+    deck: NDArray[np.int64]
+    deal_map: list[NDArray[np.int64]]
+    suit_of: NDArray[Any]
+    strength: NDArray[Any]
+    suits: int
+    side_of: NDArray[np.int64]
+    rows: NDArray[np.int64]
+    """Each card's strength in a trick, by led suit (the trump mode's strength table)."""
+    orders: Any
+    beats: NDArray[np.uint64]
+    reads_top: bool
+    match: MatchState
+    _filters: Callable[..., Any]
+    _tables: dict[Any, list[tuple[Any, Any]]]

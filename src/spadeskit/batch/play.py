@@ -1,0 +1,248 @@
+"""The batched card play (part of :mod:`spadeskit.batch`): every hand of a chunk plays
+its ``k``-th card at the same step, for simulations and for search playouts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+try:
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - the fast extra is missing
+    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+
+from ..errors import SpadesError
+from ..state import GameState, Phase
+from .common import (
+    BatchResult,
+    BatchUnsupported,
+    _kth_bit,
+    _Top,
+    draws,
+)
+from .scoring import BatchScoring
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+
+class BatchPlay(BatchScoring):
+    """The card play of a chunk of hands in lockstep, for simulations and for search
+    playouts."""
+
+    def play(self, numbers: NDArray[np.int64], seed: int, policy: str) -> BatchResult:
+        """Play the hands ``numbers`` (one chunk) and return them."""
+        n, size = self.n, len(numbers)
+        rows = np.arange(size)
+        dealer = (n - 1 + numbers) % n
+        shuffled, bid_draws, draws_ = draws(
+            seed,
+            int(numbers[0]),
+            int(numbers[-1]) + 1,
+            self.deck,
+            n,
+            self.tricks * n,
+        )
+        held = np.zeros((size, n), dtype=np.uint64)
+        one = np.uint64(1)
+        for step, positions in enumerate(self.deal_map):
+            seat = (dealer + 1 + step) % n
+            cards = shuffled[:, positions].astype(np.uint64)
+            held[rows, seat] = np.bitwise_or.reduce(one << cards, axis=1)
+        deals = held.copy()
+        # The auction: each seat's bid, drawn uniformly among what it is offered.
+        choice = self._choose_bids(held, dealer, bid_draws)
+        played = np.zeros(size, dtype=np.uint64)
+        books = np.zeros((size, n), dtype=np.int64)
+        plays = np.zeros((size, self.tricks * n), dtype=np.int8)
+        seats = np.zeros((size, self.tricks * n), dtype=np.int8)
+        leader = (dealer + self.leader) % n
+        self._play_cards(
+            held, played, books, leader, 0, [], draws_, policy == "greedy", plays, seats
+        )
+        points, bags, _ = self._score(choice, books, self.match)
+        return BatchResult(
+            self.rules,
+            seed,
+            numbers,
+            dealer,
+            deals,
+            choice,
+            self.menu_tricks[choice],
+            self.menu_nil[choice],
+            books,
+            points,
+            bags,
+            plays,
+            seats,
+            self.menu,
+            self.order,
+        )
+
+    def _play_cards(
+        self,
+        held: Any,
+        played: Any,
+        books: Any,
+        leader: Any,
+        first_trick: int,
+        started: Sequence[tuple[Any, Any]],
+        draws_: Any,
+        greedy: bool,
+        plays: Any = None,
+        seats: Any = None,
+    ) -> None:
+        """Play every card left, in place: from trick ``first_trick``, whose first cards
+        ``started`` (``(seat, card index)`` arrays, already out of ``held`` and in
+        ``played``) are on the table, led by ``leader``.  Each random choice takes the
+        next column of ``draws_``; ``plays`` and ``seats`` record each card and its seat.
+
+        A block's steps only ever keep cards of ``allowed`` and never leave it empty
+        (:class:`~spadeskit.filters.Narrow`), so every card chosen is held and legal."""
+        n, size = self.n, len(played)
+        rows = np.arange(size)
+        flat = held.reshape(-1)
+        base = rows * n
+        one = np.uint64(1)
+        top = np.full((size, self.suits), -1, dtype=np.int64)
+        tops = _Top(top, rows)
+        column = 0
+        for trick in range(first_trick, self.tricks):
+            lead = np.zeros(size, dtype=np.int64)
+            if self.reads_top:
+                top.fill(-1)
+            best = np.full(size, -1, dtype=np.int64)
+            winner = leader
+            on_table = started if trick == first_trick else ()
+            for position in range(n):
+                if position < len(on_table):
+                    seat, card = on_table[position]
+                else:
+                    seat = leader + position
+                    if position:
+                        seat %= n
+                    index = base + seat
+                    hand = flat[index]
+                    allowed = self._filters(hand, position == 0, lead, played, trick, tops)
+                    if greedy and position:
+                        bit = self._greedy(allowed, lead, best, winner, seat)
+                    else:
+                        bit = _kth_bit(allowed, draws_[:, column])
+                    card = np.bitwise_count(bit - one).astype(np.intp)
+                    flat[index] = hand ^ bit
+                    played |= bit
+                    if plays is not None:
+                        plays[:, trick * n + position] = card
+                        seats[:, trick * n + position] = seat
+                    column += 1
+                if position == 0:
+                    lead = self.suit_of[card]
+                    best = self.rows[lead, card]
+                    winner = seat
+                else:
+                    power = self.rows[lead, card]
+                    better = power > best
+                    best = np.where(better, power, best)
+                    winner = np.where(better, seat, winner)
+                if self.reads_top:
+                    suit = self.suit_of[card]
+                    top[rows, suit] = np.maximum(top[rows, suit], self.strength[card])
+            books[rows, winner] += 1
+            leader = winner
+
+    def play_out(
+        self,
+        game: GameState,
+        hands: Any,
+        cards: Any,
+        policy: str,
+        generator: Any,
+        record: dict[str, Any] | None = None,
+    ) -> Any:
+        """Play ``game``'s hand out once per row of ``hands`` (each seat's cards, one
+        determinization a row), each row after its seat to act plays ``cards[row]``
+        (a card index), and return each row's rewards per side (as search scores them:
+        points, less 10 a bag taken, less the best other side's, in hundreds).
+
+        ``game`` is in its play, with cards of this rule set; ``generator`` is a
+        ``numpy.random.Generator``; ``policy`` is ``"random"`` or ``"greedy"``.  Given a
+        dict as ``record``, the cards played after ``cards`` (``"plays"``, ``"seats"``:
+        index and seat, ``-1`` before) and the books (``"books"``) are put in it."""
+        if game.phase is not Phase.PLAY or game.to_act is None or game.contract is None:
+            raise SpadesError("play_out needs a state in its play, a seat to act")
+        try:
+            bid_rows = [self.menu.index(b) for b in game.bids]
+        except ValueError:
+            raise BatchUnsupported(f"a bid of {game.bids} is not on the batched menu") from None
+        size, n = len(hands), self.n
+        seat = game.to_act
+        held = np.array(hands, dtype=np.uint64).reshape(size, n)
+        cards = np.asarray(cards, dtype=np.int64)
+        bits = np.uint64(1) << cards.astype(np.uint64)
+        held[:, seat] ^= bits
+        played = np.full(size, game.played, dtype=np.uint64) | bits
+        books = np.tile(np.array(game.books, dtype=np.int64), (size, 1))
+        started = [(s, np.full(size, c, dtype=np.intp)) for s, c in game.trick]
+        started.append((seat, cards))
+        leader = np.full(size, game.trick[0][0] if game.trick else seat, dtype=np.int64)
+        draws_ = generator.random((size, (self.tricks - len(game.tricks)) * n))
+        plays = seats = None
+        if record is not None:
+            plays = np.full((size, self.tricks * n), -1, dtype=np.int8)
+            seats = np.full((size, self.tricks * n), -1, dtype=np.int8)
+            record.update(plays=plays, seats=seats, books=books)
+        self._play_cards(
+            held,
+            played,
+            books,
+            leader,
+            len(game.tricks),
+            started,
+            draws_,
+            policy == "greedy",
+            plays,
+            seats,
+        )
+        choice = np.tile(np.array(bid_rows, dtype=np.int64), (size, 1))
+        points, _, taken = self._score(choice, books, game.match)
+        value = points - 10 * taken
+        rewards = np.empty_like(value, dtype=np.float64)
+        for side in range(value.shape[1]):
+            others = np.delete(value, side, axis=1)
+            best = others.max(axis=1) if others.shape[1] else value[:, side]
+            rewards[:, side] = (value[:, side] - best) / (100 * self.rules.table.score_unit)
+        return rewards
+
+    def _greedy(
+        self,
+        allowed: NDArray[np.uint64],
+        lead: NDArray[np.int64],
+        best: NDArray[np.int64],
+        winner: NDArray[np.int64],
+        seat: NDArray[np.int64],
+    ) -> NDArray[np.uint64]:
+        """:func:`spadeskit.bots.greedy_card` on arrays: the cheapest card that takes
+        the trick unless the seat's side already holds it (or none can), else the
+        cheapest card; ties go to the lower card index, as there."""
+        taking = allowed & self.beats[lead, best + 1]
+        take = (taking != 0) & (self.side_of[winner] != self.side_of[seat])
+        # One search: the first card of the taking cards by power where the seat takes
+        # the trick, else the first of the allowed cards by cheapness.
+        return self._first(np.where(take, taking, allowed), lead * 2 + take)
+
+    def _first(self, mask: NDArray[np.uint64], order: NDArray[np.int64]) -> NDArray[np.uint64]:
+        """Return the first card of each (non-empty) ``mask`` in its ``order`` (a row of
+        :attr:`orders`): the shortest prefix of the order that meets the mask, by a
+        binary search."""
+        prefix, cards, width = self.orders
+        row = order * width
+        low = np.zeros(len(mask), dtype=np.int64)
+        high = np.full(len(mask), width - 1, dtype=np.int64)
+        for _ in range(int(width - 1).bit_length()):
+            middle = (low + high) >> 1
+            meets = (mask & prefix[row + middle]) != 0
+            high = np.where(meets, middle, high)
+            low = np.where(meets, low, middle)
+        first: NDArray[np.uint64] = np.uint64(1) << cards[row + high - 1]
+        return first

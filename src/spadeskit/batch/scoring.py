@@ -1,0 +1,126 @@
+"""The batched scoring, derived from the rules (part of :mod:`spadeskit.batch`).
+
+Each side's score comes from the rules' own scoring of that side's bids and books,
+kept in tables for the next call, after a check on probe hands that a side's score
+depends on nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+try:
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - the fast extra is missing
+    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+
+from ..results import HandSummary
+from ..state import MatchState
+from .auction import BatchAuction
+from .common import (
+    PROBES,
+    BatchUnsupported,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+class BatchScoring(BatchAuction):
+    """Each side's score, by the rules' own scoring of the side's bids and books, kept
+    in tables and checked on probe hands to depend on that side alone."""
+
+    def _side_key(self, side: int, choice: Any, books: Any) -> Any:
+        """Encode each hand's bids (menu entries) and books of ``side``'s seats as one int."""
+        key = np.zeros(len(choice), dtype=np.int64)
+        m = len(self.menu)
+        for seat in self.rules.table.sides[side]:
+            key = (key * m + choice[:, seat]) * (self.tricks + 1) + books[:, seat]
+        return key
+
+    def _score_side(
+        self,
+        side: int,
+        choice: Sequence[int],
+        books: Sequence[int],
+        filler: int,
+        match: MatchState | None = None,
+    ) -> tuple[int, int, int]:
+        """Score one side by the rules' own scoring under ``match`` (default: a new
+        match): its seats' bids and books as given, the other seats' taken from
+        ``filler`` (the side's score must not depend on them).  Return its points, its
+        bag counter after the hand and the bags its lines took."""
+        n, table = self.n, self.rules.table
+        mine = set(table.sides[side])
+        rng = random.Random(filler)
+        bids = [self.menu[choice[s]] if s in mine else rng.choice(self.menu) for s in range(n)]
+        left = self.tricks - sum(books[s] for s in mine)
+        others = [s for s in range(n) if s not in mine]
+        took = [books[s] if s in mine else 0 for s in range(n)]
+        for _ in range(left):
+            took[rng.choice(others)] += 1
+        summary = HandSummary(
+            tuple(bids), tuple(took), won=self._no_cards, trump=self.trump, declarer=None
+        )
+        score = self.rules.engine.score(summary, match or self.match)
+        taken = sum(line.bags for line in score.lines if line.side == side and line.bags > 0)
+        return score.points[side], score.bags[side], taken
+
+    def _no_cards(self) -> Any:
+        raise BatchUnsupported(
+            f"the scoring of {self.rules.name!r} reads the cards won, which batches do not keep"
+        )
+
+    def _check_scoring(self) -> None:
+        """Check on probe hands that each side's score depends on its own seats alone."""
+        if len(self.rules.table.sides) == 1:
+            return
+        rng = random.Random(1)
+        for probe in range(PROBES):
+            choice = [rng.randrange(len(self.menu)) for _ in range(self.n)]
+            books = [0] * self.n
+            for _ in range(self.tricks):
+                books[rng.randrange(self.n)] += 1
+            for side in range(len(self.rules.table.sides)):
+                first = self._score_side(side, choice, books, probe)
+                if self._score_side(side, choice, books, probe + 1000) != first:
+                    raise BatchUnsupported(
+                        f"the scoring of {self.rules.name!r} scores a side by the other "
+                        "sides' bids or books, which batches do not derive"
+                    )
+
+    def _score(self, choice: Any, books: Any, match: MatchState) -> tuple[Any, Any, Any]:
+        """Each side's points, bag counter after the hand and bags taken, from the
+        rules' own scoring under ``match``: each side's table (one entry per bids and
+        books of its seats) is filled the first time an entry is needed, then read."""
+        sides = len(self.rules.table.sides)
+        out = np.empty((3, len(choice), sides), dtype=np.int64)
+        tables = self._tables.get((match.scores, match.bags))
+        if tables is None:
+            if len(self._tables) > 64:
+                self._tables.clear()
+            tables = self._tables[(match.scores, match.bags)] = self._new_tables()
+        for side in range(sides):
+            keys = self._side_key(side, choice, books)
+            known, values = tables[side]
+            missing = ~known[keys]
+            if missing.any():
+                new, rows = np.unique(keys[missing], return_index=True)
+                where = np.flatnonzero(missing)[rows]
+                for key, row in zip(new.tolist(), where.tolist(), strict=True):
+                    values[key] = self._score_side(
+                        side, choice[row].tolist(), books[row].tolist(), 0, match
+                    )
+                known[new] = True
+            out[:, :, side] = values[keys].T
+        return out[0], out[1], out[2]
+
+    def _new_tables(self) -> list[tuple[Any, Any]]:
+        """Empty score tables, one per side (see :meth:`_score`)."""
+        tables = []
+        for seats in self.rules.table.sides:
+            size = (len(self.menu) * (self.tricks + 1)) ** len(seats)
+            tables.append((np.zeros(size, dtype=bool), np.zeros((size, 3), dtype=np.int64)))
+        return tables
