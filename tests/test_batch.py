@@ -300,7 +300,7 @@ def test_batched_playouts_from_a_hand_in_progress_replay_through_the_step_api(
     """Search's batched playouts: from states midway through the play (a trick on the
     table, bags in the match), every row replayed through apply() ends with the same
     books, and its reward is the one search computes from the hand's result."""
-    from spadeskit.search import _side_values
+    from spadeskit.determinize import side_values
 
     variant, *house = spec.split("+")
     options = {"floor": None} if variant == "standard" else {}  # random bids sink fast
@@ -333,7 +333,7 @@ def test_batched_playouts_from_a_hand_in_progress_replay_through_the_step_api(
                     )
             result = state.hand_results[-1]
             assert result.books == tuple(record["books"][row])
-            expected = _side_values(
+            expected = side_values(
                 result.points, result.lines, len(rules.table.sides), rules.table.score_unit
             )
             assert list(rewards[row]) == pytest.approx(expected)

@@ -164,13 +164,13 @@ def test_with_a_veto_the_heuristics_card_stands_unless_search_finds_a_clearly_be
 def test_the_fast_scoring_path_scores_exactly_as_a_full_rollout(variant: str) -> None:
     """random_play_score plays the same cards as a rollout drawing the same floats, and
     scores the hand the same, without closing it."""
-    from spadeskit.search import _fast_rollout
+    from spadeskit.determinize import fast_rollout
 
     for seed in range(6):
         game = mid_hand(variant, seed, tricks=2)
         fast = game.rules.engine.random_play_score(game, random.Random(seed).random)
         assert fast is not None
-        end = _fast_rollout(game, random.Random(seed), None)
+        end = fast_rollout(game, random.Random(seed), None)
         result = end.match.results[-1]
         assert (fast.points, [line.text for line in fast.lines]) == (
             result.points,
