@@ -23,7 +23,8 @@ from .compiler import ACTS_IN, PASS_THROUGH, Compiled, answered_by, compile_hook
 from .errors import PluginError, SpadesError, shown
 from .plugin import ActsIn, PlayFilter, PluginInfo, Ranking
 from .results import HandResult, HandSummary, ScoreLine
-from .scoresheet import ScoreSheet, checked_hand_summary, checked_summary
+from .scoresheet import ScoreSheet
+from .sheethands import checked_hand_summary, checked_summary
 from .state import GameState, MatchState, Phase, Policy
 from .table import CardRank, FrozenMap, TableSpec
 

@@ -27,11 +27,21 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .actions import Action, Bid, BlindNil, Nil, Pass, PickUp, SeeCards, action_from_json
-from .cards import CardLike, card_at, misplaced, parse_cards
-from .errors import GameOver, IllegalAction, RecordError, SpadesError, shown
-from .results import BookTransfer, HandResult, HandSummary
-from .state import MatchState, MatchTotals, Phase, evolve
+from .actions import action_from_json
+from .cards import CardLike, card_at
+from .errors import GameOver, RecordError, SpadesError, shown
+from .results import BookTransfer, HandResult
+from .sheethands import (
+    BidLike,
+    SheetHand,
+    bid_text,
+    checked_bids,
+    checked_books,
+    checked_transfers,
+    checked_won,
+    sheet_summary,
+)
+from .state import MatchState, MatchTotals
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -40,53 +50,6 @@ __all__ = ["SCORE_SHEET_FORMAT", "ScoreSheet", "SheetHand"]
 
 SCORE_SHEET_FORMAT = "spadeskit-score-sheet"
 SCORE_SHEET_VERSION = 1
-
-BidLike = Action | int | str | None
-"""A bid as a scorekeeper writes it: ``4``, ``"nil"``, ``"blind nil"``, ``"pick up"``,
-``"pass"``, an action, or ``None`` for a seat that was not asked (three-suit-trump)."""
-
-_WORDS: dict[str, Action] = {
-    "nil": Nil(),
-    "blind nil": BlindNil(),
-    "blind-nil": BlindNil(),
-    "blindnil": BlindNil(),
-    "pick up": PickUp(),
-    "pick-up": PickUp(),
-    "pickup": PickUp(),
-    "pass": Pass(),
-}
-
-
-def _as_action(value: BidLike, who: str) -> Action | None:
-    if value is None or type(value) in (Bid, Nil, BlindNil, PickUp, Pass):
-        return value  # type: ignore[return-value]
-    if type(value) is int:
-        return Bid(value) if value >= 0 else _refuse_bid(value, who)
-    if isinstance(value, str):
-        text = " ".join(value.strip().lower().split())
-        if text in _WORDS:
-            return _WORDS[text]
-        if text.isdigit() and len(text) <= 3:
-            return Bid(int(text))
-    return _refuse_bid(value, who)
-
-
-def _refuse_bid(value: object, who: str) -> Action:
-    raise IllegalAction(
-        f"{who}: cannot read the bid {shown(value, 40)}; write a number, 'nil', "
-        "'blind nil', 'pick up' or 'pass'"
-    )
-
-
-@attrs.frozen
-class SheetHand:
-    """What was written down for one hand: the bids, the books, and where the variant
-    needs them, the cards each seat won and the penalty transfers."""
-
-    bids: tuple[Action | None, ...]
-    books: tuple[int, ...]
-    won: tuple[tuple[int, ...], ...] | None = None
-    transfers: tuple[BookTransfer, ...] = ()
 
 
 @attrs.frozen
@@ -162,10 +125,10 @@ class ScoreSheet(MatchTotals):
         if self.match.end is not None:
             raise GameOver(f"no more hands: the match is over ({self.match.end.reason})")
         rules = self.rules
-        wanted = _checked_bids(rules, bids)
-        counted = _checked_books(rules, books)
-        cards = _checked_won(rules, won)
-        moved = _checked_transfers(rules, transfers)
+        wanted = checked_bids(rules, bids)
+        counted = checked_books(rules, books)
+        cards = checked_won(rules, won)
+        moved = checked_transfers(rules, transfers)
         entry = SheetHand(wanted, counted, cards, moved)
         return self._scored(entry)
 
@@ -236,7 +199,7 @@ class ScoreSheet(MatchTotals):
         rules = self.rules
         engine = rules.engine
         assert self.dealer is not None
-        summary = _summary(rules, entry, self.match, self.dealer)
+        summary = sheet_summary(rules, entry, self.match, self.dealer)
         scored = engine.score(summary, self.match)
         result = HandResult(
             len(self.match.results),
@@ -332,7 +295,7 @@ class ScoreSheet(MatchTotals):
         lines = [head + "".join(f"  {name:>13}" for name in sides)]
         lines.append("-" * len(lines[0]))
         for result in self.results:
-            bids = "".join(f"{_bid_text(b):>4}" for b in result.bids)
+            bids = "".join(f"{bid_text(b):>4}" for b in result.bids)
             books = "".join(f"{b:>4}" for b in result.books)
             cells = "".join(
                 f"  {_plus(show(points)):>6} {show(total):>6}"
@@ -355,193 +318,6 @@ class ScoreSheet(MatchTotals):
 
     def __str__(self) -> str:
         return self.table()
-
-
-def checked_summary(
-    rules: Rules, bids: Sequence[BidLike], books: Sequence[int], match: MatchState, dealer: int
-) -> HandSummary:
-    """Return the :class:`HandSummary` of a hand written as bids and books, checked as a
-    score sheet checks them (the bids through the variant's own auction under ``match``
-    with ``dealer`` dealing, the books adding up to the hand's tricks)."""
-    return _summary(
-        rules, SheetHand(_checked_bids(rules, bids), _checked_books(rules, books)), match, dealer
-    )
-
-
-def checked_hand_summary(
-    rules: Rules, summary: object, match: MatchState, dealer: int
-) -> HandSummary:
-    """Return ``summary`` checked as a score sheet checks a hand (bids through the
-    variant's auction, books adding up, cards won and transfers possible), or raise a
-    :class:`~spadeskit.errors.SpadesError` saying what is wrong with it."""
-    if not isinstance(summary, HandSummary):
-        raise SpadesError(f"expected a HandSummary, not {shown(summary, 40)}")
-    won = summary.won
-    entry = SheetHand(
-        _checked_bids(rules, summary.bids),
-        _checked_books(rules, summary.books),
-        None if won is None else _checked_won(rules, won),
-        _checked_transfers(rules, summary.transfers),
-    )
-    return _summary(rules, entry, match, dealer)
-
-
-def _checked_transfers(rules: Rules, transfers: object) -> tuple[BookTransfer, ...]:
-    """Return the book transfers, each between two different sides of this table and of
-    0 or more books; raise SpadesError if one is not."""
-    if isinstance(transfers, (str, bytes)) or not isinstance(transfers, Iterable):
-        raise SpadesError(
-            f"transfers are a list of BookTransfer values, not {shown(transfers, 40)}"
-        )
-    moved = tuple(transfers)
-    sides = range(len(rules.table.sides))
-    for transfer in moved:
-        if not isinstance(transfer, BookTransfer):
-            raise SpadesError(
-                f"a transfer is a spadeskit.results.BookTransfer, not {shown(transfer, 40)}"
-            )
-        ends = (transfer.from_side, transfer.to_side)
-        if not all(type(side) is int and side in sides for side in ends) or ends[0] == ends[1]:
-            raise SpadesError(
-                f"a transfer moves books between two different sides of {rules.name!r} "
-                f"(0-{len(sides) - 1}), not from {shown(ends[0], 20)} to {shown(ends[1], 20)}"
-            )
-        if type(transfer.books) is not int or transfer.books < 0:
-            raise SpadesError(f"a transfer moves 0 books or more, not {shown(transfer.books, 20)}")
-    return moved
-
-
-def _one_per_seat(value: object, n: int) -> bool:
-    return isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == n
-
-
-def _checked_bids(rules: Rules, bids: Sequence[BidLike]) -> tuple[Action | None, ...]:
-    n = rules.table.players
-    if not _one_per_seat(bids, n):
-        raise SpadesError(f"{rules.name!r} has {n} seats: give {n} bids, one per seat")
-    return tuple(_as_action(b, rules.engine.seat_name(s)) for s, b in enumerate(bids))
-
-
-def _summary(rules: Rules, entry: SheetHand, match: MatchState, dealer: int) -> HandSummary:
-    game = _auction(rules, entry.bids, match, dealer)
-    contract = game.contract
-    won = (
-        None
-        if entry.won is None
-        else tuple(tuple(card_at(c) for c in cards) for cards in entry.won)
-    )
-    return HandSummary(
-        game.bids,
-        entry.books,
-        won,
-        entry.transfers,
-        contract.trump if contract else "spades",
-        contract.declarer if contract else None,
-    )
-
-
-def _book_count(took: object) -> object:
-    """Return a book count given as a number or as text (``"4"``, ``" 4 "``); anything
-    else as it is, for the check to refuse."""
-    if isinstance(took, str) and took.strip().isdecimal() and len(took.strip()) <= 3:
-        return int(took.strip())
-    return took
-
-
-def _checked_books(rules: Rules, books: Sequence[int | str]) -> tuple[int, ...]:
-    table = rules.table
-    engine = rules.engine
-    n = table.players
-    if not _one_per_seat(books, n):
-        raise SpadesError(f"{rules.name!r} has {n} seats: give {n} book counts, one per seat")
-    counts: list[int] = []
-    for seat, given in enumerate(books):
-        took = _book_count(given)
-        if type(took) is not int or took < 0:
-            raise SpadesError(
-                f"{engine.seat_name(seat)} took {shown(given, 20)} books: books are whole "
-                "numbers, 0 or more"
-            )
-        counts.append(took)
-    tricks = (n * table.deal.hand_size + table.deal.pile) // n
-    if sum(counts) != tricks:
-        raise SpadesError(
-            f"the books add up to {shown(sum(counts))}, but a hand of {rules.name!r} has "
-            f"{tricks} tricks"
-        )
-    return tuple(counts)
-
-
-def _checked_won(
-    rules: Rules, won: Sequence[Iterable[CardLike] | str] | None
-) -> tuple[tuple[int, ...], ...] | None:
-    if won is None:
-        return None
-    n = rules.table.players
-    if not _one_per_seat(won, n):
-        raise SpadesError(f"give the cards each of the {n} seats won")
-    deck = {c.index for c in rules.table.deck}
-    found = tuple(tuple(c.index for c in parse_cards(cards)) for cards in won)
-    problem = misplaced(
-        [(rules.engine.seat_name(s), cards) for s, cards in enumerate(found)], deck, "won", "by"
-    )
-    if problem:
-        raise SpadesError(problem)
-    taken = {c for cards in found for c in cards}
-    if taken != deck:
-        missing = sorted(deck - taken)
-        raise SpadesError(
-            f"every card is won by someone; missing: {' '.join(card_at(c).code for c in missing)}"
-        )
-    return found
-
-
-def _auction(rules: Rules, wanted: Sequence[Action | None], match: MatchState, dealer: int) -> Any:
-    """Return a throwaway game whose auction took the bids, checked by the variant's own
-    auction (order, ranges, the board, blind nil) under ``match``.
-
-    The sheet knows no cards: the auction runs on a fixed deal, and a rule whose bids
-    depend on the cards (``mirror``, ``whiz``) adds what it allows for some hand
-    (``spadeskit_paper_bids``), so no bid is refused because of that deal's cards.
-    """
-    engine = rules.engine
-    game = evolve(rules.new_game(seed=0, dealer=dealer), match=match)
-    asked = set()
-    while game.phase is Phase.AUCTION:
-        seat = game.to_act
-        assert seat is not None
-        asked.add(seat)
-        want = wanted[seat]
-        who = engine.seat_name(seat)
-        if want is None:
-            raise IllegalAction(f"{who} bids in this hand: give their bid")
-        legal = engine.paper_bids(game, seat)
-        if want not in legal and SeeCards() in game.legal_actions() and want != BlindNil():
-            game = game.apply(SeeCards())  # a bid made after looking at one's cards
-            legal = engine.paper_bids(game, seat)
-        if want not in legal and want == Bid(0) and Nil() in legal:
-            want = Nil()  # a scorekeeper's 0 is nil where the variant says so
-        if want not in legal:
-            allowed = ", ".join(str(a) for a in legal)
-            raise IllegalAction(f"{who} cannot bid {want} here; allowed: {allowed}")
-        game = engine.paper_bid(game, seat, want)
-    for seat, want in enumerate(wanted):
-        if want is not None and seat not in asked:
-            raise IllegalAction(
-                f"{engine.seat_name(seat)} was not asked to bid in this hand (the auction "
-                f"ended before their turn): write None"
-            )
-    return game
-
-
-def _bid_text(bid: Action | None) -> str:
-    if bid is None:
-        return "-"
-    if type(bid) is Bid:
-        return str(bid.tricks)
-    return {"nil": "nil", "blind-nil": "bnil", "pick-up": "up", "pass": "pass"}.get(
-        bid.kind, bid.kind
-    )
 
 
 def _plus(text: str) -> str:
