@@ -35,7 +35,8 @@ from .state import (
 from .table import TableSpec
 
 if TYPE_CHECKING:
-    from .rules import CompiledHooks, Rules
+    from .hookcalls import CompiledHooks
+    from .rules import Rules
 
 
 def listed(action: Action, legal: Sequence[Action]) -> bool:

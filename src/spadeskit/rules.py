@@ -10,7 +10,7 @@ that mode is played.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -19,13 +19,14 @@ import pluggy
 from . import codegen
 from .actions import Action
 from .cards import CardLike, Suit, card_at, parse_card
-from .compiler import ACTS_IN, PASS_THROUGH, Compiled, answered_by, compile_hook
+from .compiler import PASS_THROUGH, Compiled, answered_by, compile_hook
 from .errors import PluginError, SpadesError, shown
-from .plugin import ActsIn, PlayFilter, PluginInfo, Ranking
+from .hookcalls import CompiledHooks
+from .plugin import PlayFilter, PluginInfo, Ranking
 from .results import HandResult, HandSummary, ScoreLine
 from .scoresheet import ScoreSheet
-from .sheethands import checked_hand_summary, checked_summary
-from .state import GameState, MatchState, Phase, Policy
+from .sheethands import score_written
+from .state import GameState, Policy
 from .table import CardRank, FrozenMap, TableSpec
 
 if TYPE_CHECKING:
@@ -43,91 +44,6 @@ class HandScore:
     points: tuple[int, ...]
     scores: tuple[int, ...]
     bags: tuple[int, ...]
-
-
-OFFER_PHASES = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY, Phase.REVIEW)
-
-REQUIRED = (
-    "spadeskit_auction_next",
-    "spadeskit_auction_actions",
-    "spadeskit_score_hand",
-    "spadeskit_match_end",
-    "spadeskit_next_dealer",
-)
-"""Event hooks every rule set must implement."""
-
-
-class CompiledHooks:
-    """Every event hook of a rules object, compiled into a plain call (or ``None``).
-
-    Each call takes the hook's arguments other than ``table`` and ``options``,
-    positionally in the hookspec's order.  ``offers[(phase, referee)]`` is the
-    ``spadeskit_out_of_turn_actions`` call for that phase and asker, or ``None`` when no
-    implementation acts there.
-    """
-
-    __slots__ = (
-        "after_trick",
-        "apply_out_of_turn",
-        "auction_actions",
-        "auction_next",
-        "before_scoring",
-        "contract_steps",
-        "first_leader",
-        "match_end",
-        "misdeal_allowed",
-        "next_dealer",
-        "offers",
-        "paper_bids",
-        "score_hand",
-        "view",
-    )
-
-    def __init__(
-        self,
-        pm: pluggy.PluginManager,
-        table: TableSpec,
-        options: FrozenMap,
-        name: str,
-        sources: codegen.Sources | None = None,
-    ) -> None:
-        bound = {"table": table, "options": options}
-
-        def hook(hook_name: str) -> Any:
-            return compile_hook(pm, hook_name, bound, name, sources=sources)
-
-        missing = [h for h in REQUIRED if not getattr(pm.hook, h).get_hookimpls()]
-        if missing:
-            raise PluginError(f"no plugin of {name!r} implements {', '.join(missing)}")
-        self.auction_next: Compiled = hook("spadeskit_auction_next")
-        self.auction_actions: Compiled = hook("spadeskit_auction_actions")
-        self.score_hand: Compiled = hook("spadeskit_score_hand")
-        self.match_end: Compiled = hook("spadeskit_match_end")
-        self.next_dealer: Compiled = hook("spadeskit_next_dealer")
-        self.after_trick: Compiled | None = hook("spadeskit_after_trick")
-        self.first_leader: Compiled | None = hook("spadeskit_first_leader")
-        self.contract_steps: Compiled | None = hook("spadeskit_contract_steps")
-        self.before_scoring: Compiled | None = hook("spadeskit_before_scoring")
-        self.apply_out_of_turn: Compiled | None = hook("spadeskit_apply_out_of_turn")
-        self.misdeal_allowed: Compiled | None = hook("spadeskit_misdeal_allowed")
-        self.view: Compiled | None = hook("spadeskit_view")
-        self.paper_bids: Compiled | None = hook("spadeskit_paper_bids")
-        self.offers: dict[tuple[Phase, bool], Compiled | None] = {}
-        shared: dict[tuple[int, ...], Compiled | None] = {}
-        impls = getattr(pm.hook, "spadeskit_out_of_turn_actions").get_hookimpls()
-        for phase in OFFER_PHASES:
-            for referee in (False, True):
-                chosen = tuple(id(i) for i in impls if _acts(i, phase, referee, options))
-                if chosen not in shared:
-                    shared[chosen] = compile_hook(
-                        pm,
-                        "spadeskit_out_of_turn_actions",
-                        bound,
-                        name,
-                        sources=sources,
-                        keep=lambda i, ids=frozenset(chosen): id(i) in ids,  # type: ignore[misc]
-                    )
-                self.offers[(phase, referee)] = shared[chosen]
 
 
 def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
@@ -148,11 +64,49 @@ def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
     return attrs.evolve(f, check=guarded, source=None)
 
 
-def _acts(impl: pluggy.HookImpl, phase: Phase, referee: bool, options: Mapping[str, Any]) -> bool:
-    declared = getattr(impl.function, ACTS_IN, None)
-    if impl.wrapper or impl.hookwrapper or not isinstance(declared, ActsIn):
-        return True
-    return declared.active(phase, referee, options)
+def compile_ranking(table: TableSpec, card_rank: Compiled | None, name: str) -> Ranking:
+    """Return the ranking the card-rank hook gives every card of ``table``'s deck."""
+    suit_of = [-1] * 54
+    strength = [0] * 54
+    masks = [0, 0, 0, 0]
+    deck = 0
+    for card in table.deck:
+        rank = card_rank(card) if card_rank is not None else None
+        if (
+            not isinstance(rank, CardRank)
+            or not isinstance(rank.suit, Suit)
+            or type(rank.strength) is not int
+        ):
+            raise PluginError(f"no plugin of {name!r} ranks the card {card} (got {rank!r})")
+        suit_of[card.index] = int(rank.suit)
+        strength[card.index] = rank.strength
+        masks[rank.suit] |= card.bit
+        deck |= card.bit
+    return Ranking(tuple(suit_of), tuple(strength), tuple(masks), deck)
+
+
+def compile_filters(hook: Compiled | None, ranking: Ranking, name: str) -> tuple[PlayFilter, ...]:
+    """Return the play filters the hook gives, in order; any filter but a building
+    block guarded so that its failure names it and its plugin."""
+    found = hook(ranking) if hook is not None else []
+    filters = []
+    for index, group in enumerate(found):
+        if group is not None and not isinstance(group, Iterable):
+            raise PluginError(
+                f"spadeskit_play_filters of {name!r} answered {shown(group, 40)}, not a "
+                f"list of PlayFilter ({answered_by(hook, index)})"
+            )
+        for f in group or ():
+            if not isinstance(f, PlayFilter):
+                raise PluginError(
+                    f"spadeskit_play_filters of {name!r} returned {f!r}, not a "
+                    f"PlayFilter ({answered_by(hook, index)})"
+                )
+            # A building block's check is the library's; any other is guarded, on every path.
+            filters.append(
+                f if f.block is not None else _guarded(f, answered_by(hook, index), name)
+            )
+    return tuple(sorted(filters, key=lambda f: (f.order, f.name)))
 
 
 class Rules:
@@ -209,9 +163,11 @@ class Rules:
         self._trick_strength = compile_hook(
             pm, "spadeskit_trick_strength", bound, self.name, sources=self.sources
         )
-        self.ranking = self._compile_ranking()
-        self.filters = self._compile_filters(
-            compile_hook(pm, "spadeskit_play_filters", bound, self.name, sources=self.sources)
+        self.ranking = compile_ranking(table, self._card_rank, self.name)
+        self.filters = compile_filters(
+            compile_hook(pm, "spadeskit_play_filters", bound, self.name, sources=self.sources),
+            self.ranking,
+            self.name,
         )
         self.calls = CompiledHooks(pm, table, options, self.name, self.sources)
         self._strength: dict[str, tuple[tuple[int, ...], ...]] = {}
@@ -235,48 +191,6 @@ class Rules:
         True
         """
         return "\n".join(f"# {label}\n{source}" for label, source in self.sources)
-
-    def _compile_ranking(self) -> Ranking:
-        suit_of = [-1] * 54
-        strength = [0] * 54
-        masks = [0, 0, 0, 0]
-        deck = 0
-        for card in self.table.deck:
-            rank = self._card_rank(card) if self._card_rank is not None else None
-            if (
-                not isinstance(rank, CardRank)
-                or not isinstance(rank.suit, Suit)
-                or type(rank.strength) is not int
-            ):
-                raise PluginError(
-                    f"no plugin of {self.name!r} ranks the card {card} (got {rank!r})"
-                )
-            suit_of[card.index] = int(rank.suit)
-            strength[card.index] = rank.strength
-            masks[rank.suit] |= card.bit
-            deck |= card.bit
-        return Ranking(tuple(suit_of), tuple(strength), tuple(masks), deck)
-
-    def _compile_filters(self, hook: Compiled | None) -> tuple[PlayFilter, ...]:
-        found = hook(self.ranking) if hook is not None else []
-        filters = []
-        for index, group in enumerate(found):
-            if group is not None and not isinstance(group, Iterable):
-                raise PluginError(
-                    f"spadeskit_play_filters of {self.name!r} answered {shown(group, 40)}, not a "
-                    f"list of PlayFilter ({answered_by(hook, index)})"
-                )
-            for f in group or ():
-                if not isinstance(f, PlayFilter):
-                    raise PluginError(
-                        f"spadeskit_play_filters of {self.name!r} returned {f!r}, not a "
-                        f"PlayFilter ({answered_by(hook, index)})"
-                    )
-                # A building block's check is the library's; any other is guarded, on every path.
-                filters.append(
-                    f if f.block is not None else _guarded(f, answered_by(hook, index), self.name)
-                )
-        return tuple(sorted(filters, key=lambda f: (f.order, f.name)))
 
     def strength_table(self, trump: str) -> tuple[tuple[int, ...], ...]:
         """Return ``table[led suit][card index]``: each card's power in a trick under ``trump``."""
@@ -450,44 +364,7 @@ class Rules:
         E/W bid 2, took 3: +20, 1 bag (+1)
         W nil, took 1: -100, 1 bag (+1)
         """
-        n = self.table.players
-        before = MatchState(
-            self._totals(scores, "scores"), self._totals(bags, "bags"), (), (), None, FrozenMap()
-        )
-        if summary is None:
-            if bids is None or books is None:
-                raise SpadesError("score_hand needs a HandSummary, or both bids= and books=")
-            summary = checked_summary(
-                self,
-                bids,
-                books,
-                before,
-                self.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1,
-            )
-        else:
-            summary = checked_hand_summary(
-                self,
-                summary,
-                before,
-                self.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1,
-            )
-        return self.engine.score(summary, before)
-
-    def _totals(self, values: Sequence[int] | None, what: str) -> tuple[int, ...]:
-        sides = len(self.table.sides)
-        if values is None:
-            return (0,) * sides
-        if (
-            isinstance(values, (str, bytes))
-            or not isinstance(values, Sequence)
-            or len(values) != sides
-            or any(type(v) is not int for v in values)
-        ):
-            raise SpadesError(
-                f"{what} before the hand are {sides} whole numbers, one per side, not "
-                f"{shown(values, 40)}"
-            )
-        return tuple(values)
+        return score_written(self, summary, bids, books, scores, bags, dealer)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rules):

@@ -16,9 +16,10 @@ from .cards import CardLike, card_at, misplaced, parse_cards
 from .errors import IllegalAction, SpadesError, shown
 from .results import BookTransfer, HandSummary
 from .state import MatchState, Phase, evolve
+from .table import FrozenMap
 
 if TYPE_CHECKING:
-    from .rules import Rules
+    from .rules import HandScore, Rules
 
 
 BidLike = Action | int | str | None
@@ -255,3 +256,55 @@ def bid_text(bid: Action | None) -> str:
     return {"nil": "nil", "blind-nil": "bnil", "pick-up": "up", "pass": "pass"}.get(
         bid.kind, bid.kind
     )
+
+
+def score_written(
+    rules: Rules,
+    summary: HandSummary | None,
+    bids: Sequence[BidLike] | None,
+    books: Sequence[int] | None,
+    scores: Sequence[int] | None,
+    bags: Sequence[int] | None,
+    dealer: int | None,
+) -> HandScore:
+    """Score a hand written down, checked as a score sheet checks it (see
+    :meth:`Rules.score_hand <spadeskit.rules.Rules.score_hand>`)."""
+    n = rules.table.players
+    before = MatchState(
+        _totals(rules, scores, "scores"), _totals(rules, bags, "bags"), (), (), None, FrozenMap()
+    )
+    if summary is None:
+        if bids is None or books is None:
+            raise SpadesError("score_hand needs a HandSummary, or both bids= and books=")
+        summary = checked_summary(
+            rules,
+            bids,
+            books,
+            before,
+            rules.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1,
+        )
+    else:
+        summary = checked_hand_summary(
+            rules,
+            summary,
+            before,
+            rules.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1,
+        )
+    return rules.engine.score(summary, before)
+
+
+def _totals(rules: Rules, values: Sequence[int] | None, what: str) -> tuple[int, ...]:
+    sides = len(rules.table.sides)
+    if values is None:
+        return (0,) * sides
+    if (
+        isinstance(values, (str, bytes))
+        or not isinstance(values, Sequence)
+        or len(values) != sides
+        or any(type(v) is not int for v in values)
+    ):
+        raise SpadesError(
+            f"{what} before the hand are {sides} whole numbers, one per side, not "
+            f"{shown(values, 40)}"
+        )
+    return tuple(values)
