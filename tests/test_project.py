@@ -32,3 +32,27 @@ def test_the_example_scripts_run(tmp_path: pathlib.Path) -> None:
         finally:
             sys.argv = old
     assert (tmp_path / "m.json").exists()
+
+
+MODULE_LINES = 500
+CLASS_LINES = 300
+
+
+def test_no_core_module_over_500_lines_and_no_class_over_300() -> None:
+    """One rulebook, the engine in rooms: every module of ``src/spadeskit`` stays small
+    enough to read, each class doing one job."""
+    import ast
+
+    too_long = []
+    for path in sorted((ROOT / "src" / "spadeskit").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(ROOT / "src").as_posix()
+        lines = len(text.splitlines())
+        if lines > MODULE_LINES:
+            too_long.append(f"{name}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef):
+                size = (node.end_lineno or node.lineno) - node.lineno + 1
+                if size > CLASS_LINES:
+                    too_long.append(f"{name}: class {node.name}, {size} lines")
+    assert not too_long, "split these by job: " + "; ".join(too_long)

@@ -8,8 +8,8 @@ exchanges), :class:`~spadeskit.dealing.Dealer` (shuffles, explicit deals, the la
 deal of each hand), :class:`~spadeskit.scoring.Scoring` (a hand's summary, its score
 lines, the match after it), :class:`~spadeskit.tricks.Tricks` (legal plays, a card
 played, the end of play), :class:`~spadeskit.turns.Turns` (legal actions and
-``apply``, out-of-turn actions) and :class:`~spadeskit.playouts.Playouts` (rollouts,
-simulations and the compiled playout loops).
+``apply``, out-of-turn actions), :class:`~spadeskit.loops.PlayoutLoops` (the compiled
+playout loops) and :class:`~spadeskit.playouts.Playouts` (rollouts and simulations).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ import json
 import random
 import secrets
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -49,7 +49,7 @@ from .replay import replay_steps
 from .results import HandResult
 from .rules import Rules
 from .state import REFEREE, GameState
-from .table import show_points
+from .table import TableSpec, show_points
 from .text_input import parse_action
 from .views import View, hand_result_json
 
@@ -250,16 +250,7 @@ class Table:
         game = self.game
         for audience in self._audiences:
             view = game.view(audience)
-            self._tell(
-                audience,
-                {
-                    "type": "hand-started",
-                    "hand": view.hand_number,
-                    "dealer": view.dealer,
-                    "cards": [c.code for c in view.cards],
-                    "text": f"hand {view.hand_number + 1}: {self._name(view.dealer)} deals",
-                },
-            )
+            self._tell(audience, hand_started_message(view, self.rules.table.seat_names))
             self._told[audience] = 0
             self._bids[audience] = view.bids
         self._catch_up()
@@ -280,18 +271,7 @@ class Table:
             ]
             told = {e.seat for e in fresh if isinstance(e, BidMade) and e.bid is not None}
             if any(s not in told for s in opened):
-                self._tell(
-                    audience,
-                    {
-                        "type": "bids-shown",
-                        "hand": view.hand_number,
-                        "bids": [b.to_json() if b is not None else None for b in view.bids],
-                        "text": "bids: "
-                        + ", ".join(
-                            f"{self._name(s)} {label(b)}" for s, b in enumerate(view.bids) if b
-                        ),
-                    },
-                )
+                self._tell(audience, bids_shown_message(view, self.rules.table.seat_names))
             self._bids[audience] = view.bids
 
     def _hand_ended(self, before: GameState, seat: int, action: Action, result: HandResult) -> None:
@@ -302,22 +282,7 @@ class Table:
         for audience in self._audiences:
             for event in final_events(before, seat, action, result, audience):
                 self._tell(audience, {**event.to_json(), "hand": result.number})
-        table = self.rules.table
-        self._tell_all(
-            {
-                "type": "hand-ended",
-                "hand": result.number,
-                **hand_result_json(result),
-                "note": result.note,
-                "last_trick": {"plays": trick, "winner": result.last_trick_winner},
-                "text": f"hand {result.number + 1} over: "
-                + ", ".join(
-                    f"{table.side_names[s]} {'+' if p >= 0 else ''}"
-                    f"{show_points(p, table.score_unit)}"
-                    for s, p in enumerate(result.points)
-                ),
-            }
-        )
+        self._tell_all(hand_ended_message(result, trick, self.rules.table))
 
     def _match_over(self) -> dict[str, Any]:
         end = self.game.match.end
@@ -388,6 +353,46 @@ class Table:
                 reset(seat, self.rules, random.Random(secrets.randbits(64)))
             self._bots[seat] = bot
         self._run_bots()
+
+
+def hand_started_message(view: View, seat_names: Sequence[str]) -> dict[str, Any]:
+    """Return the ``hand-started`` message of a seat's (or a watcher's) view."""
+    return {
+        "type": "hand-started",
+        "hand": view.hand_number,
+        "dealer": view.dealer,
+        "cards": [c.code for c in view.cards],
+        "text": f"hand {view.hand_number + 1}: {seat_names[view.dealer]} deals",
+    }
+
+
+def bids_shown_message(view: View, seat_names: Sequence[str]) -> dict[str, Any]:
+    """Return the ``bids-shown`` message: the bids a view shows, sealed bids opened."""
+    return {
+        "type": "bids-shown",
+        "hand": view.hand_number,
+        "bids": [b.to_json() if b is not None else None for b in view.bids],
+        "text": "bids: "
+        + ", ".join(f"{seat_names[s]} {label(b)}" for s, b in enumerate(view.bids) if b),
+    }
+
+
+def hand_ended_message(
+    result: HandResult, trick: list[list[Any]], table: TableSpec
+) -> dict[str, Any]:
+    """Return the ``hand-ended`` message: the result, the last trick, a line of text."""
+    return {
+        "type": "hand-ended",
+        "hand": result.number,
+        **hand_result_json(result),
+        "note": result.note,
+        "last_trick": {"plays": trick, "winner": result.last_trick_winner},
+        "text": f"hand {result.number + 1} over: "
+        + ", ".join(
+            f"{table.side_names[s]} {'+' if p >= 0 else ''}{show_points(p, table.score_unit)}"
+            for s, p in enumerate(result.points)
+        ),
+    }
 
 
 class Connection:
