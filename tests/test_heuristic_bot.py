@@ -132,13 +132,87 @@ def test_calls_reneges_it_saw_and_never_calls_one_wrongly() -> None:
 
 def test_nils_are_made_and_bags_kept_low_in_play() -> None:
     """Over whole matches: most nils made (avoiding and covering), contracts made, and
-    fewer bags than the simple bot."""
+    fewer bags than the same bot that never ducks (it plays to set the opponents
+    whenever they still need a trick)."""
     rules = spadeskit.load_rules("standard")
     ours = evaluate(rules, "heuristic", "simple", deals=12, seed=5)
-    theirs = evaluate(rules, "simple", "heuristic", deals=12, seed=5)
+    never_ducks = evaluate(rules, "heuristic[set_slack=13]", "simple", deals=12, seed=5)
     assert ours.nils_made is not None and ours.nils_made >= 0.8
     assert ours.contracts_made is not None and ours.contracts_made >= 0.8
-    assert ours.bags_per_hand < theirs.bags_per_hand
+    assert ours.bags_per_hand < never_ducks.bags_per_hand
+
+
+def bid_after(game: spadeskit.GameState, bids: list[object]) -> spadeskit.GameState:
+    for bid in bids:
+        game = game.apply(Nil() if bid == "nil" else Bid(bid))  # type: ignore[arg-type]
+    return game
+
+
+def test_the_last_bidder_bids_one_more_when_three_tricks_go_unbid() -> None:
+    """Table bids: every other bid known, a table total three or more under the 13
+    tricks leaves tricks that come as bags: the last bidder bids one more."""
+    game = bid_after(spadeskit.load_rules("standard").new_game(seed=3, dealer=3), [2, 2, 2])
+    plain = HeuristicBot(game.rules, table_bids=False).choose(game.view(3))
+    assert isinstance(plain, Bid) and plain.tricks + 6 <= 10
+    assert HeuristicBot(game.rules).choose(game.view(3)) == Bid(plain.tricks + 1)
+
+
+def test_the_last_bidder_bids_one_less_when_the_table_reaches_the_tricks() -> None:
+    """Table bids: a table total at or over the 13 tricks means a side will be set."""
+    game = bid_after(spadeskit.load_rules("standard").new_game(seed=3, dealer=3), [5, 5, 4])
+    plain = HeuristicBot(game.rules, table_bids=False).choose(game.view(3))
+    assert isinstance(plain, Bid) and plain.tricks >= 1
+    assert HeuristicBot(game.rules).choose(game.view(3)) == Bid(plain.tricks - 1)
+
+
+def test_the_first_bidders_ignore_the_table() -> None:
+    """Table bids: only the last two bidders at four, the last at fewer, read the total."""
+    rules = spadeskit.load_rules("standard")
+    for seed in range(20):
+        game = bid_after(rules.new_game(seed=seed, dealer=3), [2])
+        assert HeuristicBot(rules).choose(game.view(1)) == HeuristicBot(
+            rules, table_bids=False
+        ).choose(game.view(1))
+
+
+def test_with_the_contract_made_it_plays_on_while_the_opponents_can_be_set() -> None:
+    """Set slack: contract made, it keeps the aim "win" while an opposing side needs all
+    but at most ``set_slack`` of the tricks left, and ducks otherwise."""
+    rules = spadeskit.load_rules("standard")
+    seen = {"win": 0, "duck": 0}
+    for seed in range(40):
+        bots = [HeuristicBot() for _ in range(4)]
+        for s, bot in enumerate(bots):
+            bot.reset(s, rules, random.Random(s))
+        game = rules.new_game(seed=seed)
+        match = game.match
+        while game.match is match:
+            seat = game.to_act
+            assert seat is not None
+            view = game.view(seat)
+            bot = bots[seat]
+            side = rules.side_of[seat]
+            partner_nil = any(
+                bot._is_nil(view.bids[s]) for s in rules.table.sides[side] if view.bids[s]
+            )
+            if game.phase is spadeskit.Phase.PLAY and not partner_nil:
+                other = 1 - side
+                left = len(view.cards)
+                theirs = bot._need(view, other)
+                opponents_nil = any(bot._is_nil(view.bids[s]) for s in rules.table.sides[other])
+                if bot._need(view, side) <= 0 and not opponents_nil:
+                    expected = "win" if 0 < theirs <= left and left - theirs <= 2 else "duck"
+                    assert bot._aim(view) == expected
+                    seen[expected] += 1
+            game = game.apply(bot.choose(view), seat)
+    assert seen["win"] and seen["duck"]
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(spadeskit.SpadesError, match="set_slack"):
+        HeuristicBot(set_slack=-1)
+    with pytest.raises(spadeskit.SpadesError, match="table_bids"):
+        HeuristicBot(table_bids="yes")  # type: ignore[arg-type]
 
 
 def test_it_beats_the_simple_bot_on_duplicate_deals() -> None:

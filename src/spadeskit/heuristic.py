@@ -8,14 +8,18 @@ public :class:`~spadeskit.rules.Rules` (card ranking, trick strength, sides, opt
 spare trumps; with cards still to come from a draw pile it scales the count to the
 whole hand.  It bids nil with few and low trumps and no unguarded high side cards when
 its partner bid (or may bid) enough to cover, and shades its bid near the target, the
-floor and the bag limit.  Blind nil only when its side trails badly.
+floor and the bag limit.  Blind nil only when its side trails badly.  Where overtricks
+cost, the last bidders read the table's total of bids (``table_bids``): tricks nobody
+bid for come as bags, so it bids one more; a total at or over the tricks sets somebody,
+so it bids one less.
 
 **Play** keeps count of the cards played and the voids shown, and chooses one aim per
 trick: *avoid* (its own nil: duck under, shed its high cards), *cover* (its partner's
 nil: win the tricks its partner might be forced to take), *bust* (an opponent's nil,
 when its side can afford it: play under the nil bidder), *win* (its side still needs
-tricks, or can set the opponents: cheap winners, second hand low, masters first, ruff
-when void) and *duck* (contract made: no bags).  In the 1970s three-handed game it
+tricks, or can set opponents who need all but ``set_slack`` of the tricks left: cheap
+winners, second hand low, masters first, ruff when void) and *duck* (contract made: no
+bags).  In the 1970s three-handed game it
 picks up the blind with a strong ladder hand, discards the point cards it would lose,
 counts card points instead of tricks, treats the two defenders as partners against the
 bidder, and plays "for least" to take as few points as it can.
@@ -40,7 +44,8 @@ from .actions import (
     Play,
     SeeCards,
 )
-from .heuristic_bidding import TRUMP, HeuristicBidding
+from .errors import SpadesError, shown
+from .heuristic_bidding import SET_SLACK, TRUMP, HeuristicBidding
 from .rules import Rules
 from .views import View
 
@@ -48,9 +53,26 @@ __all__ = ["HeuristicBot"]
 
 
 class HeuristicBot(HeuristicBidding):
-    """A counting, nil-aware, bag-aware bot for every shipped variant (see the module)."""
+    """A counting, nil-aware, bag-aware bot for every shipped variant (see the module).
 
-    def __init__(self, rules: Rules | None = None) -> None:
+    ``table_bids`` (default on): the last bidders correct their bid by the table's total
+    (see :meth:`~spadeskit.heuristic_bidding.HeuristicBidding.table_shift`).
+    ``set_slack`` (default 2): with its contract made, the bot keeps winning tricks while
+    an opposing side needs all but at most this many of the tricks left.  Round 2's bot
+    is ``HeuristicBot(table_bids=False, set_slack=1)`` (``"heuristic[table_bids=false,
+    set_slack=1]"`` in the arena), kept to measure against.
+    """
+
+    def __init__(
+        self, rules: Rules | None = None, *, table_bids: bool = True, set_slack: int = SET_SLACK
+    ) -> None:
+        if type(table_bids) is not bool or type(set_slack) is not int or set_slack < 0:
+            raise SpadesError(
+                "table_bids is true or false and set_slack a whole number, 0 or more, not "
+                f"{shown(table_bids, 20)} and {shown(set_slack, 20)}"
+            )
+        self.table_bids = table_bids
+        self.set_slack = set_slack
         if rules is not None:
             self.reset(0, rules, random.Random(0))
 
@@ -119,21 +141,6 @@ class HeuristicBot(HeuristicBidding):
         best, winner = max(powers)
         after = [(view.trick[0][0] + k) % self.n for k in range(len(view.trick) + 1, self.n)]
         return self._follow(view, plays, aim, led_suit, best, winner, after, unseen, voids, table)
-
-    def _discard(
-        self, view: View, plays: Sequence[Play], table: Sequence[Sequence[int]], led: int
-    ) -> Play:
-        """Throw a low card from the shortest side suit (to make a void), no trump."""
-        side_suits = [p for p in plays if self.suit_of[p.card.index] != TRUMP] or list(plays)
-        length = {s: sum(1 for c in view.cards if self.suit_of[c.index] == s) for s in range(4)}
-        return min(
-            side_suits,
-            key=lambda p: (
-                self.points(p.card),
-                length.get(self.suit_of[p.card.index], 0),
-                self.strength[p.card.index],
-            ),
-        )
 
     def _lead(
         self,

@@ -30,12 +30,19 @@ from .views import View
 
 TRUMP = 3  # the effective suit index of spades (and of jokers and deuces in jjdd)
 
+SET_SLACK = 2
+"""With its contract made, the bot still plays to win tricks while an opposing side
+needs all but at most this many of the tricks left (it may yet be set)."""
+
 # Card points of the 1970s three-handed game: A♠ 40, other aces 20, K Q J 10, 10-7 5.
 _TST_POINTS = {14: 20, 13: 10, 12: 10, 11: 10, 10: 5, 9: 5, 8: 5, 7: 5}
 
 
 class TableReading:
     """The rules and the hand so far, as the heuristic bot reads them."""
+
+    table_bids = True
+    set_slack = SET_SLACK
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         """Prepare to play ``seat`` under ``rules``."""
@@ -46,6 +53,7 @@ class TableReading:
         self.strength = ranking.strength
         self.deck = tuple(c.index for c in rules.table.deck)
         self.n = rules.table.players
+        self.tricks = (len(self.deck) - rules.table.deal.blind) // self.n
         self.side_of = rules.side_of
         self.sides = rules.table.sides
         self.points_game = rules.variant == "three-suit-trump"
@@ -54,6 +62,9 @@ class TableReading:
         self.bags_hurt = (
             isinstance(rules.options.get("bag_limit"), int) and "no-bags" not in rules.house_rules
         )
+        # Overtricks cost where bags or jjdd's sandbags are counted against a side (in
+        # call-break they are worth a little): only there do unbid tricks call for a bid.
+        self.overtricks_cost = self.bags_hurt or rules.options.get("sandbag_penalty") is True
         # Per effective suit, the deck's cards from strongest to weakest.
         self.suit_cards: dict[int, list[int]] = {}
         for index in self.deck:
@@ -159,10 +170,12 @@ class TableReading:
             return "bust"
         if need > 0 or not self.bags_hurt:
             return "win"
-        # Contract made: set the opponents if that looks possible, else duck bags.
+        # Contract made: set the opponents while they still need all but at most two of
+        # the tricks left (a set costs them ten a trick of their contract, far more than
+        # the bags it may cost us), else duck bags.
         for other in {self.side_of[s] for s in opponents}:
             theirs = self._need(view, other)
-            if 0 < theirs <= left and left - theirs + 1 <= 2:
+            if 0 < theirs <= left and left - theirs <= self.set_slack:
                 return "win"
         return "duck"
 
@@ -190,6 +203,21 @@ class TableReading:
             key=lambda p: (
                 self.points(p.card),
                 self.suit_of[p.card.index] == TRUMP,
+                self.strength[p.card.index],
+            ),
+        )
+
+    def _discard(
+        self, view: View, plays: Sequence[Play], table: Sequence[Sequence[int]], led: int
+    ) -> Play:
+        """Throw a low card from the shortest side suit (to make a void), no trump."""
+        side_suits = [p for p in plays if self.suit_of[p.card.index] != TRUMP] or list(plays)
+        length = {s: sum(1 for c in view.cards if self.suit_of[c.index] == s) for s in range(4)}
+        return min(
+            side_suits,
+            key=lambda p: (
+                self.points(p.card),
+                length.get(self.suit_of[p.card.index], 0),
                 self.strength[p.card.index],
             ),
         )
@@ -292,10 +320,33 @@ class HeuristicBidding(TableReading):
             want -= 0.5  # making the contract wins the match: bid what is sure
         if partner is not None and isinstance(view.bids[partner], (Nil, BlindNil)):
             want += 0.5  # covering a nil costs tricks we must bid for
-        goal = max(0, round(want))
         if not numeric:
             return bids[0]
-        return min(numeric, key=lambda b: (abs(b.tricks - goal), b.tricks))
+        bid = _closest(numeric, max(0, round(want))).tricks
+        shift = self.table_shift(view, bid) if self.table_bids and self.overtricks_cost else 0
+        return _closest(numeric, max(0, bid + shift))
+
+    def table_shift(self, view: View, bid: int) -> int:
+        """Return what the bids already made add to ``bid``: +1, 0 or -1.
+
+        Read where overtricks cost (bags or sandbags) by the last bidder, and by the one
+        before it (counting the last bidder at an average bid) at a table of four or
+        more: a table total of bids three or more
+        under the hand's tricks leaves tricks nobody bid for, which come as bags to the
+        side that takes them, so bid one more; a total at or over the tricks means some
+        side will be set, so bid one less.
+        """
+        known = [b for b in view.bids if b is not None]
+        waiting = self.n - 1 - len(known)
+        if waiting > 1 or (waiting == 1 and self.n < 4):
+            return 0
+        total = bid + sum(b.tricks for b in known if isinstance(b, Bid))
+        total += waiting * round(self.tricks / self.n)
+        if total <= self.tricks - 3:
+            return 1
+        if total >= self.tricks:
+            return -1
+        return 0
 
     def _nil_ok(self, view: View, estimate: float) -> bool:
         if estimate > 1.6:
@@ -365,3 +416,8 @@ class HeuristicBidding(TableReading):
         if self.points(card) >= 10 and not is_master and suit in (0, 1):
             return (0, -self.points(card))  # a point card likely lost: bank it
         return (1 if suit in (0, 1) else 2, self.strength[card.index])
+
+
+def _closest(numeric: Sequence[Bid], goal: int) -> Bid:
+    """Return the bid nearest ``goal`` (the lower of two as near)."""
+    return min(numeric, key=lambda b: (abs(b.tricks - goal), b.tricks))
