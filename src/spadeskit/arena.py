@@ -35,6 +35,7 @@ from .matchplay import (
     BOTS,
     BotSpec,
     Clock,
+    aligned,
     bot_class,
     cpu_per_decision,
     cpu_summary,
@@ -325,8 +326,7 @@ class Evaluation:
             ("bags a hand", f"{self.bags_per_hand:.2f}"),
             ("CPU a decision", cpu_text(self.outcomes)),
         ]
-        width = max(len(k) for k, _ in rows)
-        return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+        return aligned(rows)
 
 
 def evaluate(

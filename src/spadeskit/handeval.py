@@ -21,6 +21,7 @@ from .intervals import clopper_pearson, sign_test
 from .matchplay import (
     BotSpec,
     Clock,
+    aligned,
     cpu_summary,
     cpu_text,
     make_bot,
@@ -241,8 +242,7 @@ class HandEvaluation:
             ),
             ("CPU a decision", cpu_text(self.outcomes)),
         ]
-        width = max(len(k) for k, _ in rows)
-        return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+        return aligned(rows)
 
 
 def evaluate_hands(

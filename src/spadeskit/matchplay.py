@@ -320,3 +320,9 @@ def run_deals(
         print(file=stream)
     outcomes.sort(key=lambda o: (o.deal, o.seating))
     return outcomes
+
+
+def aligned(rows: Sequence[tuple[str, str]]) -> str:
+    """Return ``rows`` of (label, text) as lines, the texts aligned after the labels."""
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
