@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 
+import attrs
 import pytest
 
 import spadeskit
@@ -125,6 +126,29 @@ def test_sampled_deals_are_uniform_among_consistent_deals(variant: str) -> None:
     )
     assert set(seen) <= set(outcomes)  # every sample is consistent
     assert chi_square_p(seen, outcomes, draws) > 1e-4
+
+
+@pytest.mark.parametrize("variant", ["standard", "jjdd"])
+def test_batched_deals_are_uniform_among_consistent_deals(variant: str) -> None:
+    """The same check for deals drawn many at once (spadeskit.batch.draw_hands)."""
+    np = pytest.importorskip("numpy")
+    from spadeskit.batch import draw_hands
+    from spadeskit.inference import DealSampler
+
+    game, f = position(variant, small_with_voids)
+    viewer = f.seat
+    outcomes = list(consistent(game, viewer))
+    sampler = DealSampler(game.view(viewer), game.rules, f)
+    draws = 40 * len(outcomes)
+    hands = draw_hands(sampler, random.Random(1), np.random.default_rng(1), draws)
+    n = game.rules.table.players
+    blank = SampledDeal((), 0, (), (0,) * n)
+    seen = Counter(
+        key_of(attrs.evolve(blank, hands=tuple(int(m) for m in row)), viewer, game) for row in hands
+    )
+    assert set(seen) <= set(outcomes)
+    assert chi_square_p(seen, outcomes, draws) > 1e-4
+    assert all(int(row[viewer]) == sampler.own for row in hands)
 
 
 def test_the_uniformity_check_rejects_constrained_cards_first() -> None:

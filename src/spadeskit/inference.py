@@ -264,16 +264,37 @@ class _Counter:
             cached = self.table_memo[key] = (running, moves)
         return cached
 
+    def _check(self) -> None:
+        if self.count(0, self.f.sizes) == 0:
+            raise SpadesError("no deal is consistent with what this seat has seen")
+
+    def _split(
+        self, k: int, room: tuple[int, ...], rng: random.Random
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Draw how many cards of suit ``k`` each place gets, weighted by the deals each
+        choice leads to; return it and the room it leaves."""
+        running, moves = self.table(k, room)
+        return moves[bisect.bisect_right(running, rng.randrange(running[-1]))]
+
+    def draw_splits(self, rng: random.Random) -> list[tuple[int, ...]]:
+        """Return, suit by suit, how many cards each place gets in one uniformly drawn
+        consistent deal (the cards themselves are then any of the suit's, uniformly)."""
+        self._check()
+        room = self.f.sizes
+        splits = []
+        for k in range(len(self.suits)):
+            split, room = self._split(k, room, rng)
+            splits.append(split)
+        return splits
+
     def draw(self, rng: random.Random) -> list[list[int]]:
         """Return the unseen cards of each place in one uniformly drawn consistent deal."""
+        self._check()
         room = self.f.sizes
-        if self.count(0, room) == 0:
-            raise SpadesError("no deal is consistent with what this seat has seen")
         placed: list[list[int]] = [[] for _ in room]
         fraction = rng.random
         for k in range(len(self.suits)):
-            running, moves = self.table(k, room)
-            split, room = moves[bisect.bisect_right(running, rng.randrange(running[-1]))]
+            split, room = self._split(k, room, rng)
             cards = list(self.cards[k])
             _shuffle(cards, fraction)
             start = 0
@@ -322,15 +343,36 @@ class DealSampler:
         self.unseen = list(f.unseen)
         self.counter = _Counter(f) if f.limits else None
         self.sizes = f.sizes
-        # Each place: where its cards go (0 a hand, 1 discards, 2 the blind, 3 the pile),
-        # whose, and the cards known to be there.
         kinds = {HAND: 0, DISCARDS: 1, BLIND: 2, PILE: 3}
         self.places: list[tuple[int, int, int]] = []
+        """Each place the unseen cards go to: its kind (0 a hand, 1 face-down discards,
+        2 the blind, 3 the pile), its seat (-1 for none), and the mask of the cards
+        already known to be there."""
         for p, (kind, owner) in enumerate(f.places):
             mask = 0
             for index in f.known.get(p, ()):
                 mask |= 1 << index
             self.places.append((kinds[kind], owner if owner is not None else -1, mask))
+
+    @property
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The unseen cards (indices) in the groups :meth:`draw_splits` counts: one a suit
+        where what the view shows constrains the deal, else all in one group."""
+        if self.counter is None:
+            return (tuple(self.unseen),)
+        return tuple(tuple(cards) for cards in self.counter.cards)
+
+    def draw_splits(self, rng: random.Random) -> tuple[tuple[int, ...], ...]:
+        """Return how many cards of each of :attr:`groups` go to each place (see
+        :attr:`places`) in one uniformly drawn consistent deal.
+
+        Dealing each group's cards in a uniformly random order by these counts completes
+        a uniformly drawn deal, as :meth:`draw` does; a batched sampler deals many at
+        once (:func:`spadeskit.batch.draw_hands`).
+        """
+        if self.counter is None:
+            return (tuple(self.sizes),)
+        return tuple(self.counter.draw_splits(rng))
 
     def draw(self, rng: random.Random) -> SampledDeal:
         """Return one consistent deal drawn uniformly, from ``rng``."""

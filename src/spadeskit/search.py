@@ -169,7 +169,7 @@ class PIMCBot(_SearchBot):
         self._batch = None
         if self.batched:
             try:
-                from .batch import BatchUnsupported, engine_for
+                from .batch import BatchUnsupported, draw_hands, engine_for
 
                 try:
                     self._batch = engine_for(rules)
@@ -181,6 +181,7 @@ class PIMCBot(_SearchBot):
                 import numpy
 
                 self._generator = numpy.random.default_rng(rng.getrandbits(64))
+                self._draw_hands = draw_hands
 
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         if self._batch is not None and not determinizer.hidden_discards:
@@ -228,10 +229,7 @@ class PIMCBot(_SearchBot):
         totals = numpy.zeros(width)
         done = 0
         while more(done) or not done:
-            hands = numpy.array(
-                [determinizer.sampler.draw(self.rng).hands for _ in range(rounds)],
-                dtype=numpy.uint64,
-            )
+            hands = self._draw_hands(determinizer.sampler, self.rng, self._generator, rounds)
             rewards = self._batch.play_out(
                 determinizer.template,
                 numpy.repeat(hands, width, axis=0),

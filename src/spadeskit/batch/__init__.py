@@ -43,7 +43,15 @@ from .common import CHUNK as CHUNK
 from .common import POLICIES, BatchResult, BatchUnsupported
 from .common import PROBES as PROBES
 from .common import draws as draws
+from .deals import draw_hands
 from .engine import BatchEngine, engine_for
 from .engine import simulate_batch as simulate_batch
 
-__all__ = ["POLICIES", "BatchEngine", "BatchResult", "BatchUnsupported", "engine_for"]
+__all__ = [
+    "POLICIES",
+    "BatchEngine",
+    "BatchResult",
+    "BatchUnsupported",
+    "draw_hands",
+    "engine_for",
+]
