@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from spadeskit import MatchEnd, Pass, PickUp, ScoreLine, SpadesError
@@ -63,8 +64,12 @@ def card_points(card: Card) -> int:
     return 10 if card.rank >= 11 else 5
 
 
-# Every card, not only the deck's: a summary given to score_hand may hold others.
-_POINTS: dict[Card, int] = {card: card_points(card) for card in ALL_CARDS}
+# Every card by its index, not only the deck's: a summary given to score_hand may hold
+# others.  (A list read by index: cheaper than hashing each card.)
+_POINTS: list[int] = [0] * (1 + max(card.index for card in ALL_CARDS))
+for _card in ALL_CARDS:
+    _POINTS[_card.index] = card_points(_card)
+_index = attrgetter("index")
 
 
 def _line_text(name: str, why: str, points: int, earned: int) -> str:
@@ -145,7 +150,7 @@ def spadeskit_score_hand(
             "three-suit-trump scores card points: give the cards each seat won (HandSummary.won)"
         )
     value = _POINTS.__getitem__
-    points = [sum(map(value, cards)) for cards in summary.won]
+    points = [sum(map(value, map(_index, cards))) for cards in summary.won]
     names = table.seat_names
     seats = range(table.players)
     bidder = summary.declarer
