@@ -19,7 +19,7 @@ from spadeskit_web_table.server import TABLES
 from .conftest import Server
 
 WAIT = 15.0
-CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9JQKA])([SHDC\u2660\u2665\u2666\u2663])")
+CARD = re.compile(r"(?<![A-Za-z0-9])(10|[2-9JQKA])([SHDC\u2660\u2665\u2666\u2663])(?![A-Za-z0-9])")
 SYMBOL = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
 
 
@@ -35,7 +35,10 @@ def messages(driver: Any) -> list[dict[str, Any]]:
 
 
 def cards_in(data: Any) -> set[str]:
-    """Every card named anywhere in ``data``: as a code ("QH") or as text ("Q♥")."""
+    """Every card named anywhere in ``data``: as a code ("QH") or as text ("Q♥"); a
+    seat's token is random text, not read (it may hold "_JC-")."""
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k != "token"}
     text = json.dumps(data, ensure_ascii=False)
     return {rank + SYMBOL.get(suit, suit) for rank, suit in CARD.findall(text)}
 
