@@ -164,9 +164,7 @@ def contract_lines(
                 partial(_nil, label, took_nil, points),
                 bags=extra,
                 bag_points=bonus,
-                bag_text=(bags_text(extra) if made else f"{count(extra, 'bag')} (contract set: +0)")
-                if extra
-                else None,
+                bag_text=_nil_bags_text(extra, made),
             )
         )
     limit, penalty = options["bag_limit"], options["bag_penalty"]
@@ -197,6 +195,14 @@ def _set(name: str, contract: int, took: int) -> str:
 
 def _nil(label: str, took: int, points: int) -> str:
     return f"{label}, took {took}: {signed(points)}"
+
+
+def _nil_bags_text(bags: int, made: bool) -> str | None:
+    """What a nil line says of its bidder's tricks: bags scoring one each beside a made
+    contract, nothing beside a set one."""
+    if not bags:
+        return None
+    return bags_text(bags) if made else f"{count(bags, 'bag')} (contract set: +0)"
 
 
 def _bag_penalty(name: str, bags: int, points: int) -> str:

@@ -41,8 +41,10 @@ _TST_POINTS = {14: 20, 13: 10, 12: 10, 11: 10, 10: 5, 9: 5, 8: 5, 7: 5}
 class TableReading:
     """The rules and the hand so far, as the heuristic bot reads them."""
 
-    table_bids = True
-    set_slack = SET_SLACK
+    table_bids: bool
+    """Whether the last bidders read the table's total (set by the bot's constructor)."""
+    set_slack: int
+    """See :data:`SET_SLACK` (set by the bot's constructor)."""
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         """Prepare to play ``seat`` under ``rules``."""
@@ -322,19 +324,20 @@ class HeuristicBidding(TableReading):
             want += 0.5  # covering a nil costs tricks we must bid for
         if not numeric:
             return bids[0]
-        bid = _closest(numeric, max(0, round(want))).tricks
-        shift = self.table_shift(view, bid) if self.table_bids and self.overtricks_cost else 0
-        return _closest(numeric, max(0, bid + shift))
+        chosen = _closest(numeric, max(0, round(want)))
+        shift = (
+            self.table_shift(view, chosen.tricks) if self.table_bids and self.overtricks_cost else 0
+        )
+        return _closest(numeric, max(0, chosen.tricks + shift)) if shift else chosen
 
     def table_shift(self, view: View, bid: int) -> int:
         """Return what the bids already made add to ``bid``: +1, 0 or -1.
 
         Read where overtricks cost (bags or sandbags) by the last bidder, and by the one
         before it (counting the last bidder at an average bid) at a table of four or
-        more: a table total of bids three or more
-        under the hand's tricks leaves tricks nobody bid for, which come as bags to the
-        side that takes them, so bid one more; a total at or over the tricks means some
-        side will be set, so bid one less.
+        more: a table total of bids three or more under the hand's tricks leaves tricks
+        nobody bid for, which come as bags to the side that takes them, so bid one more;
+        a total at or over the tricks means some side will be set, so bid one less.
         """
         known = [b for b in view.bids if b is not None]
         waiting = self.n - 1 - len(known)

@@ -169,7 +169,7 @@ class PIMCBot(_SearchBot):
         self._batch = None
         if self.batched:
             try:
-                from .batch import BatchUnsupported, draw_hands, engine_for
+                from .batch import BatchUnsupported, engine_for
 
                 try:
                     self._batch = engine_for(rules)
@@ -181,7 +181,6 @@ class PIMCBot(_SearchBot):
                 import numpy
 
                 self._generator = numpy.random.default_rng(rng.getrandbits(64))
-                self._draw_hands = draw_hands
 
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         if self._batch is not None and not determinizer.hidden_discards:
@@ -219,6 +218,8 @@ class PIMCBot(_SearchBot):
         """PIMC with the batched engine's playouts (see the class docs)."""
         import numpy
 
+        from .batch import draw_hands
+
         seat = view.seat
         assert seat is not None
         side = self.rules.side_of[seat]
@@ -229,7 +230,7 @@ class PIMCBot(_SearchBot):
         totals = numpy.zeros(width)
         done = 0
         while more(done) or not done:
-            hands = self._draw_hands(determinizer.sampler, self.rng, self._generator, rounds)
+            hands = draw_hands(determinizer.sampler, self.rng, self._generator, rounds)
             rewards = self._batch.play_out(
                 determinizer.template,
                 numpy.repeat(hands, width, axis=0),

@@ -273,23 +273,14 @@ def score_written(
     before = MatchState(
         _totals(rules, scores, "scores"), _totals(rules, bags, "bags"), (), (), None, FrozenMap()
     )
+    if summary is None and (bids is None or books is None):
+        raise SpadesError("score_hand needs a HandSummary, or both bids= and books=")
+    dealt_by = rules.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1
     if summary is None:
-        if bids is None or books is None:
-            raise SpadesError("score_hand needs a HandSummary, or both bids= and books=")
-        summary = checked_summary(
-            rules,
-            bids,
-            books,
-            before,
-            rules.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1,
-        )
+        assert bids is not None and books is not None
+        summary = checked_summary(rules, bids, books, before, dealt_by)
     else:
-        summary = checked_hand_summary(
-            rules,
-            summary,
-            before,
-            rules.engine.check_seat(dealer, "dealer") if dealer is not None else n - 1,
-        )
+        summary = checked_hand_summary(rules, summary, before, dealt_by)
     return rules.engine.score(summary, before)
 
 

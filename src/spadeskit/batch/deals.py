@@ -41,8 +41,8 @@ def draw_hands(
         )
     hands = np.zeros((count, sampler.players), dtype=np.uint64)
     hands[:, sampler.facts.seat] = sampler.own
-    for _, owner, known in places:
-        if owner >= 0:
+    for kind, owner, known in places:
+        if kind == _HAND:
             hands[:, owner] |= np.uint64(known)
     splits = np.array([sampler.draw_splits(rng) for _ in range(count)], dtype=np.int64)
     one = np.uint64(1)
@@ -54,8 +54,8 @@ def draw_hands(
         # The place of the j-th card in the order: how many places' counts end at or before j.
         ends = np.cumsum(splits[:, g, :], axis=1)
         place = (np.arange(len(cards))[None, :, None] >= ends[:, None, :]).sum(axis=2)
-        for p, (_, owner, _) in enumerate(places):
-            if owner >= 0:
+        for p, (kind, owner, _) in enumerate(places):
+            if kind == _HAND:
                 hands[:, owner] |= np.bitwise_or.reduce(
                     np.where(place == p, bits, np.uint64(0)), axis=1
                 )
