@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import re
 
 import pytest
 
 import spadeskit
 from spadeskit import Discard, Pass, Phase, PickUp
-from spadeskit.cards import Card, Suit
+from spadeskit.cards import Card, Suit, cards_of
 from spadeskit.results import HandSummary
 from spadeskit.state import MatchState
 from spadeskit.table import FrozenMap
@@ -212,3 +213,25 @@ def test_suit_of_every_card_is_its_printed_suit() -> None:
     r = rules()
     assert all(r.effective_suit(c) is c.suit for c in r.table.deck)
     assert r.effective_suit("AS") is Suit.SPADES
+
+
+def test_card_points_a_spade_ace_40_other_aces_20_kqj_10_the_rest_5_counted_by_the_engine() -> None:
+    """A♠ 40, other aces 20, K Q J 10, 10 9 8 7 five each: 300 in the deck.  The variant
+    declares them once (spadeskit_card_points); the engine counts each seat's cards won,
+    the bidder's discards included, into HandSummary.points."""
+    r = rules()
+    value = {c.code: r.card_points[c.index] for c in r.table.deck}
+    assert sum(value.values()) == 300
+    assert [value[code] for code in ("AS", "AH", "KD", "QC", "JH", "10S", "7D")] == [
+        40, 20, 10, 10, 10, 5, 5,
+    ]  # fmt: skip
+    for seed in range(10):
+        game = r.new_game(seed=seed).apply(PickUp())
+        game = game.apply(game.legal_actions()[seed])  # the bidder discards two
+        discarded = sum(value[c.code] for c in cards_of(game.won[0]))
+        assert r.engine.summary(game).points == (discarded, 0, 0)
+        rng = random.Random(seed)
+        while len(game.tricks) < 9:
+            game = game.apply(rng.choice(game.legal_actions()))
+            expected = tuple(sum(value[c.code] for c in cards_of(m)) for m in game.won)
+            assert r.engine.summary(game).points == expected

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from operator import attrgetter
 from typing import Any
 
 from spadeskit import MatchEnd, Pass, PickUp, ScoreLine, SpadesError
 from spadeskit.actions import Action
-from spadeskit.cards import ALL_CARDS, STANDARD_DECK, Card, Suit
+from spadeskit.cards import STANDARD_DECK, Card, Suit
 from spadeskit.plugin import (
     Option,
     PlayFilter,
@@ -64,14 +63,6 @@ def card_points(card: Card) -> int:
     return 10 if card.rank >= 11 else 5
 
 
-# Every card by its index, not only the deck's: a summary given to score_hand may hold
-# others.  (A list read by index: cheaper than hashing each card.)
-_POINTS: list[int] = [0] * (1 + max(card.index for card in ALL_CARDS))
-for _card in ALL_CARDS:
-    _POINTS[_card.index] = card_points(_card)
-_index = attrgetter("index")
-
-
 def _line_text(name: str, why: str, points: int, earned: int) -> str:
     return f"{name} ({why}) took {points} points: {count(earned, 'game point')}"
 
@@ -102,6 +93,11 @@ def spadeskit_table() -> TableSpec:
 @hookimpl
 def spadeskit_card_rank(card: Card) -> CardRank | None:
     return printed_rank(card)
+
+
+@hookimpl
+def spadeskit_card_points(card: Card) -> int:
+    return card_points(card)
 
 
 @hookimpl
@@ -145,12 +141,11 @@ def spadeskit_auction_actions() -> Sequence[Action]:
 def spadeskit_score_hand(
     summary: HandSummary, table: TableSpec, options: Any
 ) -> Sequence[ScoreLine]:
-    if summary.won is None:
+    points = summary.points  # each seat's card points, counted by the engine
+    if points is None:
         raise SpadesError(
             "three-suit-trump scores card points: give the cards each seat won (HandSummary.won)"
         )
-    value = _POINTS.__getitem__
-    points = [sum(map(value, map(_index, cards))) for cards in summary.won]
     names = table.seat_names
     seats = range(table.players)
     bidder = summary.declarer

@@ -12,7 +12,7 @@ by the variant's card-ranking hook: the 2♦ is a spade in Jokers-and-Deuces.
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any, Union
 
 import attrs
@@ -35,6 +35,7 @@ __all__ = [
     "misplaced",
     "parse_card",
     "parse_cards",
+    "points_won",
 ]
 
 
@@ -260,6 +261,19 @@ def iter_mask(mask: int) -> Iterator[int]:
 
 
 _CHUNKS: dict[int, tuple[Card, ...]] = {}
+
+
+def points_won(values: Sequence[int], won: Iterable[int]) -> tuple[int, ...]:
+    """Return the card points (``values`` by card index) in each mask of ``won``."""
+    totals = []
+    for mask in won:
+        total = 0
+        while mask:
+            low = mask & -mask
+            total += values[low.bit_length() - 1]
+            mask ^= low
+        totals.append(total)
+    return tuple(totals)
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:

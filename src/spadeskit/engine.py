@@ -47,6 +47,7 @@ class Engine(Playouts):
         self.table = rules.table
         n = self.n = rules.table.players
         self.suit_of = rules.ranking.suit_of
+        self.card_points = rules.card_points
         self.sources = rules.sources
         self.check = compile_filters([f for f in rules.filters if f.enforced], self.sources)
         self.advisory = tuple(f for f in rules.filters if not f.enforced)

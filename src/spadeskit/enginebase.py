@@ -66,6 +66,7 @@ class EngineBase:
     table: TableSpec
     n: int
     suit_of: tuple[int, ...]
+    card_points: tuple[int, ...] | None
     sources: codegen.Sources
     check: PlayCheck
     advisory: tuple[PlayFilter, ...]

@@ -89,6 +89,27 @@ def spadeskit_card_rank(card: Card, table: TableSpec, options: Options) -> CardR
 
 
 @hookspec(firstresult=True)
+def spadeskit_card_points(card: Card, table: TableSpec, options: Options) -> int | None:
+    """Return what ``card`` counts for when the cards a seat took are scored.
+
+    A variant that scores card points (three-suit-trump: A♠ 40, other aces 20, …)
+    declares them here, once; the engine then gives every scoring hook each seat's
+    total in :attr:`HandSummary.points <spadeskit.results.HandSummary.points>` (the
+    cards it won in tricks, and the discards or the blind where the variant gives them
+    to it), and the batched engine (:mod:`spadeskit.batch`) counts them on arrays.
+
+    :param card: a card of the deck.
+    :param table: the table (deck, seats, sides).
+    :param options: the resolved options of every loaded plugin.
+    :returns: the card's points (a whole number), or ``None`` for another plugin to
+        answer; a card nobody answers for counts 0.  Where no plugin implements the
+        hook, ``HandSummary.points`` is ``None``.
+    :kind: first result: the first non-``None`` answer wins.
+    :called: once per card of the deck, when rules are built (only if implemented).
+    """
+
+
+@hookspec(firstresult=True)
 def spadeskit_trick_strength(
     card: Card, rank: CardRank, led: Suit, trump: str, options: Options
 ) -> int | None:

@@ -43,7 +43,11 @@ class HandSummary:
     ``transfers`` the penalty book transfers, and ``trump`` the hand's trump mode.
 
     ``won`` may be given as a function returning the cards: they are then listed the
-    first time a scoring hook reads them (most variants never do).
+    first time a scoring hook reads them (most variants never do).  ``points`` holds
+    each seat's card points, the cards in ``won`` valued as the variant's
+    ``spadeskit_card_points`` declares; the engine and :meth:`Rules.score_hand
+    <spadeskit.rules.Rules.score_hand>` fill it in from ``won`` (``None`` where the
+    variant values no card, or the cards won are not given).
     """
 
     bids: tuple[Action | None, ...]
@@ -54,6 +58,7 @@ class HandSummary:
     transfers: tuple[BookTransfer, ...] = ()
     trump: str = "spades"
     declarer: int | None = None
+    points: tuple[int, ...] | None = None
 
     @property
     def won(self) -> tuple[tuple[Card, ...], ...] | None:
@@ -67,7 +72,8 @@ class HandSummary:
     def __repr__(self) -> str:
         return (
             f"HandSummary(bids={self.bids!r}, books={self.books!r}, won={self.won!r}, "
-            f"transfers={self.transfers!r}, trump={self.trump!r}, declarer={self.declarer!r})"
+            f"transfers={self.transfers!r}, trump={self.trump!r}, declarer={self.declarer!r}, "
+            f"points={self.points!r})"
         )
 
 

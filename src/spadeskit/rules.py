@@ -85,6 +85,27 @@ def compile_ranking(table: TableSpec, card_rank: Compiled | None, name: str) -> 
     return Ranking(tuple(suit_of), tuple(strength), tuple(masks), deck)
 
 
+def compile_card_points(
+    table: TableSpec, card_points: Compiled | None, name: str
+) -> tuple[int, ...] | None:
+    """Return each card's points by index (0 for a card nobody values), or ``None``
+    where no plugin implements ``spadeskit_card_points``."""
+    if card_points is None:
+        return None
+    values = [0] * 54
+    for card in table.deck:
+        value = card_points(card)
+        if value is None:
+            continue
+        if type(value) is not int:
+            raise PluginError(
+                f"spadeskit_card_points of {name!r} values {card} at {shown(value, 30)}, "
+                "not a whole number"
+            )
+        values[card.index] = value
+    return tuple(values)
+
+
 def compile_filters(hook: Compiled | None, ranking: Ranking, name: str) -> tuple[PlayFilter, ...]:
     """Return the play filters the hook gives, in order; any filter but a building
     block guarded so that its failure names it and its plugin."""
@@ -164,6 +185,12 @@ class Rules:
             pm, "spadeskit_trick_strength", bound, self.name, sources=self.sources
         )
         self.ranking = compile_ranking(table, self._card_rank, self.name)
+        self.card_points = compile_card_points(
+            table,
+            compile_hook(pm, "spadeskit_card_points", bound, self.name, sources=self.sources),
+            self.name,
+        )
+        """Each card's points by index (``spadeskit_card_points``), or ``None``."""
         self.filters = compile_filters(
             compile_hook(pm, "spadeskit_play_filters", bound, self.name, sources=self.sources),
             self.ranking,

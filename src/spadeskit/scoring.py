@@ -7,7 +7,7 @@ from functools import partial
 from typing import Any
 
 from . import _fast
-from .cards import Card, cards_of
+from .cards import Card, cards_of, points_won
 from .dealing import Dealer
 from .results import HandResult, HandSummary, MatchEnd, ScoreLine
 from .rules import HandScore
@@ -56,6 +56,7 @@ class Scoring(Dealer):
             game.transfers,
             contract.trump if contract else "spades",
             contract.declarer if contract else None,
+            None if self.card_points is None else points_won(self.card_points, game.won),
         )
         return summary
 

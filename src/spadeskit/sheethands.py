@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .actions import Action, Bid, BlindNil, Nil, Pass, PickUp, SeeCards
-from .cards import CardLike, card_at, misplaced, parse_cards
+from .cards import CardLike, card_at, misplaced, parse_cards, points_won
 from .errors import IllegalAction, SpadesError, shown
 from .results import BookTransfer, HandSummary
 from .state import MatchState, Phase, evolve
@@ -151,6 +151,9 @@ def sheet_summary(rules: Rules, entry: SheetHand, match: MatchState, dealer: int
         entry.transfers,
         contract.trump if contract else "spades",
         contract.declarer if contract else None,
+        None
+        if entry.won is None or rules.card_points is None
+        else points_won(rules.card_points, [sum(1 << c for c in cards) for cards in entry.won]),
     )
 
 
