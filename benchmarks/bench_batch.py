@@ -35,6 +35,7 @@ ROWS = [
     ("standard", (), "greedy", 1_000),
     ("cutthroat", (), "random", 10_000),
     ("call-break", (), "random", 10_000),
+    ("three-suit-trump", (), "random", 10_000),
     ("standard", ("no-trump-first-trick",), "random", 10_000),
     ("standard", ("spades-anytime",), "random", 10_000),
     ("standard", ("no-bags",), "random", 10_000),

@@ -32,6 +32,7 @@ BATCHED = [
     "cutthroat",
     "cutthroat+no-bags",
     "call-break",
+    "three-suit-trump",
 ]
 
 
@@ -76,6 +77,11 @@ def test_every_batched_hand_replays_through_the_step_api_to_the_same_score(spec:
             assert result.books == tuple(batch.books[i])
             assert result.points == tuple(batch.points[i])
             assert result.bags == tuple(batch.bags[i])
+            if batch.leaves:  # an auction read as a tree (three-suit-trump)
+                declarer = int(batch.declarer[i])
+                took = [s for s, bid in enumerate(result.bids) if bid == spadeskit.PickUp()]
+                assert took == ([declarer] if declarer >= 0 else [])
+                continue
             assert [b if isinstance(b, spadeskit.Bid) else None for b in result.bids] == [
                 spadeskit.Bid(int(t)) if not nil else None
                 for t, nil in zip(batch.bids[i], batch.nil[i], strict=True)
@@ -98,12 +104,19 @@ def test_columns_are_named_by_seat_and_side() -> None:
     columns = batch.columns()
     assert {"hand", "dealer", "bid_N", "nil_W", "books_S", "points_N/S", "bags_E/W"} <= set(columns)
     assert all(len(column) == 50 for column in columns.values())
+    [three] = load("three-suit-trump").simulate_batch(500, seed=1)
+    columns = three.columns()
+    assert {"declarer", "card_points_N", "books_E", "points_S"} <= set(columns)
+    assert "bid_N" not in columns
+    points = sum(columns[f"card_points_{name}"] for name in ("N", "E", "S"))
+    assert (points == 300).all()  # every card counts, the blind and the discards too
+    passed = columns["declarer"] == -1
+    assert 0 < passed.sum() < 500 and (three.leaf[passed] == len(three.leaves) - 1).all()
 
 
 @pytest.mark.parametrize(
     ("spec", "why"),
     [
-        ("three-suit-trump", "deals a blind"),
         ("two-handed", "deals a draw pile"),
         ("jjdd", "review before scoring"),
         ("standard+blind-nil", "followed by an exchange"),

@@ -212,7 +212,8 @@ class Playouts(PlayoutLoops):
 
         ``memo``, a dict shared by calls on states of one hand's play (the same bids,
         contract and match), keeps each score the scoring hooks gave without reading the
-        cards won, by books and book transfers, and answers from it: scoring hooks are
+        cards won (nor card points, where the variant counts them), by books and book
+        transfers, and answers from it: scoring hooks are
         functions of what they are given, so the same books score the same.
 
         ``follower`` chooses each card that follows a lead instead (leads stay random):
@@ -245,7 +246,7 @@ class Playouts(PlayoutLoops):
         if found is None:
             summary = self.summary(end)
             found = self.score(summary, end.match)
-            if callable(summary._won):  # the cards won were never read
+            if callable(summary._won) and summary.points is None:  # no card was read
                 memo[key] = found
         return found
 

@@ -169,10 +169,10 @@ class PIMCBot(_SearchBot):
         self._batch = None
         if self.batched:
             try:
-                from .batch import BatchUnsupported, engine_for
+                from .batch import BatchUnsupported, playouts_for
 
                 try:
-                    self._batch = engine_for(rules)
+                    self._batch = playouts_for(rules)
                 except BatchUnsupported:
                     pass
             except ImportError:

@@ -65,9 +65,12 @@ class Totals:
 
 def bin_width(rules: Rules) -> int:
     """Return the histogram's bin width in stored points: 50 points, or one point where
-    a variant keeps its points in smaller units (Call Break's tenths)."""
+    a variant keeps its points in smaller units (Call Break's tenths) or plays to a
+    target under 100 (three-suit-trump's game points)."""
     unit = rules.table.score_unit
-    return 50 if unit == 1 else unit
+    target = rules.options.get("target")
+    small = type(target) is int and 0 < target < 100
+    return unit if unit != 1 or small else 50
 
 
 def summary_lines(totals: Totals) -> list[str]:
@@ -88,9 +91,10 @@ def summary_lines(totals: Totals) -> list[str]:
     lines.append("")
     lines.append(f"{'seat':8} {'mean bid':>9} {'nil':>7} {'mean books':>11}")
     for seat, name in enumerate(table.seat_names):
-        bid = totals.bids[seat] / max(totals.bidders[seat], 1)
+        bidders = totals.bidders[seat]
+        bid = f"{totals.bids[seat] / bidders:.2f}" if bidders else "-"
         lines.append(
-            f"{name:8} {bid:>9.2f} {100 * totals.nils[seat] / hands:>6.1f}% "
+            f"{name:8} {bid:>9} {100 * totals.nils[seat] / hands:>6.1f}% "
             f"{totals.books[seat] / hands:>11.2f}"
         )
     width = bin_width(rules)
@@ -151,7 +155,8 @@ def run(
     try:  # the engine is derived (or refused) when simulate_batch is called
         batches = rules.simulate_batch(hands, seed=seed, policy=policy)
         chunks: Iterator[tuple[Any, ...]] = (
-            (b.bids, b.nil, b.books, b.points, b.bags) for b in batches
+            (b.bids if not b.leaves else b.bid_choice, b.nil, b.books, b.points, b.bags)
+            for b in batches  # an auction read as a tree has no bids: -1
         )
     except BatchUnsupported as refused:
         if policy != "random":

@@ -44,7 +44,7 @@ from .common import POLICIES, BatchResult, BatchUnsupported
 from .common import PROBES as PROBES
 from .common import draws as draws
 from .deals import draw_hands
-from .engine import BatchEngine, engine_for
+from .engine import BatchEngine, engine_for, playouts_for
 from .engine import simulate_batch as simulate_batch
 
 __all__ = [
@@ -54,4 +54,5 @@ __all__ = [
     "BatchUnsupported",
     "draw_hands",
     "engine_for",
+    "playouts_for",
 ]

@@ -24,6 +24,7 @@ from .common import (
     BatchUnsupported,
     _indices,
 )
+from .tree import AuctionTree, derive_tree
 
 if TYPE_CHECKING:
     pass
@@ -56,40 +57,45 @@ class BatchAuction(BatchFields):
                 turns.append(((seat - dealer) % n, menu))
                 states.append(game)
                 game = game.apply(rng.choice(menu), seat)
-            if game.phase is not Phase.PLAY or game.steps:
-                raise BatchUnsupported(
-                    f"the auction of {rules.name!r} is followed by an exchange or discard, "
-                    "which batches do not play"
-                )
             contract = game.contract
-            assert contract is not None
-            if contract.declarer is not None:
-                raise BatchUnsupported(
-                    f"the auction of {rules.name!r} names a declarer, which batches do not keep"
+            simple = (
+                game.phase is Phase.PLAY
+                and not game.steps
+                and contract is not None
+                and contract.declarer is None
+                and not self.rules.table.deal.blind
+            )
+            probes.append(
+                (
+                    dealer,
+                    turns,
+                    states,
+                    (contract.leader - dealer) % n if contract else None,
+                    contract.trump if contract else None,
+                    simple,
                 )
-            probes.append((dealer, turns, states, (contract.leader - dealer) % n, contract.trump))
+            )
         shapes = {
-            (tuple(r for r, _ in turns), leader, trump) for _, turns, _, leader, trump in probes
+            (tuple(r for r, _ in turns), leader, trump) for _, turns, _, leader, trump, _ in probes
         }
-        if len(shapes) != 1:
-            raise BatchUnsupported(
-                f"in the auction of {rules.name!r} who speaks, who leads or what is trump "
-                "differs between deals: batches need them fixed"
-            )
-        ((self.order, self.leader, self.trump),) = shapes
-        if sorted(self.order) != list(range(n)):
-            raise BatchUnsupported(
-                f"in the auction of {rules.name!r} the seats do not each bid once, which "
-                "batches need"
-            )
-        menus = {menu for _, turns, _, _, _ in probes for _, menu in turns}
+        menus = {menu for _, turns, _, _, _, _ in probes for _, menu in turns}
         offered = {action for menu in menus for action in menu}
-        for action in offered:
-            if not isinstance(action, (Bid, Nil)):
-                raise BatchUnsupported(
-                    f"the auction of {rules.name!r} offers {action}: batches bid only "
-                    "numbers and nil"
-                )
+        self.tree: AuctionTree | None = None
+        if (
+            len(shapes) != 1
+            or not all(simple for *_, simple in probes)
+            or not all(isinstance(action, (Bid, Nil)) for action in offered)
+            or sorted(next(iter(shapes))[0]) != list(range(n))
+        ):
+            # Not "each seat bids a number once": read the auction as a tree instead.
+            self.tree = derive_tree(rules)
+            self.order, self.menu = (), ()
+            self.trumps = tuple(sorted({leaf.trump for leaf in self.tree.leaves}))
+            return
+        ((order, leader, trump),) = shapes
+        assert leader is not None and trump is not None  # every probe ended in play
+        self.order, self.leader, self.trump = order, leader, trump
+        self.trumps = (trump,)
         self.templates: list[tuple[GameState, int, int]] | None = None
         if len(menus) == 1:
             (self.menu,) = menus
@@ -99,7 +105,7 @@ class BatchAuction(BatchFields):
                 range(1, self.tricks + 1)
             )
             self.menu = (Nil(), *(Bid(k) for k in sorted(numbers)))
-            dealer, _, states, _, _ = probes[0]
+            dealer, _, states, _, _, _ = probes[0]
             self.templates = [
                 (state, state.to_act, dealer)  # type: ignore[misc]
                 for state in states
@@ -116,7 +122,7 @@ class BatchAuction(BatchFields):
         seat must be offered the same bids."""
         rules, n = self.rules, self.n
         rng = random.Random(2)
-        for dealer, turns, states, _, _ in probes[:8]:
+        for dealer, turns, states, _, _, _ in probes[:8]:
             for turn, (_, menu) in enumerate(turns):
                 seat = states[turn].to_act
                 assert seat is not None

@@ -15,8 +15,8 @@ try:
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from ..actions import Action, Play
-from ..cards import card_at
+from ..actions import Action, Discard, Play
+from ..cards import card_at, cards_of
 from ..errors import SpadesError
 from ..state import MatchState
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from ..rules import Rules
+    from .tree import AuctionTree, Leaf
 
 
 POLICIES = ("random", "greedy")
@@ -132,6 +133,14 @@ class BatchResult:
     ``points`` each side's points, ``bags`` each side's bag counter after the hand (the
     hand is the first of a match, as in :meth:`~spadeskit.rules.Rules.simulate`),
     ``plays`` the index of every card in the order played and ``seats`` who played it.
+
+    Where the auction is not each seat bidding a number once (three-suit-trump's pick up
+    or pass), ``bid_choice`` is -1 and ``bids`` 0 throughout; each hand's auction is
+    then ``leaves[leaf[i]]`` (a :class:`~spadeskit.batch.tree.Leaf`: its actions, seats
+    counted from the dealer, and the contract they made), ``declarer`` the seat that
+    took the contract (-1: nobody), ``discards`` the cards of each discard step (masks,
+    in order) and ``card_points`` each seat's card points where the variant counts them.
+    :meth:`actions` lists every action either way.
     """
 
     rules: Rules = attrs.field(repr=False)
@@ -149,6 +158,11 @@ class BatchResult:
     seats: Any = attrs.field(repr=False)
     menu: tuple[Action, ...] = attrs.field(repr=False)
     order: tuple[int, ...] = attrs.field(repr=False)
+    leaf: Any = attrs.field(default=None, repr=False)
+    leaves: tuple[Leaf, ...] = attrs.field(default=(), repr=False)
+    declarer: Any = attrs.field(default=None, repr=False)
+    discards: Any = attrs.field(default=None, repr=False)
+    card_points: Any = attrs.field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -159,10 +173,15 @@ class BatchResult:
         ``books_N`` …, ``points_N/S`` …, ``bags_N/S`` …."""
         table = self.rules.table
         out: dict[str, Any] = {"hand": self.numbers, "dealer": self.dealer}
+        if self.leaves:
+            out["declarer"] = self.declarer
         for seat, name in enumerate(table.seat_names):
-            out[f"bid_{name}"] = self.bids[:, seat]
-            out[f"nil_{name}"] = self.nil[:, seat]
+            if not self.leaves:
+                out[f"bid_{name}"] = self.bids[:, seat]
+                out[f"nil_{name}"] = self.nil[:, seat]
             out[f"books_{name}"] = self.books[:, seat]
+            if self.card_points is not None:
+                out[f"card_points_{name}"] = self.card_points[:, seat]
         for side, name in enumerate(table.side_names):
             out[f"points_{name}"] = self.points[:, side]
             out[f"bags_{name}"] = self.bags[:, side]
@@ -184,6 +203,11 @@ class BatchResult:
             ((dealer + relative) % n, self.menu[int(self.bid_choice[i, (dealer + relative) % n])])
             for relative in self.order
         ]
+        if self.leaves:
+            leaf = self.leaves[int(self.leaf[i])]
+            out = [((dealer + seat) % n, action) for seat, action in leaf.path]
+            for j, (seat, _) in enumerate(leaf.discards):
+                out.append(((dealer + seat) % n, Discard(cards_of(int(self.discards[i, j])))))
         out += [
             (int(seat), Play(card_at(int(card))))
             for seat, card in zip(self.seats[i], self.plays[i], strict=True)
@@ -208,7 +232,22 @@ class BatchFields:
     suits: int
     side_of: NDArray[np.int64]
     rows: NDArray[np.int64]
-    """Each card's strength in a trick, by led suit (the trump mode's strength table)."""
+    """Each card's strength in a trick: row ``trump_base[trump] + led suit``."""
+    order: tuple[int, ...]
+    """The seats that bid, in order, counted from the dealer (empty for a tree)."""
+    menu: tuple[Action, ...]
+    """What a seat may bid (empty for a tree)."""
+    leader: int
+    trump: str
+    trumps: tuple[str, ...]
+    """The trump modes a hand may have (one, unless the auction is a tree)."""
+    trump_base: dict[str, int]
+    led_rows: int
+    tree: AuctionTree | None
+    """The auction as a tree, where it is not each seat bidding a number once."""
+    blind_map: NDArray[np.int64]
+    values: NDArray[np.int64]
+    """Each card's points (``Rules.card_points``; 0 where the variant counts none)."""
     orders: Any
     beats: NDArray[np.uint64]
     reads_top: bool

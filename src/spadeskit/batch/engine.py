@@ -24,13 +24,13 @@ from .common import (
     BatchResult,
     BatchUnsupported,
 )
-from .play import BatchPlay
+from .treeplay import BatchTreePlay
 
 if TYPE_CHECKING:
     from ..rules import Rules
 
 
-class BatchEngine(BatchPlay):
+class BatchEngine(BatchTreePlay):
     """The batched engine of one rule set, derived from it (see the module docs)."""
 
     def __init__(self, rules: Rules) -> None:
@@ -39,9 +39,8 @@ class BatchEngine(BatchPlay):
         table = rules.table
         self.n = n = table.players
         plan = table.deal
-        if plan.blind or plan.pile or engine.draw:
-            part = "a blind" if plan.blind else "a draw pile"
-            raise BatchUnsupported(f"{rules.name!r} deals {part}, which batches do not play")
+        if plan.pile or engine.draw:
+            raise BatchUnsupported(f"{rules.name!r} deals a draw pile, which batches do not play")
         for f in rules.filters:
             if not f.enforced:
                 raise BatchUnsupported(
@@ -58,11 +57,13 @@ class BatchEngine(BatchPlay):
             ("an out-of-turn action during play", engine.play_offer is not None),
             ("an after-trick hook", engine.calls.after_trick is not None),
             ("a review before scoring", engine.calls.before_scoring is not None),
+            ("a hook choosing the first leader", engine.calls.first_leader is not None),
         ):
             if present:
                 raise BatchUnsupported(f"{rules.name!r} has {what}, which batches do not play")
         self.deck = np.array(engine.deck, dtype=np.int64)
         self.deal_map = [np.array(p, dtype=np.int64) for p in engine.deal_map[:n]]
+        self.blind_map = np.array(engine.deal_map[n], dtype=np.int64)
         self.tricks = plan.hand_size
         ranking = rules.ranking
         self.suit_of = np.array(list(ranking.suit_of) + [-1] * (64 - len(ranking.suit_of)))
@@ -70,12 +71,17 @@ class BatchEngine(BatchPlay):
         self.suits = len(ranking.suit_mask)
         self.side_of = np.array(rules.side_of, dtype=np.int64)
         self._derive_auction()
-        rows = rules.strength_table(self.trump)
+        # Each trump mode's strength table, one above the other: the row of a trick is
+        # its trump's first row plus its led suit (one trump mode: the led suit).
+        rows = [row for trump in self.trumps for row in rules.strength_table(trump)]
+        self.led_rows = len(rows) // len(self.trumps)
+        self.trump_base = {t: k * self.led_rows for k, t in enumerate(self.trumps)}
         self.rows = np.zeros((len(rows), 64), dtype=np.int64)
         self.rows[:, : len(rows[0])] = rows
-        # greedy_card's orders, by led suit: cheapness (power in the trick, then in
-        # its own suit) and power, ties to the lower index; and the cards beating a power.
-        own = self.rows[np.clip(self.suit_of, 0, None), np.arange(64)]
+        # greedy_card's orders, by row: cheapness (power in the trick, then in its own
+        # suit) and power, ties to the lower index; and the cards beating a power.
+        first = (np.arange(len(rows)) // self.led_rows * self.led_rows)[:, None]
+        own = self.rows[first + np.clip(self.suit_of, 0, None)[None, :], np.arange(64)[None, :]]
         cheap = (self.rows << 10) + own
         deck_cards = [int(c) for c in self.deck]
         self.orders = self._orders(
@@ -93,6 +99,9 @@ class BatchEngine(BatchPlay):
                 mask = sum(1 << c for c in deck_cards if self.rows[led, c] > level)
                 self.beats[led, level + 1] = mask
         self._filters = self._compile_filters()
+        self.values = np.zeros(64, dtype=np.int64)
+        if rules.card_points is not None:
+            self.values[: len(rules.card_points)] = rules.card_points
         self.reads_top = any(
             "top" in codegen.placeholders(text)
             for f in rules.filters
@@ -101,10 +110,13 @@ class BatchEngine(BatchPlay):
             for text in (*step.when, step.keep)
         )
         self.match = MatchState.fresh(len(table.sides))
+        self._tables: dict[Any, list[tuple[Any, Any]]] = {}
+        if self.tree is not None:
+            self._derive_hand_scoring()
+            return
         for seats in table.sides:
             if (len(self.menu) * (self.tricks + 1)) ** len(seats) > 1 << 24:
                 raise BatchUnsupported(f"the sides of {rules.name!r} are too large to batch")
-        self._tables: dict[Any, list[tuple[Any, Any]]] = {}
         self._check_scoring()
 
     # -- derived from the rules -------------------------------------------------------------
@@ -176,6 +188,20 @@ def engine_for(rules: Rules) -> BatchEngine:
     found = _ENGINES.get(rules)
     if found is None:
         found = _ENGINES[rules] = BatchEngine(rules)
+    return found
+
+
+def playouts_for(rules: Rules) -> BatchEngine:
+    """Return the batched engine of ``rules`` for search playouts
+    (:meth:`BatchEngine.play_out`), or raise :class:`BatchUnsupported` where its
+    playouts are not batched: rule sets whose auction is a tree (three-suit-trump)
+    simulate whole hands in batches, but search plays them card by card."""
+    found = engine_for(rules)
+    if found.tree is not None:
+        raise BatchUnsupported(
+            f"search playouts of {rules.name!r} are not batched: its auction is not each "
+            "seat bidding a number once"
+        )
     return found
 
 

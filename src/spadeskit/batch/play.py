@@ -92,11 +92,16 @@ class BatchPlay(BatchScoring):
         greedy: bool,
         plays: Any = None,
         seats: Any = None,
-    ) -> None:
+        tbase: Any = 0,
+        points: Any = None,
+    ) -> Any:
         """Play every card left, in place: from trick ``first_trick``, whose first cards
         ``started`` (``(seat, card index)`` arrays, already out of ``held`` and in
         ``played``) are on the table, led by ``leader``.  Each random choice takes the
         next column of ``draws_``; ``plays`` and ``seats`` record each card and its seat.
+        ``tbase`` is each hand's first row of :attr:`rows` (its trump mode's); given
+        ``points`` (card points by seat), each trick's card points go to its winner.
+        Return the seat that took the last trick.
 
         A block's steps only ever keep cards of ``allowed`` and never leave it empty
         (:class:`~spadeskit.filters.Narrow`), so every card chosen is held and legal."""
@@ -114,6 +119,8 @@ class BatchPlay(BatchScoring):
                 top.fill(-1)
             best = np.full(size, -1, dtype=np.int64)
             winner = leader
+            worth = 0
+            row = tbase + lead
             on_table = started if trick == first_trick else ()
             for position in range(n):
                 if position < len(on_table):
@@ -126,7 +133,7 @@ class BatchPlay(BatchScoring):
                     hand = flat[index]
                     allowed = self._filters(hand, position == 0, lead, played, trick, tops)
                     if greedy and position:
-                        bit = self._greedy(allowed, lead, best, winner, seat)
+                        bit = self._greedy(allowed, row, best, winner, seat)
                     else:
                         bit = _kth_bit(allowed, draws_[:, column])
                     card = np.bitwise_count(bit - one).astype(np.intp)
@@ -136,12 +143,15 @@ class BatchPlay(BatchScoring):
                         plays[:, trick * n + position] = card
                         seats[:, trick * n + position] = seat
                     column += 1
+                if points is not None:
+                    worth = worth + self.values[card]
                 if position == 0:
                     lead = self.suit_of[card]
-                    best = self.rows[lead, card]
+                    row = tbase + lead
+                    best = self.rows[row, card]
                     winner = seat
                 else:
-                    power = self.rows[lead, card]
+                    power = self.rows[row, card]
                     better = power > best
                     best = np.where(better, power, best)
                     winner = np.where(better, seat, winner)
@@ -149,7 +159,10 @@ class BatchPlay(BatchScoring):
                     suit = self.suit_of[card]
                     top[rows, suit] = np.maximum(top[rows, suit], self.strength[card])
             books[rows, winner] += 1
+            if points is not None:
+                points[rows, winner] += worth
             leader = winner
+        return leader
 
     def play_out(
         self,
@@ -171,6 +184,8 @@ class BatchPlay(BatchScoring):
         index and seat, ``-1`` before) and the books (``"books"``) are put in it."""
         if game.phase is not Phase.PLAY or game.to_act is None or game.contract is None:
             raise SpadesError("play_out needs a state in its play, a seat to act")
+        if self.tree is not None:
+            raise BatchUnsupported(f"search playouts of {self.rules.name!r} are not batched")
         try:
             bid_rows = [self.menu.index(b) for b in game.bids]
         except ValueError:
@@ -217,7 +232,7 @@ class BatchPlay(BatchScoring):
     def _greedy(
         self,
         allowed: NDArray[np.uint64],
-        lead: NDArray[np.int64],
+        row: NDArray[np.int64],
         best: NDArray[np.int64],
         winner: NDArray[np.int64],
         seat: NDArray[np.int64],
@@ -225,11 +240,11 @@ class BatchPlay(BatchScoring):
         """:func:`spadeskit.bots.greedy_card` on arrays: the cheapest card that takes
         the trick unless the seat's side already holds it (or none can), else the
         cheapest card; ties go to the lower card index, as there."""
-        taking = allowed & self.beats[lead, best + 1]
+        taking = allowed & self.beats[row, best + 1]
         take = (taking != 0) & (self.side_of[winner] != self.side_of[seat])
         # One search: the first card of the taking cards by power where the seat takes
         # the trick, else the first of the allowed cards by cheapness.
-        return self._first(np.where(take, taking, allowed), lead * 2 + take)
+        return self._first(np.where(take, taking, allowed), row * 2 + take)
 
     def _first(self, mask: NDArray[np.uint64], order: NDArray[np.int64]) -> NDArray[np.uint64]:
         """Return the first card of each (non-empty) ``mask`` in its ``order`` (a row of

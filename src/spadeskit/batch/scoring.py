@@ -7,6 +7,7 @@ depends on nothing else.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from .common import (
     PROBES,
     BatchUnsupported,
 )
+from .tree import leaf_bids
 
 if TYPE_CHECKING:
     pass
@@ -116,6 +118,79 @@ class BatchScoring(BatchAuction):
                 known[new] = True
             out[:, :, side] = values[keys].T
         return out[0], out[1], out[2]
+
+    # -- rule sets whose auction is a tree (three-suit-trump): hand by hand ------------------
+
+    def _derive_hand_scoring(self) -> None:
+        """Prepare scoring hand by hand: each distinct (dealer, auction, books, card
+        points) the rules' own scoring is asked once, then kept.  Checked on probe hands
+        first, so that scoring that reads more (the cards themselves) is refused now."""
+        values = self.rules.card_points
+        if values is not None and min(values) < 0:
+            raise BatchUnsupported(
+                f"{self.rules.name!r} has cards worth negative points, which batches do not count"
+            )
+        self.most_points = 0 if values is None else sum(values[int(c)] for c in self.deck)
+        assert self.tree is not None
+        radix = [self.n, len(self.tree.leaves)]
+        radix += [self.tricks + 1] * self.n + [self.most_points + 1] * self.n
+        if math.prod(radix) >= 1 << 62:
+            raise BatchUnsupported(f"the hands of {self.rules.name!r} are too large to batch")
+        self.radix = radix
+        self._hand_scores: dict[int, tuple[Any, ...]] = {}
+        rng = random.Random(1)
+        for probe in range(PROBES):
+            books = [0] * self.n
+            for _ in range(self.tricks):
+                books[rng.randrange(self.n)] += 1
+            key = [probe % self.n, rng.randrange(len(self.tree.leaves)), *books]
+            key += [rng.randrange(self.most_points + 1) for _ in range(self.n)]
+            self._score_key(key)
+
+    def _score_key(self, key: Sequence[int]) -> tuple[Any, ...]:
+        """Score one hand from its key: dealer, leaf, books by seat, card points by seat."""
+        assert self.tree is not None
+        n = self.n
+        dealer, leaf = key[0], self.tree.leaves[key[1]]
+        summary = HandSummary(
+            leaf_bids(leaf, n, dealer),
+            tuple(key[2 : 2 + n]),
+            won=self._no_cards,
+            trump=leaf.trump,
+            declarer=None if leaf.declarer is None else (dealer + leaf.declarer) % n,
+            points=None if self.rules.card_points is None else tuple(key[2 + n :]),
+        )
+        score = self.rules.engine.score(summary, self.match)
+        sides = range(len(self.rules.table.sides))
+        taken = tuple(sum(x.bags for x in score.lines if x.side == s and x.bags > 0) for s in sides)
+        return score.points, score.bags, taken
+
+    def _score_hands(self, dealer: Any, leaf: Any, books: Any, points: Any) -> tuple[Any, Any, Any]:
+        """Each side's points, bag counter after the hand and bags taken, hand by hand
+        (see :meth:`_derive_hand_scoring`)."""
+        columns = [dealer, leaf] + [books[:, s] for s in range(self.n)]
+        columns += [points[:, s] for s in range(self.n)]
+        keys = np.zeros(len(dealer), dtype=np.int64)
+        for column, base in zip(columns, self.radix, strict=True):
+            keys = keys * base + column
+        unique, inverse = np.unique(keys, return_inverse=True)
+        found = self._hand_scores
+        if len(found) > 1 << 20:
+            found.clear()
+        rows = []
+        for key in unique.tolist():
+            row = found.get(key)
+            if row is None:
+                digits = []
+                rest = key
+                for base in reversed(self.radix):
+                    rest, digit = divmod(rest, base)
+                    digits.append(digit)
+                row = found[key] = self._score_key(digits[::-1])
+            rows.append(row)
+        table = np.array(rows, dtype=np.int64)  # (unique, 3, sides)
+        out = table[inverse.reshape(-1)]
+        return out[:, 0], out[:, 1], out[:, 2]
 
     def _new_tables(self) -> list[tuple[Any, Any]]:
         """Empty score tables, one per side (see :meth:`_score`)."""

@@ -1,0 +1,206 @@
+"""Auctions as trees (part of :mod:`spadeskit.batch`): for rule sets whose auction is
+not "each seat bids a number once", such as three-suit-trump's pick-up-or-pass.
+
+The tree is read from the step engine: every path of actions from the deal to the end of
+the auction is played through ``apply`` on a probe hand, and each end (a *leaf*) keeps
+what the rules decided there: the contract (leader, trump, declarer, who takes the blind)
+and the discards owed before play.  It is then checked on other probe hands, dealt
+differently by other dealers, that every path offers the same actions and ends the same
+way, so that neither depends on the cards.  A batched hand walks the tree with one random
+number a turn.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+try:
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - the fast extra is missing
+    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+
+from ..actions import Action
+from ..state import GameState, Phase
+from .common import PROBES, BatchUnsupported
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from ..rules import Rules
+
+MAX_NODES = 4096
+"""The largest auction tree derived (three-suit-trump's has 3 turns and 4 ends)."""
+
+
+@attrs.frozen
+class Leaf:
+    """One way an auction ends, seats counted clockwise from the dealer (0: the dealer).
+
+    ``path`` is the auction, ``(seat, action)`` in order; ``discards`` the discards owed
+    before play, ``(seat, count)`` in order.
+    """
+
+    path: tuple[tuple[int, Action], ...]
+    leader: int
+    trump: str
+    declarer: int | None
+    blind_to: str | None
+    discards: tuple[tuple[int, int], ...]
+
+
+@attrs.frozen(eq=False)
+class AuctionTree:
+    """The auction of a rule set as a tree on arrays: node ``k``'s seat (from the
+    dealer), how many actions it offers, and after its ``j``-th action the next node, or
+    ``~leaf`` where the auction ends there."""
+
+    seat: NDArray[np.int64]
+    size: NDArray[np.int64]
+    child: NDArray[np.int64]
+    menus: tuple[tuple[Action, ...], ...]
+    leaves: tuple[Leaf, ...]
+    depth: int
+
+    def walk(self, u: NDArray[np.float64]) -> NDArray[np.int64]:
+        """Return the leaf each hand reaches, its ``t``-th action the
+        ``int(u[:, t] * offered)``-th of those offered (``u``: one column a turn)."""
+        node = np.zeros(len(u), dtype=np.int64)
+        for turn in range(self.depth):
+            live = node >= 0
+            at = np.where(live, node, 0)
+            pick = (u[:, turn] * self.size[at]).astype(np.int64)
+            node = np.where(live, self.child[at, pick], node)
+        leaf: NDArray[np.int64] = ~node
+        return leaf
+
+
+def _menu(game: GameState) -> tuple[Action, ...]:
+    seat = game.to_act
+    assert seat is not None
+    return tuple(game.legal_actions(seat))
+
+
+def _leaf(rules: Rules, game: GameState, path: tuple[tuple[int, Action], ...]) -> Leaf:
+    """Return what the auction ``path`` decided on ``game``, where it ended."""
+    n, dealer = rules.table.players, game.dealer
+    contract = game.contract
+    if game.phase not in (Phase.PLAY, Phase.EXCHANGE) or contract is None:
+        raise BatchUnsupported(
+            f"the auction of {rules.name!r} ends in the {game.phase.value}, not in play"
+        )
+    discards = []
+    for step in game.steps:
+        if step.kind != "discard":
+            raise BatchUnsupported(
+                f"the auction of {rules.name!r} is followed by an exchange, which batches "
+                "do not play"
+            )
+        discards.append(((step.seat - dealer) % n, step.count))
+    declarer = contract.declarer
+    return Leaf(
+        path,
+        (contract.leader - dealer) % n,
+        contract.trump,
+        None if declarer is None else (declarer - dealer) % n,
+        contract.blind_to,
+        tuple(discards),
+    )
+
+
+def derive_tree(rules: Rules) -> AuctionTree:
+    """Read the auction tree of ``rules`` from the step engine (see the module docs)."""
+    n = rules.table.players
+    seats: list[int] = []
+    sizes: list[int] = []
+    children: list[list[int]] = []
+    menus: list[tuple[Action, ...]] = []
+    leaves: list[Leaf] = []
+    depth = 0
+    first = rules.new_game(seed=0, dealer=n - 1)
+
+    def explore(game: GameState, path: tuple[tuple[int, Action], ...]) -> int:
+        nonlocal depth
+        if game.phase is not Phase.AUCTION:
+            leaves.append(_leaf(rules, game, path))
+            return ~(len(leaves) - 1)
+        if len(seats) >= MAX_NODES:
+            raise BatchUnsupported(
+                f"the auction of {rules.name!r} has more than {MAX_NODES} ways to go: "
+                "batches cannot derive it"
+            )
+        depth = max(depth, len(path) + 1)
+        seat = game.to_act
+        assert seat is not None
+        node = len(seats)
+        menu = _menu(game)
+        seats.append((seat - game.dealer) % n)
+        sizes.append(len(menu))
+        menus.append(menu)
+        children.append([])
+        for action in menu:
+            step = ((seat - game.dealer) % n, action)
+            children[node].append(explore(game.apply(action, seat), (*path, step)))
+        return node
+
+    explore(first, ())
+    width = max(sizes)
+    child = np.zeros((len(seats), width), dtype=np.int64)
+    for node, row in enumerate(children):
+        child[node, : len(row)] = row
+    tree = AuctionTree(
+        np.array(seats, dtype=np.int64),
+        np.array(sizes, dtype=np.int64),
+        child,
+        tuple(menus),
+        tuple(leaves),
+        depth,
+    )
+    _check_tree(rules, tree)
+    return tree
+
+
+def _check_tree(rules: Rules, tree: AuctionTree) -> None:
+    """Refuse unless every probe hand, whoever deals, offers the same actions along each
+    path and ends it the same way."""
+    n = rules.table.players
+    rng = random.Random(3)
+    for number in range(1, PROBES):
+        dealer = number % n
+        game = rules.new_game(seed=number, dealer=dealer)
+        leaf = tree.leaves[rng.randrange(len(tree.leaves))]
+        node = 0
+        for seat, action in leaf.path:
+            if (
+                node < 0
+                or game.phase is not Phase.AUCTION
+                or (game.to_act - dealer) % n != seat  # type: ignore[operator]
+                or _menu(game) != tree.menus[node]
+            ):
+                raise BatchUnsupported(
+                    f"in the auction of {rules.name!r} who speaks or what they may do "
+                    "differs between deals: batches need it fixed"
+                )
+            node = int(tree.child[node, tree.menus[node].index(action)])
+            game = game.apply(action, game.to_act)
+        if node >= 0 or _leaf(rules, game, leaf.path) != leaf:
+            raise BatchUnsupported(
+                f"in the auction of {rules.name!r} the contract differs between deals with "
+                "the same bids: batches need it fixed"
+            )
+
+
+def leaf_bids(leaf: Leaf, n: int, dealer: int) -> tuple[Action | None, ...]:
+    """Return each seat's last auction action along ``leaf``'s path (as ``GameState.bids``
+    holds them) for a hand dealt by ``dealer``."""
+    bids: list[Action | None] = [None] * n
+    for seat, action in leaf.path:
+        bids[(dealer + seat) % n] = action
+    return tuple(bids)
+
+
+def absolute(relative: Any, dealer: Any, n: int) -> Any:
+    """Return seats counted from the dealer as table seats."""
+    return (dealer + relative) % n
