@@ -146,6 +146,29 @@ def test_a_menu_that_depends_on_the_partners_bid_is_refused() -> None:
         engine_for(rules)
 
 
+def test_a_state_a_hook_keeps_is_never_changed_by_the_batched_auction() -> None:
+    """Under mirror each hand's menus are asked of the rules; the state asked about is
+    reused in place only while nobody holds it: one a hook kept stays as it was."""
+    from test_one_rulebook import house_rule
+
+    kept: list[tuple[spadeskit.GameState, tuple[int, ...]]] = []
+
+    def keeper(game: spadeskit.GameState, seat: int) -> Any:
+        if len(kept) < 500:
+            kept.append((game, game.hands))
+        return None
+
+    plugin = house_rule("keeper")
+    plugin.spadeskit_auction_actions = spadeskit.hookimpl(tryfirst=True)(keeper)  # type: ignore[attr-defined]
+    rules = spadeskit.load_rules("standard", ["mirror", plugin])
+    [batch] = rules.simulate_batch(300, seed=2)
+    assert len(kept) == 500
+    assert all(game.hands == hands for game, hands in kept)
+    for i in range(20):  # and the bids are still those of each hand's own cards
+        game = replay_hand(rules, batch, i, False)
+        assert game.hand_results[0].points == tuple(batch.points[i])
+
+
 def test_a_plain_python_filter_is_refused_by_name() -> None:
     from test_one_rulebook import house_rule, late_hearts_through_an_alias
 

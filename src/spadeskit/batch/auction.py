@@ -15,7 +15,8 @@ try:
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from ..actions import Bid, Nil
+from ..actions import Action, Bid, Nil
+from ..auction import _UNSHARED, _refcount
 from ..cards import card_at
 from ..state import GameState, Phase, copy_to_builder, freeze
 from .common import (
@@ -168,14 +169,31 @@ class BatchAuction(BatchFields):
             tuple(cards[(s + d - first) % n] for s in range(n))
             for cards, d in zip(held.tolist(), dealers, strict=True)
         ]
+        put = object.__setattr__
+        # Each menu the rules answer with, by identity (plugins mostly answer with a few
+        # constant tuples), with the menu positions of its actions; each kept alive here.
+        known: dict[int, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
         for turn, (template, seat, _) in enumerate(self.templates):
             relative = self.order[turn]
             picks = draws_[:, turn].tolist()
-            column = np.empty(size, dtype=np.int64)
-            for i, cards in enumerate(rotated):
-                builder = copy_to_builder(template)
-                builder.hands, builder._legal = cards, None
-                menu = ask(freeze(builder), seat)
-                column[i] = index[menu[int(picks[i] * len(menu))]]
+            column = []
+            state = freeze(copy_to_builder(template))
+            for pick, cards in zip(picks, rotated, strict=True):
+                if _refcount(state) > _UNSHARED:
+                    # A hook kept the state it was shown: it is never changed, so ask
+                    # about a new one.  Otherwise nothing can see it change, and the
+                    # next hand's cards go into it in place (as the step API's auction
+                    # finishes an unshared state in place).
+                    state = freeze(copy_to_builder(template))
+                put(state, "hands", cards)
+                put(state, "_legal", None)
+                menu = ask(state, seat)
+                entry = known.get(id(menu))
+                if entry is None or entry[0] is not menu:
+                    if len(known) > 4096:
+                        known.clear()
+                    entry = known[id(menu)] = (menu, tuple(index[a] for a in menu))
+                positions = entry[1]
+                column.append(positions[int(pick * len(positions))])
             choice[rows, (dealer + relative) % n] = column
         return choice
