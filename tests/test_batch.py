@@ -376,6 +376,38 @@ def test_batched_playouts_from_a_hand_in_progress_replay_through_the_step_api(
     assert bagged or spec == "call-break"
 
 
+def test_batched_playouts_weigh_the_match_end_as_search_does() -> None:
+    """play_out(match_weight=5): each row's reward is the one search's Rewards gives the
+    replayed hand's result with the match's end (a low target and floor: many end it)."""
+    from spadeskit.determinize import Rewards
+
+    rules = spadeskit.load_rules("standard", options={"target": 150, "floor": -150})
+    engine = engine_for(rules)
+    rng = np.random.default_rng(5)
+    ended = 0
+    for seed in range(5):
+        game = rules.new_game(seed=seed)
+        steps = random.Random(seed)
+        while game.phase is not spadeskit.Phase.PLAY or len(game.tricks) < 3:
+            game = game.apply(steps.choice(game.legal_actions()))
+        seat = game.to_act
+        plays = [a.card.index for a in game.legal_actions()]
+        rows = np.array([game.hands] * (4 * len(plays)), dtype=np.uint64)
+        cards = np.array(plays * 4)
+        record: dict[str, Any] = {}
+        rewards = engine.play_out(game, rows, cards, "random", rng, record, match_weight=5.0)
+        expected_of = Rewards(rules, 5.0)
+        for row in range(len(cards)):
+            state = game.apply(spadeskit.Play(card_at(int(cards[row]))), seat)
+            for who, card in zip(record["seats"][row], record["plays"][row], strict=True):
+                if card >= 0:
+                    state = state.apply(spadeskit.Play(card_at(int(card))), int(who))
+            ended += state.match.end is not None
+            expected = expected_of.of_result(state.hand_results[-1], state.match.end)
+            assert list(rewards[row]) == pytest.approx(expected)
+    assert ended > 10
+
+
 def test_pimc_with_batched_playouts_plays_whole_hands() -> None:
     from spadeskit.arena import make_bot, play_match
 

@@ -9,7 +9,7 @@ import pytest
 from test_arena import played
 
 import spadeskit
-from spadeskit.arena import evaluate_hands, make_bot, match_context
+from spadeskit.arena import evaluate_hands, make_bot, match_context, play_match
 from spadeskit.search import Determinizer, ISMCTSBot, PIMCBot
 
 
@@ -283,3 +283,44 @@ def test_match_contexts_carry_the_bags_that_make_the_penalty_a_threat() -> None:
     assert sum(1 for s in starts if any(s.match.bags)) >= 10
     assert max(max(s.match.bags) for s in starts) >= 6
     assert all(s.number >= 1 and s.phase is spadeskit.Phase.AUCTION for s in starts)
+
+
+def test_match_aware_rewards_add_the_weight_for_the_side_that_wins_the_match() -> None:
+    """With match_weight, a playout after which the match would end (the rules' own
+    match-end hook: a side at the target or one at the floor) adds the weight to the
+    winning side's reward and takes it from the others; any other playout scores as the
+    hand alone."""
+    from spadeskit.determinize import Rewards
+
+    rules = spadeskit.load_rules("standard", options={"target": 150, "floor": -150})
+    engine = rules.engine
+    ended = 0
+    for seed in range(12):
+        game = rules.new_game(seed=seed)
+        steps = random.Random(seed)
+        while game.phase is not spadeskit.Phase.PLAY:
+            game = game.apply(steps.choice(game.legal_actions()))
+        plain, aware = Rewards(rules), Rewards(rules, 5.0)
+        for draw in range(40):
+            hand = plain.of_play(game, random.Random(draw).random)
+            weighed = aware.of_play(game, random.Random(draw).random)
+            outcome = engine.random_play_outcome(game, random.Random(draw).random)
+            assert hand is not None and weighed is not None and outcome is not None
+            end = outcome[1]
+            if end is None:
+                assert weighed == hand
+            else:
+                ended += 1
+                assert weighed == [
+                    v + (5.0 if side == end.winner else -5.0) for side, v in enumerate(hand)
+                ]
+    assert ended > 50  # low target and floor: many playouts end the match
+
+
+def test_a_match_aware_search_bot_plays_whole_matches() -> None:
+    rules = spadeskit.load_rules("standard", options={"target": 150})
+    for spec in ("pimc[match_weight=5,iterations=40]", "ismcts[match_weight=5,iterations=60]"):
+        bots = [make_bot(spec, s, rules, random.Random(s)) for s in range(4)]
+        assert play_match(rules, bots, seed=2).is_over
+    with pytest.raises(spadeskit.SpadesError, match="match_weight"):
+        PIMCBot(match_weight=-1)

@@ -16,7 +16,7 @@ from .errors import SpadesError
 from .events import BidMade, CardPlayed, CardsDiscarded, CardsDrawn, CardsPassed, OutOfTurn
 from .inference import DealSampler, Facts, facts
 from .plugin import evolve_hand
-from .results import HandResult
+from .results import HandResult, MatchEnd
 from .rules import Rules
 from .state import GameState, Phase
 from .views import View
@@ -194,12 +194,21 @@ class Rewards:
     scoring hooks gave from books alone are kept (see ``Engine.random_play_score``), and
     so are the rewards worked out from them."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, match_weight: float = 0.0) -> None:
         self.engine = rules.engine
         self.sides = len(rules.table.sides)
         self.unit = rules.table.score_unit
+        self.weight = match_weight
         self.scores: dict[Any, Any] = {}
         self.values: dict[int, list[float]] = {}
+
+    def _with_end(self, values: list[float], end: MatchEnd | None) -> list[float]:
+        """Add the match's end to each side's reward: ``match_weight`` for the side that
+        wins the match with this hand, less as much for every other side."""
+        if end is None or not self.weight:
+            return values
+        w = self.weight
+        return [v + (w if side == end.winner else -w) for side, v in enumerate(values)]
 
     def of_play(
         self, state: GameState, fraction: Callable[[], float], greedy: bool = False
@@ -207,21 +216,25 @@ class Rewards:
         """Play ``state``'s cards out (at random, or greedily) and return the rewards, or
         ``None`` where the rules need the full path."""
         kept = len(self.scores)
-        score = self.engine.random_play_score(
-            state, fraction, self.scores, greedy_card if greedy else None
+        outcome = self.engine.random_play_outcome(
+            state, fraction, self.scores, greedy_card if greedy else None, bool(self.weight)
         )
-        if score is None:
+        if outcome is None:
             return None
-        found = self.values.get(id(score))
+        found = self.values.get(id(outcome))
         if found is None:
-            found = side_values(score.points, score.lines, self.sides, self.unit)
-            if len(self.scores) > kept:  # the memo just kept this score (and keeps it alive)
-                self.values[id(score)] = found
+            score, end = outcome
+            found = self._with_end(
+                side_values(score.points, score.lines, self.sides, self.unit), end
+            )
+            if len(self.scores) > kept:  # the memo just kept this outcome (and keeps it alive)
+                self.values[id(outcome)] = found
         return found
 
-    def of_result(self, result: HandResult) -> list[float]:
-        """Return the rewards of a finished hand's result."""
-        return side_values(result.points, result.lines, self.sides, self.unit)
+    def of_result(self, result: HandResult, end: MatchEnd | None = None) -> list[float]:
+        """Return the rewards of a finished hand's result (``end``: how the match ended
+        with it, counted with ``match_weight``)."""
+        return self._with_end(side_values(result.points, result.lines, self.sides, self.unit), end)
 
 
 def rollout_rewards(
@@ -238,7 +251,7 @@ def rollout_rewards(
     end = fast_rollout(state, rng, policy) if match.end is None else state
     if not end.match.results or end.match is match:
         return None
-    return memo.of_result(end.match.results[-1])
+    return memo.of_result(end.match.results[-1], end.match.end)
 
 
 def action_key(action: Action) -> Any:

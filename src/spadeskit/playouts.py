@@ -22,7 +22,7 @@ from .errors import (
     shown,
 )
 from .loops import PlayoutLoops
-from .results import HandResult
+from .results import HandResult, MatchEnd
 from .rules import HandScore
 from .seeding import check_range, check_seed, index_drawer, mix
 from .state import (
@@ -201,12 +201,25 @@ class Playouts(PlayoutLoops):
         self,
         game: GameState,
         fraction: Callable[[], float],
-        memo: dict[Any, HandScore] | None = None,
+        memo: dict[Any, Any] | None = None,
         follower: Callable[..., int] | None = None,
     ) -> HandScore | None:
+        """:meth:`random_play_outcome`'s score alone."""
+        found = self.random_play_outcome(game, fraction, memo, follower, False)
+        return None if found is None else found[0]
+
+    def random_play_outcome(
+        self,
+        game: GameState,
+        fraction: Callable[[], float],
+        memo: dict[Any, Any] | None = None,
+        follower: Callable[..., int] | None = None,
+        ends: bool = True,
+    ) -> tuple[HandScore, MatchEnd | None] | None:
         """Play the rest of the hand's cards at random (``fraction`` gives floats in
-        [0, 1)) and return the hand's :class:`HandScore`, without closing the hand (no
-        result, match or next hand is built): the fast path for search.  ``None`` where
+        [0, 1)) and return the hand's :class:`HandScore` and, with ``ends``, how the
+        match would end after it (:meth:`end_after`; ``None``: it goes on), without
+        closing the hand (no next hand is built): the fast path for search.  ``None`` where
         the rules need the full path (a review step, out-of-turn offers during play, no
         compiled loop); call :meth:`GameState.rollout` then.
 
@@ -214,7 +227,8 @@ class Playouts(PlayoutLoops):
         contract and match), keeps each score the scoring hooks gave without reading the
         cards won (nor card points, where the variant counts them), by books and book
         transfers, and answers from it: scoring hooks are
-        functions of what they are given, so the same books score the same.
+        functions of what they are given, so the same books score the same (and end the
+        match the same way; one memo serves calls that all ask ``ends``, or none).
 
         ``follower`` chooses each card that follows a lead instead (leads stay random):
         ``follower(trick, allowed, seat, rows, suit_of, side_of)`` returns the mask of one
@@ -240,15 +254,22 @@ class Playouts(PlayoutLoops):
         if review is not None and review(end) is not None:
             return None  # a review step follows the play: only the full path has it
         if memo is None:
-            return self.score(self.summary(end), end.match)
+            score = self.score(self.summary(end), end.match)
+            return score, self.end_after(end, score) if ends else None
         key = (end.books, end.transfers)
         found = memo.get(key)
         if found is None:
             summary = self.summary(end)
-            found = self.score(summary, end.match)
+            score = self.score(summary, end.match)
+            found = score, self.end_after(end, score) if ends else None
             if callable(summary._won) and summary.points is None:  # no card was read
                 memo[key] = found
         return found
+
+    def end_after(self, game: GameState, score: HandScore) -> MatchEnd | None:
+        """Return how the match would end if ``game``'s finished play scored ``score``
+        (``None``: it goes on), as the rules' match-end hook says when the hand closes."""
+        return self.settle(game.match, self.result_of(game, score), (), game.dealer)[0].end
 
     def _step_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
         """Play random cards to the end of the hand's play through the step API's own

@@ -99,7 +99,10 @@ class Scoring(Dealer):
 
     def _result(self, game: GameState) -> HandResult:
         """Return the scored result of ``game``'s finished play."""
-        scored = self.score(self.summary(game), game.match)
+        return self.result_of(game, self.score(self.summary(game), game.match))
+
+    def result_of(self, game: GameState, scored: HandScore) -> HandResult:
+        """Return the result of ``game``'s finished play scored ``scored``."""
         result: HandResult = _make_result(
             game.number,
             game.dealer,

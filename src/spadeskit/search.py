@@ -58,6 +58,7 @@ class _SearchBot:
         bid_by: str = "heuristic",
         veto: float = 0.2,
         batched: bool = False,
+        match_weight: float = 5.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise SpadesError("give a budget: iterations, seconds, or both")
@@ -73,6 +74,11 @@ class _SearchBot:
         if type(veto) not in (int, float) or veto < 0:
             raise SpadesError(f"veto is a number of hundreds of points, 0 or more, not {veto!r}")
         self.veto = float(veto)
+        if type(match_weight) not in (int, float) or match_weight < 0:
+            raise SpadesError(
+                f"match_weight is a number of hundreds of points, 0 or more, not {match_weight!r}"
+            )
+        self.match_weight = float(match_weight)
         if rollout == "heuristic" and batched:
             raise SpadesError("batched rollouts are random or greedy, not heuristic")
         self.batched = bool(batched)  # only PIMCBot searches in batches so far
@@ -157,6 +163,13 @@ class PIMCBot(_SearchBot):
     The defaults (300 rollouts, random playouts, ``veto=0.2``: about 0.03 s a decision)
     beat the heuristic bot in standard Spades (see the docs' measurements).
 
+    With ``match_weight`` > 0 a playout's reward also counts the match: a hand after
+    which the match would end (as the rules' match-end hook says: a side at the target,
+    one at the floor) adds ``match_weight`` hundreds of points to the winning side's
+    reward and takes as much from every other side's, so search plays for the match
+    (making a contract that wins it, setting a side about to win) rather than the
+    hand's points alone.
+
     With ``batched=True`` (needs the ``fast`` extra) the rollouts of a decision are
     played together by the batched engine (:meth:`spadeskit.batch.BatchEngine.play_out`):
     ``iterations`` rollouts as ``ceil(iterations / cards)`` determinizations, each card
@@ -194,7 +207,7 @@ class PIMCBot(_SearchBot):
         policy = self._policy()
         done = 0
         rng = self.rng
-        memo = Rewards(self.rules)
+        memo = Rewards(self.rules, self.match_weight)
         while more(done):
             state = determinizer.sample(rng)
             for k, play in enumerate(plays):
@@ -237,6 +250,7 @@ class PIMCBot(_SearchBot):
                 numpy.tile(cards, rounds),
                 self.rollout_kind,
                 self._generator,
+                match_weight=self.match_weight,
             )
             totals += rewards[:, side].reshape(rounds, width).sum(axis=0)
             done += rounds * width
@@ -267,7 +281,8 @@ class ISMCTSBot(_SearchBot):
 
     The defaults (800 iterations, greedy playouts, ``veto=0.2``: under 0.1 s a decision
     on average) beat the heuristic bot in standard Spades and in jjdd (see the docs'
-    measurements); ``veto=0`` is pure search.
+    measurements); ``veto=0`` is pure search.  ``match_weight`` as for
+    :class:`PIMCBot`.
     """
 
     def __init__(
@@ -279,8 +294,11 @@ class ISMCTSBot(_SearchBot):
         bid_by: str = "heuristic",
         exploration: float = 0.7,
         veto: float = 0.2,
+        match_weight: float = 5.0,
     ) -> None:
-        super().__init__(iterations, seconds, seed, rollout, bid_by, veto)
+        super().__init__(
+            iterations, seconds, seed, rollout, bid_by, veto, match_weight=match_weight
+        )
         self.exploration = exploration
 
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
@@ -294,7 +312,7 @@ class ISMCTSBot(_SearchBot):
         c = self.exploration
         done = 0
         sqrt, log = math.sqrt, math.log
-        memo = Rewards(self.rules)
+        memo = Rewards(self.rules, self.match_weight)
         greedy = self.rollout_kind == "greedy"
         while more(done):
             state = determinizer.sample(rng)
@@ -333,7 +351,7 @@ class ISMCTSBot(_SearchBot):
             if state.match is match:
                 found = rollout_rewards(state, rng, policy, memo, greedy)
             else:  # the descent finished the hand
-                found = memo.of_result(state.match.results[-1])
+                found = memo.of_result(state.match.results[-1], state.match.end)
             if found is not None:
                 rewards = found
                 for visited in path:

@@ -13,6 +13,7 @@ except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
 from ..errors import SpadesError
+from ..results import HandResult
 from ..state import GameState, Phase
 from .common import (
     BatchResult,
@@ -172,11 +173,14 @@ class BatchPlay(BatchScoring):
         policy: str,
         generator: Any,
         record: dict[str, Any] | None = None,
+        match_weight: float = 0.0,
     ) -> Any:
         """Play ``game``'s hand out once per row of ``hands`` (each seat's cards, one
         determinization a row), each row after its seat to act plays ``cards[row]``
         (a card index), and return each row's rewards per side (as search scores them:
-        points, less 10 a bag taken, less the best other side's, in hundreds).
+        points, less 10 a bag taken, less the best other side's, in hundreds; with
+        ``match_weight``, plus that much for the side that wins the match with the
+        hand and less as much for the others, as the rules' match-end hook says).
 
         ``game`` is in its play, with cards of this rule set; ``generator`` is a
         ``numpy.random.Generator``; ``policy`` is ``"random"`` or ``"greedy"``.  Given a
@@ -220,14 +224,43 @@ class BatchPlay(BatchScoring):
             seats,
         )
         choice = np.tile(np.array(bid_rows, dtype=np.int64), (size, 1))
-        points, _, taken = self._score(choice, books, game.match)
+        points, bags, taken = self._score(choice, books, game.match)
         value = points - 10 * taken
         rewards = np.empty_like(value, dtype=np.float64)
         for side in range(value.shape[1]):
             others = np.delete(value, side, axis=1)
             best = others.max(axis=1) if others.shape[1] else value[:, side]
             rewards[:, side] = (value[:, side] - best) / (100 * self.rules.table.score_unit)
+        if match_weight:
+            rewards += self._match_ends(game, books, points, bags, match_weight)
         return rewards
+
+    def _match_ends(
+        self, game: GameState, books: Any, points: Any, bags: Any, weight: float
+    ) -> NDArray[np.float64]:
+        """Each row's reward for the match's end (see :class:`~spadeskit.search.PIMCBot`'s
+        ``match_weight``): the rules' own match-end hook asked once per distinct books."""
+        unique, first, inverse = np.unique(books, axis=0, return_index=True, return_inverse=True)
+        sides = points.shape[1]
+        bonus = np.zeros((len(unique), sides))
+        match = game.match
+        for k, row in enumerate(first.tolist()):
+            result = HandResult(
+                game.number,
+                game.dealer,
+                game.bids,
+                tuple(books[row].tolist()),
+                (),
+                tuple(points[row].tolist()),
+                tuple((np.array(match.scores) + points[row]).tolist()),
+                tuple(bags[row].tolist()),
+                transfers=game.transfers,
+            )
+            end = self.rules.engine.settle(match, result, (), game.dealer)[0].end
+            if end is not None:
+                bonus[k] = [weight if s == end.winner else -weight for s in range(sides)]
+        found: NDArray[np.float64] = bonus[inverse.reshape(-1)]
+        return found
 
     def _greedy(
         self,
