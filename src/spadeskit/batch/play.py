@@ -32,25 +32,31 @@ class BatchPlay(BatchScoring):
     """The card play of a chunk of hands in lockstep, for simulations and for search
     playouts."""
 
-    def play(self, numbers: NDArray[np.int64], seed: int, policy: str) -> BatchResult:
-        """Play the hands ``numbers`` (one chunk) and return them."""
+    def deal(self, numbers: NDArray[np.int64], seed: int, choices: int) -> tuple[Any, ...]:
+        """Deal the hands ``numbers``: return each hand's dealer, the seats' cards
+        (masks), the blind (a mask), ``choices`` floats a hand for its auction, and the
+        floats for its cards."""
         n, size = self.n, len(numbers)
         rows = np.arange(size)
         dealer = (n - 1 + numbers) % n
-        shuffled, bid_draws, draws_ = draws(
-            seed,
-            int(numbers[0]),
-            int(numbers[-1]) + 1,
-            self.deck,
-            n,
-            self.tricks * n,
-        )
+        first, last = int(numbers[0]), int(numbers[-1]) + 1
+        shuffled, auction, cards = draws(seed, first, last, self.deck, choices, self.tricks * n)
         held = np.zeros((size, n), dtype=np.uint64)
         one = np.uint64(1)
         for step, positions in enumerate(self.deal_map):
             seat = (dealer + 1 + step) % n
-            cards = shuffled[:, positions].astype(np.uint64)
-            held[rows, seat] = np.bitwise_or.reduce(one << cards, axis=1)
+            dealt = shuffled[:, positions].astype(np.uint64)
+            held[rows, seat] = np.bitwise_or.reduce(one << dealt, axis=1)
+        blind = np.zeros(size, dtype=np.uint64)
+        if len(self.blind_map):
+            dealt = shuffled[:, self.blind_map].astype(np.uint64)
+            blind = np.bitwise_or.reduce(one << dealt, axis=1)
+        return dealer, held, blind, auction, cards
+
+    def play(self, numbers: NDArray[np.int64], seed: int, policy: str) -> BatchResult:
+        """Play the hands ``numbers`` (one chunk) and return them."""
+        n, size = self.n, len(numbers)
+        dealer, held, _, bid_draws, draws_ = self.deal(numbers, seed, n)
         deals = held.copy()
         # The auction: each seat's bid, drawn uniformly among what it is offered.
         choice = self._choose_bids(held, dealer, bid_draws)

@@ -12,7 +12,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from .common import BatchResult, _kth_bit, draws
+from .common import BatchResult, _kth_bit
 from .play import BatchPlay
 
 if TYPE_CHECKING:
@@ -30,27 +30,9 @@ class BatchTreePlay(BatchPlay):
             return super().play(numbers, seed, policy)
         n, size = self.n, len(numbers)
         rows = np.arange(size)
-        one = np.uint64(1)
         leaves = tree.leaves
         owed = max(sum(count for _, count in leaf.discards) for leaf in leaves)
-        dealer = (n - 1 + numbers) % n
-        shuffled, choices, draws_ = draws(
-            seed,
-            int(numbers[0]),
-            int(numbers[-1]) + 1,
-            self.deck,
-            tree.depth + owed,
-            self.tricks * n,
-        )
-        held = np.zeros((size, n), dtype=np.uint64)
-        for step, positions in enumerate(self.deal_map):
-            seat = (dealer + 1 + step) % n
-            cards = shuffled[:, positions].astype(np.uint64)
-            held[rows, seat] = np.bitwise_or.reduce(one << cards, axis=1)
-        blind = np.zeros(size, dtype=np.uint64)
-        if len(self.blind_map):
-            cards = shuffled[:, self.blind_map].astype(np.uint64)
-            blind = np.bitwise_or.reduce(one << cards, axis=1)
+        dealer, held, blind, choices, draws_ = self.deal(numbers, seed, tree.depth + owed)
         deals = held.copy()
         leaf = tree.walk(choices[:, : tree.depth])
 
