@@ -49,7 +49,7 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
         "spadeskit_apply_out_of_turn",
         "spadeskit_match_end",
     ),
-    "scores": ("spadeskit_score_hand",),
+    "scores": ("spadeskit_score_hand", "spadeskit_card_points"),
     "end": ("spadeskit_match_end", "spadeskit_score_hand", "spadeskit_next_dealer"),
     "replay": ("spadeskit_apply_out_of_turn", "spadeskit_after_trick", "spadeskit_auction_next"),
     "playouts": (
