@@ -9,6 +9,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -167,6 +168,29 @@ def test_a_state_a_hook_keeps_is_never_changed_by_the_batched_auction() -> None:
     for i in range(20):  # and the bids are still those of each hand's own cards
         game = replay_hand(rules, batch, i, False)
         assert game.hand_results[0].points == tuple(batch.points[i])
+
+
+def test_an_auction_tree_whose_contract_depends_on_the_cards_is_refused() -> None:
+    """A third-party rule for three-suit-trump: a bidder holding the ace of spades plays
+    without trump.  The same auction then makes different contracts on different deals,
+    which the tree cannot hold."""
+    from test_one_rulebook import house_rule
+
+    ace = spadeskit.Card.of("AS").bit
+
+    def no_trump_with_the_ace(game: spadeskit.GameState) -> Any:
+        answer = yield
+        if isinstance(answer, spadeskit.table.Contract) and answer.declarer is not None:
+            if game.hands[answer.declarer] & ace:
+                return attrs.evolve(answer, trump="none")
+        return answer
+
+    plugin = house_rule("ace-no-trump")
+    plugin.spadeskit_auction_next = spadeskit.hookimpl(wrapper=True)(no_trump_with_the_ace)  # type: ignore[attr-defined]
+    rules = spadeskit.load_rules("three-suit-trump", [plugin])
+    with pytest.raises(BatchUnsupported, match="contract differs between deals"):
+        engine_for(rules)
+    engine_for(spadeskit.load_rules("three-suit-trump"))  # the variant alone is batched
 
 
 def test_a_plain_python_filter_is_refused_by_name() -> None:

@@ -13,7 +13,7 @@ number a turn.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -169,27 +169,37 @@ def _check_tree(rules: Rules, tree: AuctionTree) -> None:
     rng = random.Random(3)
     for number in range(1, PROBES):
         dealer = number % n
-        game = rules.new_game(seed=number, dealer=dealer)
-        leaf = tree.leaves[rng.randrange(len(tree.leaves))]
-        node = 0
-        for seat, action in leaf.path:
-            if (
-                node < 0
-                or game.phase is not Phase.AUCTION
-                or (game.to_act - dealer) % n != seat  # type: ignore[operator]
-                or _menu(game) != tree.menus[node]
-            ):
-                raise BatchUnsupported(
-                    f"in the auction of {rules.name!r} who speaks or what they may do "
-                    "differs between deals: batches need it fixed"
-                )
-            node = int(tree.child[node, tree.menus[node].index(action)])
-            game = game.apply(action, game.to_act)
-        if node >= 0 or _leaf(rules, game, leaf.path) != leaf:
+        start = rules.new_game(seed=number, dealer=dealer)
+        leaves = list(tree.leaves)
+        if len(leaves) > 16:  # a large tree: 16 of its paths a probe hand
+            leaves = rng.sample(leaves, 16)
+        for leaf in leaves:
+            _check_path(rules, tree, start, leaf)
+
+
+def _check_path(rules: Rules, tree: AuctionTree, game: GameState, leaf: Leaf) -> None:
+    """Refuse unless ``leaf``'s path, played on ``game``, offers what the tree says and
+    ends as ``leaf`` does."""
+    n, dealer = rules.table.players, game.dealer
+    node = 0
+    for seat, action in leaf.path:
+        if (
+            node < 0
+            or game.phase is not Phase.AUCTION
+            or (game.to_act - dealer) % n != seat  # type: ignore[operator]
+            or _menu(game) != tree.menus[node]
+        ):
             raise BatchUnsupported(
-                f"in the auction of {rules.name!r} the contract differs between deals with "
-                "the same bids: batches need it fixed"
+                f"in the auction of {rules.name!r} who speaks or what they may do "
+                "differs between deals: batches need it fixed"
             )
+        node = int(tree.child[node, tree.menus[node].index(action)])
+        game = game.apply(action, game.to_act)
+    if node >= 0 or _leaf(rules, game, leaf.path) != leaf:
+        raise BatchUnsupported(
+            f"in the auction of {rules.name!r} the contract differs between deals with "
+            "the same bids: batches need it fixed"
+        )
 
 
 def leaf_bids(leaf: Leaf, n: int, dealer: int) -> tuple[Action | None, ...]:
@@ -199,8 +209,3 @@ def leaf_bids(leaf: Leaf, n: int, dealer: int) -> tuple[Action | None, ...]:
     for seat, action in leaf.path:
         bids[(dealer + seat) % n] = action
     return tuple(bids)
-
-
-def absolute(relative: Any, dealer: Any, n: int) -> Any:
-    """Return seats counted from the dealer as table seats."""
-    return (dealer + relative) % n
