@@ -352,6 +352,18 @@ def test_greedy_batched_hands_follow_simulate_with_the_greedy_follower() -> None
     assert homogeneity_p(most_books(random_play), stepped) < 1e-6  # greedy play differs
 
 
+def replay_row(
+    game: spadeskit.GameState, seat: int, cards: Any, record: dict[str, Any], row: int
+) -> spadeskit.GameState:
+    """Step row ``row`` of a batched playout from ``game`` through apply(): the row's
+    card for ``seat``, then every card ``record`` says was played after it."""
+    state = game.apply(spadeskit.Play(card_at(int(cards[row]))), seat)
+    for who, card in zip(record["seats"][row], record["plays"][row], strict=True):
+        if card >= 0:
+            state = state.apply(spadeskit.Play(card_at(int(card))), int(who))
+    return state
+
+
 @pytest.mark.parametrize("spec", ["standard", "call-break", "standard+jokers"])
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_batched_playouts_from_a_hand_in_progress_replay_through_the_step_api(
@@ -385,12 +397,7 @@ def test_batched_playouts_from_a_hand_in_progress_replay_through_the_step_api(
         record: dict[str, Any] = {}
         rewards = engine.play_out(game, rows, cards, policy, rng, record)
         for row in range(len(cards)):
-            state = game.apply(spadeskit.Play(card_at(int(cards[row]))), seat)
-            for who, card in zip(record["seats"][row], record["plays"][row], strict=True):
-                if card >= 0:
-                    state = state.apply(
-                        spadeskit.Play(spadeskit.cards.card_at(int(card))), int(who)
-                    )
+            state = replay_row(game, seat, cards, record, row)
             result = state.hand_results[-1]
             assert result.books == tuple(record["books"][row])
             expected = side_values(
@@ -422,10 +429,7 @@ def test_batched_playouts_weigh_the_match_end_as_search_does() -> None:
         rewards = engine.play_out(game, rows, cards, "random", rng, record, match_weight=5.0)
         expected_of = Rewards(rules, 5.0)
         for row in range(len(cards)):
-            state = game.apply(spadeskit.Play(card_at(int(cards[row]))), seat)
-            for who, card in zip(record["seats"][row], record["plays"][row], strict=True):
-                if card >= 0:
-                    state = state.apply(spadeskit.Play(card_at(int(card))), int(who))
+            state = replay_row(game, seat, cards, record, row)
             ended += state.match.end is not None
             expected = expected_of.of_result(state.hand_results[-1], state.match.end)
             assert list(rewards[row]) == pytest.approx(expected)

@@ -18,6 +18,7 @@ except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
 from ..results import HandSummary
+from ..rules import HandScore
 from ..state import MatchState
 from .auction import BatchAuction
 from .common import (
@@ -28,6 +29,12 @@ from .tree import leaf_bids
 
 if TYPE_CHECKING:
     pass
+
+
+def _bags_taken(score: HandScore, side: int) -> int:
+    """Return the bags ``side``'s score lines took this hand (a penalty's negative
+    bags, which take the counter down, left out)."""
+    return sum(line.bags for line in score.lines if line.side == side and line.bags > 0)
 
 
 class BatchScoring(BatchAuction):
@@ -67,8 +74,7 @@ class BatchScoring(BatchAuction):
             tuple(bids), tuple(took), won=self._no_cards, trump=self.trump, declarer=None
         )
         score = self.rules.engine.score(summary, match or self.match)
-        taken = sum(line.bags for line in score.lines if line.side == side and line.bags > 0)
-        return score.points[side], score.bags[side], taken
+        return score.points[side], score.bags[side], _bags_taken(score, side)
 
     def _no_cards(self) -> Any:
         raise BatchUnsupported(
@@ -162,8 +168,7 @@ class BatchScoring(BatchAuction):
         )
         score = self.rules.engine.score(summary, self.match)
         sides = range(len(self.rules.table.sides))
-        taken = tuple(sum(x.bags for x in score.lines if x.side == s and x.bags > 0) for s in sides)
-        return score.points, score.bags, taken
+        return score.points, score.bags, tuple(_bags_taken(score, s) for s in sides)
 
     def _score_hands(self, dealer: Any, leaf: Any, books: Any, points: Any) -> tuple[Any, Any, Any]:
         """Each side's points, bag counter after the hand and bags taken, hand by hand
