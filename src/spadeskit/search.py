@@ -15,9 +15,13 @@ those determinizations may ignore such facts.
 The reward of a finished hand for a side is AI Factory's (AIIDE 2013): its points minus
 ten per bag it took, minus the same for the best other side, in hundreds.
 
-Bidding (and any decision outside the play of the cards) is the heuristic bot's by
-default (``bid_by="heuristic"``).  Two-handed Spades, whose draws from the pile a
-replay cannot rebuild from a view, is played by the heuristic bot throughout.
+Bidding is the heuristic bot's with ``bid_by="heuristic"``; with ``bid_by="rollouts"``
+a bid is weighed by playing drawn deals out (:class:`~spadeskit.bidsearch.RolloutBidder`,
+``bid_deals`` deals a bid: the heuristic's bid, its neighbours and nil, scored from the
+match as it stands).  Every other decision outside the play of the cards (blind nil,
+pick-ups, discards, exchanges) is the heuristic bot's.  Two-handed Spades, whose draws
+from the pile a replay cannot rebuild from a view, is played by the heuristic bot
+throughout.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import Action, Play
+from .bidsearch import RolloutBidder
 from .determinize import (
     Determinizer,
     Rewards,
@@ -59,13 +64,14 @@ class _SearchBot:
         veto: float = 0.2,
         batched: bool = False,
         match_weight: float = 5.0,
+        bid_deals: int = 16,
     ) -> None:
         if iterations is None and seconds is None:
             raise SpadesError("give a budget: iterations, seconds, or both")
         if rollout not in ("random", "greedy", "heuristic"):
             raise SpadesError(f"rollout is 'random', 'greedy' or 'heuristic', not {rollout!r}")
-        if bid_by != "heuristic":
-            raise SpadesError("bidding is by the heuristic bot (bid_by='heuristic')")
+        if bid_by not in ("heuristic", "rollouts"):
+            raise SpadesError(f"bid_by is 'heuristic' or 'rollouts', not {bid_by!r}")
         self.iterations = iterations
         self.seconds = seconds
         self.rng = random.Random(seed)
@@ -79,6 +85,11 @@ class _SearchBot:
                 f"match_weight is a number of hundreds of points, 0 or more, not {match_weight!r}"
             )
         self.match_weight = float(match_weight)
+        self.bidder = (
+            RolloutBidder(bid_deals, match_weight=self.match_weight)
+            if bid_by == "rollouts"
+            else None
+        )
         if rollout == "heuristic" and batched:
             raise SpadesError("batched rollouts are random or greedy, not heuristic")
         self.batched = bool(batched)  # only PIMCBot searches in batches so far
@@ -100,6 +111,8 @@ class _SearchBot:
         self.rng = rng
         self.heuristic.reset(seat, rules, random.Random(rng.getrandbits(64)))
         self.can_search = rules.table.deal.pile == 0
+        if self.bidder is not None:
+            self.bidder.reset(seat, rules, random.Random(rng.getrandbits(64)))
 
     def _budget(self) -> Callable[[int], bool]:
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
@@ -137,7 +150,10 @@ class _SearchBot:
             or not self.can_search
             or len(plays) != len(view.legal_actions)
         ):
-            return self.heuristic.choose(view)
+            chosen = self.heuristic.choose(view)
+            if self.bidder is not None and self.can_search and not plays:
+                return self.bidder.choose(view, chosen)
+            return chosen
         try:
             determinizer = Determinizer(view, self.rules, self.rng)
         except SpadesError:
@@ -295,9 +311,17 @@ class ISMCTSBot(_SearchBot):
         exploration: float = 0.7,
         veto: float = 0.2,
         match_weight: float = 5.0,
+        bid_deals: int = 16,
     ) -> None:
         super().__init__(
-            iterations, seconds, seed, rollout, bid_by, veto, match_weight=match_weight
+            iterations,
+            seconds,
+            seed,
+            rollout,
+            bid_by,
+            veto,
+            match_weight=match_weight,
+            bid_deals=bid_deals,
         )
         self.exploration = exploration
 
