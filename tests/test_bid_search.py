@@ -174,3 +174,16 @@ def test_playouts_without_events_choose_as_the_heuristic_with_the_full_view(
             full = bidder.players[seat].choose(game.view(seat))
             assert bidder._policy(game, game.legal_actions()) == full
             game = game.apply(full)
+
+
+@pytest.mark.parametrize(
+    "house", ["blind-nil", "hidden-bids", "mirror", "whiz", "suicide", "partnership-nil"]
+)
+def test_search_bots_bidding_by_rollouts_play_every_house_rules_auction(house: str) -> None:
+    """Sealed bids cannot be replayed: the bidder keeps the heuristic's bid there."""
+    rules = spadeskit.load_rules("standard", [house], options={"target": 100})
+    spec = "pimc[iterations=10,bid_deals=2]"
+    bots = [
+        make_bot(spec if s % 2 == 0 else "heuristic", s, rules, random.Random(s)) for s in range(4)
+    ]
+    assert play_match(rules, bots, seed=1).is_over

@@ -36,6 +36,8 @@ class Determinizer:
             raise SpadesError("a spectator cannot search: give a seat's view")
         if view.pile_size or any(isinstance(e, CardsDrawn) for e in view.events):
             raise SpadesError("states with draws from a pile cannot be rebuilt from a view")
+        if any(isinstance(e, BidMade) and e.bid is None for e in view.events):
+            raise SpadesError("a sealed bid cannot be replayed: search waits until bids show")
         self.view = view
         self.rules = rules
         self.facts: Facts = facts(view, rules)
@@ -118,7 +120,7 @@ class Determinizer:
         passed = 0
         for event in view.events:
             if isinstance(event, BidMade):
-                assert event.bid is not None, "sealed bids are not searched"
+                assert event.bid is not None  # refused in __init__
                 game = game.apply(event.bid, event.seat)
             elif isinstance(event, CardPlayed):
                 game = game.apply(Play(event.card), event.seat)
