@@ -319,7 +319,10 @@ def test_match_aware_rewards_add_the_weight_for_the_side_that_wins_the_match() -
 
 def test_a_match_aware_search_bot_plays_whole_matches() -> None:
     rules = spadeskit.load_rules("standard", options={"target": 150})
-    for spec in ("pimc[match_weight=5,iterations=40]", "ismcts[match_weight=5,iterations=60]"):
+    for spec in (
+        "pimc[match_weight=5,iterations=40,bid_deals=4]",
+        "ismcts[match_weight=5,iterations=60,bid_deals=4]",
+    ):
         bots = [make_bot(spec, s, rules, random.Random(s)) for s in range(4)]
         assert play_match(rules, bots, seed=2).is_over
     with pytest.raises(spadeskit.SpadesError, match="match_weight"):
