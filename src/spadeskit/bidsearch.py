@@ -30,7 +30,7 @@ import random
 from collections.abc import Sequence
 
 from .actions import Action, Bid, Nil
-from .cards import ALL_CARDS
+from .cards import cards_of
 from .determinize import Determinizer, Rewards
 from .errors import SpadesError
 from .heuristic import HeuristicBot
@@ -108,7 +108,7 @@ class RolloutBidder:
 
     def _fits(self, hand: int, seat: int, bid: Action) -> bool:
         player = self.players[seat]
-        count = player.estimate([ALL_CARDS[i] for i in range(54) if hand >> i & 1]) + player.offset
+        count = player.estimate(cards_of(hand)) + player.offset
         if isinstance(bid, Nil):
             return count <= NIL_COUNT
         assert isinstance(bid, Bid)
