@@ -102,7 +102,7 @@ def test_rollout_bids_draw_deals_that_fit_the_bids_already_made() -> None:
 
     determinizer = Determinizer(game.view(seat), rules, random.Random(1))
     made = [(s, b) for s, b in enumerate(game.bids) if b is not None]
-    counted = bidder.players[partner]
+    counted = bidder.player
     fitted = [bidder._draw(determinizer, made) for _ in range(40)]
     uniform = [determinizer.sample(random.Random(k)) for k in range(40)]
 
@@ -136,11 +136,18 @@ def test_nil_by_rollouts_when_it_pays() -> None:
 
 
 def test_bad_rollout_bidder_settings_are_refused() -> None:
+    """Each message names the setting as the caller spelled it: the bidder's own
+    parameters built directly, the search bots' ``bid_*`` names through them."""
     for kwargs in ({"deals": 0}, {"spread": -1}, {"veto": -0.5}, {"deals": 2.5}):
-        with pytest.raises(SpadesError):
+        (name,) = kwargs
+        with pytest.raises(SpadesError, match=f"^{name} is"):
             RolloutBidder(**kwargs)  # type: ignore[arg-type]
+    rules = spadeskit.load_rules("standard")
     with pytest.raises(SpadesError, match="bid_by"):
-        make_bot('pimc[bid_by="oracle"]', 0, spadeskit.load_rules("standard"), random.Random(0))
+        make_bot('pimc[bid_by="oracle"]', 0, rules, random.Random(0))
+    for spec in ("pimc[bid_deals=0]", 'ismcts[bid_by="heuristic",bid_deals=0]'):
+        with pytest.raises(SpadesError, match=": bid_deals is a whole number"):
+            make_bot(spec, 0, rules, random.Random(0))
 
 
 @pytest.mark.parametrize("variant", ["standard", "jjdd", "cutthroat", "call-break"])
@@ -171,7 +178,7 @@ def test_playouts_without_events_choose_as_the_heuristic_with_the_full_view(
         while game.number == 0 and not game.is_over:
             seat = game.to_act
             assert seat is not None
-            full = bidder.players[seat].choose(game.view(seat))
+            full = bidder.player.choose(game.view(seat))
             assert bidder._policy(game, game.legal_actions()) == full
             game = game.apply(full)
 

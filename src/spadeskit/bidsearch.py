@@ -31,12 +31,12 @@ from collections.abc import Sequence
 
 from .actions import Action, Bid, Nil
 from .cards import cards_of
-from .determinize import Determinizer, Rewards
+from .determinize import Determinizer, Rewards, bot_policy
 from .errors import SpadesError
 from .heuristic import HeuristicBot
 from .rules import Rules
 from .state import GameState
-from .views import View, make_view
+from .views import View
 
 __all__ = ["RolloutBidder"]
 
@@ -65,34 +65,23 @@ class RolloutBidder:
         match_weight: float = 5.0,
     ) -> None:
         if type(deals) is not int or deals < 1:
-            raise SpadesError(f"bid_deals is a whole number of deals, 1 or more, not {deals!r}")
+            raise SpadesError(f"deals is a whole number of deals, 1 or more, not {deals!r}")
         if type(spread) is not int or spread < 0:
-            raise SpadesError(f"bid_spread is a whole number, 0 or more, not {spread!r}")
+            raise SpadesError(f"spread is a whole number of tricks, 0 or more, not {spread!r}")
         if type(veto) not in (int, float) or veto < 0:
-            raise SpadesError(
-                f"bid_veto is a number of hundreds of points, 0 or more, not {veto!r}"
-            )
+            raise SpadesError(f"veto is a number of hundreds of points, 0 or more, not {veto!r}")
         self.deals = deals
         self.spread = spread
         self.veto = float(veto)
         self.match_weight = float(match_weight)
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
-        """Prepare for a match: one heuristic bot a seat plays the drawn deals out."""
+        """Prepare for a match: the heuristic bot plays the drawn deals out at every
+        seat (it reads the seat from each view) and counts the drawn hands."""
         self.rules = rules
         self.rng = rng
-        self.players: list[HeuristicBot] = []
-        for s in range(rules.table.players):
-            bot = HeuristicBot()
-            bot.reset(s, rules, random.Random(0))
-            self.players.append(bot)
-
-    def _policy(self, state: GameState, legal: Sequence[Action]) -> Action:
-        if len(legal) == 1:
-            return legal[0]  # a forced card: the heuristic would play it too
-        seat = state.to_act
-        assert seat is not None
-        return self.players[seat].choose(make_view(state, seat, events=False))
+        self.player = HeuristicBot(rules)
+        self._policy = bot_policy(self.player)
 
     def _draw(self, determinizer: Determinizer, made: Sequence[tuple[int, Action]]) -> GameState:
         """Return a drawn deal in which every bid already made is one the heuristic's
@@ -107,7 +96,7 @@ class RolloutBidder:
         return state
 
     def _fits(self, hand: int, seat: int, bid: Action) -> bool:
-        player = self.players[seat]
+        player = self.player
         count = player.estimate(cards_of(hand)) + player.offset
         if isinstance(bid, Nil):
             return count <= NIL_COUNT

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import Action, Discard, Exchange, Play
-from .bots import greedy_card
+from .bots import Bot, greedy_card
 from .cards import ALL_CARDS, Card
 from .errors import SpadesError
 from .events import BidMade, CardPlayed, CardsDiscarded, CardsDrawn, CardsPassed, OutOfTurn
@@ -19,7 +19,7 @@ from .plugin import evolve_hand
 from .results import HandResult, MatchEnd
 from .rules import Rules
 from .state import GameState, Phase
-from .views import View
+from .views import View, make_view
 
 
 def hand_reward(state: GameState, side: int) -> float:
@@ -174,6 +174,23 @@ def greedy_policy(rng: random.Random) -> Callable[[GameState, Sequence[Action]],
             allowed |= a.card.bit
         bit = greedy_card(trick, allowed, seat, rows, rules.ranking.suit_of, rules.side_of)
         return next(a for a in plays if a.card.bit == bit)
+
+    return policy
+
+
+def bot_policy(bot: Bot) -> Callable[[GameState, Sequence[Action]], Action]:
+    """Return a rollout policy in which ``bot`` (reset for these rules) chooses for
+    every seat, from each seat's view without the hand's events (``make_view(...,
+    events=False)``: views are most of a playout's cost, and the heuristic bot does not
+    read the events).  A single legal action is taken without asking.  Search's
+    ``rollout="heuristic"`` and the rollout bidder play their playouts with it."""
+
+    def policy(state: GameState, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        seat = state.to_act
+        assert seat is not None
+        return bot.choose(make_view(state, seat, events=False))
 
     return policy
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from .actions import Action, Play
@@ -38,6 +38,7 @@ from .determinize import (
     Determinizer,
     Rewards,
     action_key,
+    bot_policy,
     greedy_policy,
     hand_reward,
     rollout_rewards,
@@ -45,7 +46,7 @@ from .determinize import (
 from .errors import SpadesError
 from .heuristic import HeuristicBot
 from .rules import Rules
-from .state import GameState, Phase
+from .state import Phase
 from .views import View
 
 __all__ = ["Determinizer", "ISMCTSBot", "PIMCBot", "hand_reward"]
@@ -85,6 +86,8 @@ class _SearchBot:
                 f"match_weight is a number of hundreds of points, 0 or more, not {match_weight!r}"
             )
         self.match_weight = float(match_weight)
+        if type(bid_deals) is not int or bid_deals < 1:
+            raise SpadesError(f"bid_deals is a whole number of deals, 1 or more, not {bid_deals!r}")
         self.bidder = (
             RolloutBidder(bid_deals, match_weight=self.match_weight)
             if bid_by == "rollouts"
@@ -130,14 +133,7 @@ class _SearchBot:
             return None
         if self.rollout_kind == "greedy":
             return greedy_policy(self.rng)
-        bot = self.heuristic
-
-        def policy(state: GameState, legal: Sequence[Action]) -> Action:
-            seat = state.to_act
-            assert seat is not None
-            return bot.choose(state.view(seat))
-
-        return policy
+        return bot_policy(self.heuristic)
 
     def choose(self, view: View) -> Action:
         """Return the bot's choice among ``view.legal_actions``."""
