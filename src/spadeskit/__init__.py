@@ -55,7 +55,7 @@ from .state import GameState, Phase
 from .text_input import parse_action
 from .views import ShownTrick, View
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "REFEREE",
