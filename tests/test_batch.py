@@ -441,14 +441,15 @@ def test_pimc_with_batched_playouts_plays_whole_hands() -> None:
 
     rules = spadeskit.load_rules("standard", options={"target": 100})
     bots = [
-        make_bot("pimc[batched=True,iterations=60]", s, rules, random.Random(s)) for s in range(4)
+        make_bot("pimc[batched=True,iterations=60,bid_deals=2]", s, rules, random.Random(s))
+        for s in range(4)
     ]
     assert all(bot._batch is not None for bot in bots)
     game = play_match(rules, bots, seed=3)
     assert game.is_over and max(bot.last_iterations for bot in bots) >= 60
     # A rule set the batched engine does not take is searched as without it.
     jjdd = spadeskit.load_rules("jjdd", options={"target": 100})
-    fallback = make_bot("pimc[batched=True,iterations=30]", 0, jjdd, random.Random(0))
+    fallback = make_bot("pimc[batched=True,iterations=30,bid_deals=2]", 0, jjdd, random.Random(0))
     assert fallback._batch is None
     assert play_match(
         jjdd,
