@@ -182,8 +182,9 @@ def bot_policy(bot: Bot) -> Callable[[GameState, Sequence[Action]], Action]:
     """Return a rollout policy in which ``bot`` (reset for these rules) chooses for
     every seat, from each seat's view without the hand's events (``make_view(...,
     events=False)``: views are most of a playout's cost, and the heuristic bot does not
-    read the events).  A single legal action is taken without asking.  Search's
-    ``rollout="heuristic"`` and the rollout bidder play their playouts with it."""
+    read the events).  A single legal action is taken without asking.  ``bot`` must take
+    the seat it plays from each view, not from ``reset``, as the heuristic bot does.
+    Search's ``rollout="heuristic"`` and the rollout bidder play their playouts with it."""
 
     def policy(state: GameState, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
