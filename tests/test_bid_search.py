@@ -183,6 +183,27 @@ def test_playouts_without_events_choose_as_the_heuristic_with_the_full_view(
             game = game.apply(full)
 
 
+@pytest.mark.parametrize("variant", ["standard", "jjdd", "cutthroat"])
+def test_one_heuristic_bot_plays_every_seat_of_a_playout(variant: str) -> None:
+    """Playouts ask one heuristic bot for every seat (``bot_policy``): it must choose
+    at each seat exactly as a bot reset for that seat does."""
+    rules = spadeskit.load_rules(variant)
+    shared = HeuristicBot(rules)  # reset for seat 0
+    own = []
+    for seat in range(rules.table.players):
+        bot = HeuristicBot()
+        bot.reset(seat, rules, random.Random(seat))
+        own.append(bot)
+    for seed in range(4):
+        game = rules.new_game(seed=seed)
+        while game.number == 0 and not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            chosen = own[seat].choose(game.view(seat))
+            assert shared.choose(game.view(seat)) == chosen
+            game = game.apply(chosen)
+
+
 @pytest.mark.parametrize("house", ["blind-nil", "hidden-bids", "mirror", "whiz", "partnership-nil"])
 def test_search_bots_bidding_by_rollouts_play_every_house_rules_auction(house: str) -> None:
     """Sealed bids cannot be replayed: the bidder keeps the heuristic's bid there."""
