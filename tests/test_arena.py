@@ -154,3 +154,31 @@ def test_hand_evaluation_counts_deals_won_by_their_mean_margin_and_gives_a_win_r
     assert rate == pytest.approx(2 / 3)
     assert (low, high) == pytest.approx(clopper_pearson(2, 3))
     assert result.summary()["sign_test"]["deals_for"] == 2
+
+
+class _ZeroBidder(HeuristicBot):
+    """Bids 0 whenever the auction offers it; otherwise the heuristic bot."""
+
+    def choose(self, view: spadeskit.View) -> spadeskit.Action:
+        zero = spadeskit.Bid(0)
+        return zero if zero in view.legal_actions else super().choose(view)
+
+
+def test_a_zero_bid_without_nil_is_a_contract_bid_in_the_arena_counts() -> None:
+    """jjdd has no nil by default: a bid of 0 is part of the side's contract, its books
+    count toward it, and the arena counts it as a contract, never as a nil."""
+    from spadeskit.arena import _outcome
+    from spadeskit.matchplay import Clock
+
+    rules = spadeskit.load_rules("jjdd", options={"target": 100})
+    bots: list[Any] = [_ZeroBidder(), HeuristicBot(), HeuristicBot(), HeuristicBot()]
+    for seat, bot in enumerate(bots):
+        bot.reset(seat, rules, random.Random(seat))
+    game = play_match(rules, bots, seed=2)
+    results = [r for r in game.hand_results if not r.void]
+    assert any(r.bids[0] == spadeskit.Bid(0) for r in results)
+    outcome = _outcome(0, 0, (0, 2), game, Clock())
+    assert outcome.nils == 0
+    assert outcome.contracts == len(results)
+    made = sum(r.books[0] + r.books[2] >= r.bids[0].tricks + r.bids[2].tricks for r in results)
+    assert outcome.contracts_made == made

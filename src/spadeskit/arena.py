@@ -143,7 +143,9 @@ def _outcome(
 
 
 def _is_nil(bid: Action | None) -> bool:
-    return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
+    """A nil is the rules' nil action; a bid of 0 (jjdd without nil) is a contract bid
+    whose seat's books count toward its side's contract."""
+    return isinstance(bid, (Nil, BlindNil))
 
 
 def _play_deals(
