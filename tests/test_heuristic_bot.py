@@ -218,3 +218,35 @@ def test_bad_settings_are_refused() -> None:
 def test_it_beats_the_simple_bot_on_duplicate_deals() -> None:
     result = evaluate(spadeskit.load_rules("standard"), "heuristic", "simple", deals=15, seed=9)
     assert result.win_rate >= 0.7 and result.interval[0] > 0.5
+
+
+def test_a_jjdd_bid_of_0_is_a_contract_bid_not_a_nil() -> None:
+    """jjdd has no nil unless its option is on: a 0 is part of the side's contract.  The
+    bot neither covers a partner who bid 0 nor sets an opponent who did, and counts
+    the 0 bidder's books toward its side's need; where nil is on, a nil is covered."""
+    rules = spadeskit.load_rules("jjdd")
+    checked = 0
+    for seed in range(30):
+        game = bid_after(rules.new_game(seed=seed, dealer=3), [0, 4, 5, 4])
+        assert game.phase is spadeskit.Phase.PLAY
+        bot = HeuristicBot(rules)
+        while game.phase is spadeskit.Phase.PLAY and len(game.tricks) < 6:
+            seat = game.to_act
+            assert seat is not None
+            view = game.view(seat)
+            side = rules.side_of[seat]
+            if side == 0:
+                took = view.books[0] + view.books[2]
+                assert bot._need(view, 0) == 5 - took
+                if seat == 2 and view.books[0] == 0:
+                    assert bot._aim(view) != "cover"
+                    checked += 1
+            elif view.books[0] == 0:
+                assert bot._aim(view) != "bust"
+            game = game.apply(bot.choose(view), seat)
+    assert checked > 0
+    nil_rules = spadeskit.load_rules("jjdd", options={"nil": True})
+    game = bid_after(nil_rules.new_game(seed=1, dealer=3), ["nil", 4, 5, 4])
+    while game.to_act != 2:
+        game = game.apply(HeuristicBot(nil_rules).choose(game.view(game.to_act)))
+    assert HeuristicBot(nil_rules)._aim(game.view(2)) == "cover"

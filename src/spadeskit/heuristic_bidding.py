@@ -81,7 +81,9 @@ class TableReading:
         return side, list(self.sides[side])
 
     def _is_nil(self, bid: Action | None) -> bool:
-        return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
+        """A nil is the rules' nil action; a bid of 0 (jjdd without nil) is a contract
+        bid whose books count toward its side's contract."""
+        return isinstance(bid, (Nil, BlindNil))
 
     def _need(self, view: View, side: int) -> int:
         seats = self.sides[side]
