@@ -8,6 +8,7 @@ import pytest
 
 import spadeskit
 from spadeskit import Bid, Nil, Play
+from spadeskit.actions import is_nil
 from spadeskit.arena import evaluate, make_bot, play_match
 from spadeskit.heuristic import HeuristicBot
 
@@ -192,14 +193,12 @@ def test_with_the_contract_made_it_plays_on_while_the_opponents_can_be_set() -> 
             view = game.view(seat)
             bot = bots[seat]
             side = rules.side_of[seat]
-            partner_nil = any(
-                bot._is_nil(view.bids[s]) for s in rules.table.sides[side] if view.bids[s]
-            )
+            partner_nil = any(is_nil(view.bids[s]) for s in rules.table.sides[side] if view.bids[s])
             if game.phase is spadeskit.Phase.PLAY and not partner_nil:
                 other = 1 - side
                 left = len(view.cards)
                 theirs = bot._need(view, other)
-                opponents_nil = any(bot._is_nil(view.bids[s]) for s in rules.table.sides[other])
+                opponents_nil = any(is_nil(view.bids[s]) for s in rules.table.sides[other])
                 if bot._need(view, side) <= 0 and not opponents_nil:
                     expected = "win" if 0 < theirs <= left and left - theirs <= 2 else "duck"
                     assert bot._aim(view) == expected

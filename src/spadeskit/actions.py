@@ -34,6 +34,7 @@ __all__ = [
     "SeeCards",
     "TableTalk",
     "action_from_json",
+    "is_nil",
     "label",
     "plays_of",
 ]
@@ -113,6 +114,13 @@ class BlindNil(Action):
 
     def __str__(self) -> str:
         return "blind nil"
+
+
+def is_nil(bid: Action | None) -> bool:
+    """Return whether ``bid`` is a nil: the rules' :class:`Nil` or :class:`BlindNil`.  A
+    ``Bid(0)`` is not: where a variant offers it (jjdd without its ``nil`` option) it is
+    a contract bid, and the seat's books count toward its side's contract."""
+    return isinstance(bid, (Nil, BlindNil))
 
 
 @attrs.frozen

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 import attrs
 
-from .actions import Action, Bid, BlindNil, Nil
+from .actions import Bid, is_nil
 from .errors import SpadesError
 from .handeval import HandEvaluation, HandOutcome, evaluate_hands, match_context
 from .intervals import clopper_pearson, sign_test
@@ -111,15 +111,13 @@ def _outcome(
         if result.void:
             continue
         mine = [s for s in rules.table.sides[side]]
-        bidders = [
-            s for s in mine if isinstance(result.bids[s], Bid) and not _is_nil(result.bids[s])
-        ]
+        bidders = [s for s in mine if isinstance(result.bids[s], Bid)]
         if bidders:
             contracts += 1
             need = sum(result.bids[s].tricks for s in bidders)  # type: ignore[union-attr]
             made += sum(result.books[s] for s in bidders) >= need
         for s in mine:
-            if _is_nil(result.bids[s]):
+            if is_nil(result.bids[s]):
                 nils += 1
                 nils_made += result.books[s] == 0
         bags += sum(line.bags for line in result.lines_for(side) if line.bags > 0)
@@ -140,12 +138,6 @@ def _outcome(
         bags,
         clock.totals(),
     )
-
-
-def _is_nil(bid: Action | None) -> bool:
-    """A nil is the rules' nil action; a bid of 0 (jjdd without nil) is a contract bid
-    whose seat's books count toward its side's contract."""
-    return isinstance(bid, (Nil, BlindNil))
 
 
 def _play_deals(

@@ -43,6 +43,7 @@ from .actions import (
     PickUp,
     Play,
     SeeCards,
+    is_nil,
 )
 from .errors import SpadesError, shown
 from .heuristic_bidding import SET_SLACK, TRUMP, HeuristicBidding
@@ -254,10 +255,7 @@ class HeuristicBot(HeuristicBidding):
             nil_seats = [
                 s
                 for s in range(self.n)
-                if s not in partners
-                and s != seat
-                and self._is_nil(view.bids[s])
-                and view.books[s] == 0
+                if s not in partners and s != seat and is_nil(view.bids[s]) and view.books[s] == 0
             ]
             if winner in nil_seats:
                 return (

@@ -23,6 +23,7 @@ from .actions import (
     PickUp,
     Play,
     SeeCards,
+    is_nil,
 )
 from .cards import Card
 from .rules import Rules
@@ -80,17 +81,12 @@ class TableReading:
         side = self.side_of[seat]
         return side, list(self.sides[side])
 
-    def _is_nil(self, bid: Action | None) -> bool:
-        """A nil is the rules' nil action; a bid of 0 (jjdd without nil) is a contract
-        bid whose books count toward its side's contract."""
-        return isinstance(bid, (Nil, BlindNil))
-
     def _need(self, view: View, side: int) -> int:
         seats = self.sides[side]
         contract = sum(
             b.tricks for s in seats if isinstance(b := view.bids[s], Bid) and b.tricks > 0
         )
-        took = sum(view.books[s] for s in seats if not self._is_nil(view.bids[s]))
+        took = sum(view.books[s] for s in seats if not is_nil(view.bids[s]))
         return contract - took
 
     def _partners(self, view: View) -> set[int]:
@@ -160,16 +156,16 @@ class TableReading:
         if self.points_game:
             return self._tst_aim(view)
         bids, books = view.bids, view.books
-        if self._is_nil(bids[seat]) and books[seat] == 0:
+        if is_nil(bids[seat]) and books[seat] == 0:
             return "avoid"
         partner = view.partner
-        if partner is not None and self._is_nil(bids[partner]) and books[partner] == 0:
+        if partner is not None and is_nil(bids[partner]) and books[partner] == 0:
             return "cover"
         side, mates = self._sides(view)
         left = len(view.cards) + view.pile_size // self.n
         need = self._need(view, side)
         opponents = [s for s in range(self.n) if self.side_of[s] != side]
-        nil_opponents = [s for s in opponents if self._is_nil(bids[s]) and books[s] == 0]
+        nil_opponents = [s for s in opponents if is_nil(bids[s]) and books[s] == 0]
         if nil_opponents and need < left - 1:
             return "bust"
         if need > 0 or not self.bags_hurt:
@@ -322,7 +318,7 @@ class HeuristicBidding(TableReading):
         target = self.options.get("target")
         if isinstance(target, int) and view.scores[side] + 10 * round(want) >= target:
             want -= 0.5  # making the contract wins the match: bid what is sure
-        if partner is not None and isinstance(view.bids[partner], (Nil, BlindNil)):
+        if partner is not None and is_nil(view.bids[partner]):
             want += 0.5  # covering a nil costs tricks we must bid for
         if not numeric:
             return bids[0]
