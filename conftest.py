@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 
 _OPTIONAL = {
-    "src/spadeskit/tui.py": "textual",
+    "src/spadeskit/apps/tui.py": "textual",
     "src/spadeskit/interop/openspiel.py": "pyspiel",
     "src/spadeskit/interop/pettingzoo.py": "pettingzoo",
 }

@@ -16,7 +16,7 @@ import statistics
 import time
 
 import spadeskit
-from spadeskit.search import ISMCTSBot, PIMCBot
+from spadeskit.bots.search import ISMCTSBot, PIMCBot
 
 
 def positions(rules: spadeskit.Rules, count: int, tricks: int) -> list[spadeskit.GameState]:

@@ -34,9 +34,9 @@ from typing import Any
 import spadeskit
 from spadeskit import actions, cli
 from spadeskit.arena import make_bot
-from spadeskit.errors import shown
-from spadeskit.records import record_schema
-from spadeskit.results import BookTransfer, HandSummary
+from spadeskit.core.errors import shown
+from spadeskit.core.records import record_schema
+from spadeskit.core.results import BookTransfer, HandSummary
 
 try:
     import jsonschema

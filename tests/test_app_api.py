@@ -26,7 +26,7 @@ from spadeskit import (
     SeeCards,
     parse_action,
 )
-from spadeskit.events import (
+from spadeskit.core.events import (
     BidMade,
     CardPlayed,
     CardsDiscarded,
@@ -306,7 +306,7 @@ def test_new_game_accepts_the_deal_a_record_holds(variant: str) -> None:
     rules = spadeskit.load_rules(variant)
     first = rules.new_game(seed=9)
     hands = [" ".join(c.code for c in first.cards(s)) for s in range(rules.table.players)]
-    from spadeskit.cards import card_at, cards_of
+    from spadeskit.core.cards import card_at, cards_of
 
     blind = [c.code for c in cards_of(first.blind)]
     pile = [card_at(c).code for c in first.pile]

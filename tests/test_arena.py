@@ -21,7 +21,7 @@ from spadeskit.arena import (
     sign_test,
 )
 from spadeskit.bots import RandomBot, SimpleBot
-from spadeskit.heuristic import HeuristicBot
+from spadeskit.bots.heuristic import HeuristicBot
 
 
 def test_bots_are_named_by_short_name_module_and_class_or_given_as_a_class() -> None:
@@ -30,7 +30,9 @@ def test_bots_are_named_by_short_name_module_and_class_or_given_as_a_class() -> 
     assert isinstance(make_bot("random", 0, rules, rng), RandomBot)
     assert isinstance(make_bot("simple", 0, rules, rng), SimpleBot)
     assert isinstance(make_bot("heuristic", 0, rules, rng), HeuristicBot)
-    assert isinstance(make_bot("spadeskit.heuristic:HeuristicBot", 0, rules, rng), HeuristicBot)
+    assert isinstance(
+        make_bot("spadeskit.bots.heuristic:HeuristicBot", 0, rules, rng), HeuristicBot
+    )
     assert isinstance(make_bot(SimpleBot, 0, rules, rng), SimpleBot)
     for bad, why in (
         ("genius", "no bot named 'genius'"),
@@ -167,8 +169,8 @@ class _ZeroBidder(HeuristicBot):
 def test_a_zero_bid_without_nil_is_a_contract_bid_in_the_arena_counts() -> None:
     """jjdd has no nil by default: a bid of 0 is part of the side's contract, its books
     count toward it, and the arena counts it as a contract, never as a nil."""
-    from spadeskit.arena import _outcome
-    from spadeskit.matchplay import Clock
+    from spadeskit.arena.evaluation import _outcome
+    from spadeskit.arena.matchplay import Clock
 
     rules = spadeskit.load_rules("jjdd", options={"target": 100})
     bots: list[Any] = [_ZeroBidder(), HeuristicBot(), HeuristicBot(), HeuristicBot()]

@@ -17,7 +17,7 @@ np = pytest.importorskip("numpy")
 import spadeskit  # noqa: E402
 from spadeskit.batch import BatchUnsupported, engine_for  # noqa: E402
 from spadeskit.bots import greedy_card  # noqa: E402
-from spadeskit.cards import card_at  # noqa: E402
+from spadeskit.core.cards import card_at  # noqa: E402
 
 BATCHED = [
     "standard",
@@ -180,7 +180,7 @@ def test_an_auction_tree_whose_contract_depends_on_the_cards_is_refused() -> Non
 
     def no_trump_with_the_ace(game: spadeskit.GameState) -> Any:
         answer = yield
-        if isinstance(answer, spadeskit.table.Contract) and answer.declarer is not None:
+        if isinstance(answer, spadeskit.core.seating.Contract) and answer.declarer is not None:
             if game.hands[answer.declarer] & ace:
                 return attrs.evolve(answer, trump="none")
         return answer
@@ -337,7 +337,7 @@ def test_greedy_batched_hands_follow_simulate_with_the_greedy_follower() -> None
             rules.ranking.suit_of,
             rules.side_of,
         )
-        return spadeskit.Play(spadeskit.cards.card_at(bit.bit_length() - 1))
+        return spadeskit.Play(spadeskit.core.cards.card_at(bit.bit_length() - 1))
 
     policy_rng = random.Random(5)
     hands = 6000
@@ -372,7 +372,7 @@ def test_batched_playouts_from_a_hand_in_progress_replay_through_the_step_api(
     """Search's batched playouts: from states midway through the play (a trick on the
     table, bags in the match), every row replayed through apply() ends with the same
     books, and its reward is the one search computes from the hand's result."""
-    from spadeskit.determinize import side_values
+    from spadeskit.bots.determinize import side_values
 
     variant, *house = spec.split("+")
     options = {"floor": None} if variant == "standard" else {}  # random bids sink fast
@@ -410,7 +410,7 @@ def test_batched_playouts_from_a_hand_in_progress_replay_through_the_step_api(
 def test_batched_playouts_weigh_the_match_end_as_search_does() -> None:
     """play_out(match_weight=5): each row's reward is the one search's Rewards gives the
     replayed hand's result with the match's end (a low target and floor: many end it)."""
-    from spadeskit.determinize import Rewards
+    from spadeskit.bots.determinize import Rewards
 
     rules = spadeskit.load_rules("standard", options={"target": 150, "floor": -150})
     engine = engine_for(rules)

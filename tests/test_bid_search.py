@@ -1,4 +1,4 @@
-"""Bidding by estimation (:class:`spadeskit.bidsearch.RolloutBidder`, the search bots'
+"""Bidding by estimation (:class:`spadeskit.bots.bidsearch.RolloutBidder`, the search bots'
 ``bid_by="rollouts"``): bids weighed by playing drawn deals out, from the view only."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ import random
 import pytest
 
 import spadeskit
-from spadeskit.actions import Bid, Nil
 from spadeskit.arena import make_bot, play_match
-from spadeskit.bidsearch import RolloutBidder
-from spadeskit.cards import parse_cards
-from spadeskit.errors import SpadesError
-from spadeskit.heuristic import HeuristicBot
+from spadeskit.bots.bidsearch import RolloutBidder
+from spadeskit.bots.heuristic import HeuristicBot
+from spadeskit.core.actions import Bid, Nil
+from spadeskit.core.cards import parse_cards
+from spadeskit.core.errors import SpadesError
 
 
 def bidder_for(rules: spadeskit.Rules, seat: int, seed: int, **kwargs: object) -> RolloutBidder:
@@ -48,7 +48,7 @@ def test_rollout_bids_see_only_the_bidders_view() -> None:
         game = game.apply(heuristic_bid(game))
     seat = game.to_act
     assert seat is not None
-    hands = [list(spadeskit.cards.cards_of(m)) for m in game.hands]
+    hands = [list(spadeskit.core.cards.cards_of(m)) for m in game.hands]
     others = [s for s in range(4) if s != seat]
     pool = [c for s in others for c in hands[s]]
     random.Random(5).shuffle(pool)
@@ -98,7 +98,7 @@ def test_rollout_bids_draw_deals_that_fit_the_bids_already_made() -> None:
     seat = game.to_act
     assert seat == (partner + 2) % 4
     bidder = bidder_for(rules, seat, 1, deals=1)
-    from spadeskit.determinize import Determinizer
+    from spadeskit.bots.determinize import Determinizer
 
     determinizer = Determinizer(game.view(seat), rules, random.Random(1))
     made = [(s, b) for s, b in enumerate(game.bids) if b is not None]
@@ -108,7 +108,7 @@ def test_rollout_bids_draw_deals_that_fit_the_bids_already_made() -> None:
 
     def mean_count(states: list[spadeskit.GameState]) -> float:
         return sum(
-            counted.estimate(list(spadeskit.cards.cards_of(s.hands[partner]))) for s in states
+            counted.estimate(list(spadeskit.core.cards.cards_of(s.hands[partner]))) for s in states
         ) / len(states)
 
     assert mean_count(fitted) > mean_count(uniform) + 1
@@ -121,7 +121,7 @@ def test_nil_by_rollouts_when_it_pays() -> None:
     rules = spadeskit.load_rules("standard")
     for seed in range(8):
         rng = random.Random(seed)
-        low = [c for c in spadeskit.cards.STANDARD_DECK if c.rank <= 7 and c.code[-1] != "S"]
+        low = [c for c in spadeskit.core.cards.STANDARD_DECK if c.rank <= 7 and c.code[-1] != "S"]
         rng.shuffle(low)
         for ace in (False, True):
             mine = low[:11] + list(parse_cards("AS 2S" if ace else "3S 2S"))

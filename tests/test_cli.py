@@ -10,8 +10,8 @@ import random
 import pytest
 
 import spadeskit
+from spadeskit.apps.cli import main
 from spadeskit.arena import make_bot, play_match
-from spadeskit.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

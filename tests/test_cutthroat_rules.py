@@ -126,9 +126,9 @@ def test_play_follows_standard_rules_with_three_cards_a_trick(cutthroat: spadesk
 def _end(
     rules: spadeskit.Rules, scores: tuple[int, ...], bids: list[object], books: list[int]
 ) -> spadeskit.MatchEnd | None:
-    from spadeskit.results import HandResult
-    from spadeskit.state import MatchState
-    from spadeskit.table import FrozenMap
+    from spadeskit.core.results import HandResult
+    from spadeskit.core.seating import FrozenMap
+    from spadeskit.core.state import MatchState
 
     actions = tuple(spadeskit.Nil() if b == "nil" else Bid(b) for b in bids)  # type: ignore[arg-type]
     result = HandResult(0, 2, actions, tuple(books), (), (0, 0, 0), scores, (0, 0, 0))

@@ -6,7 +6,7 @@ import inspect
 import pathlib
 
 import spadeskit
-from spadeskit import hookspecs
+from spadeskit.engine import hookspecs
 from tests.conftest import shipped
 
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs"
@@ -17,7 +17,7 @@ def test_every_hook_is_in_the_hook_reference_with_a_docstring() -> None:
     reference = (DOCS / "hooks.rst").read_text(encoding="utf-8")
     assert len(HOOKS) >= 15
     for name, fn in HOOKS.items():
-        assert f".. autofunction:: spadeskit.hookspecs.{name}" in reference, (
+        assert f".. autofunction:: spadeskit.engine.hookspecs.{name}" in reference, (
             f"{name} is not in docs/hooks.rst"
         )
         assert f"``{name}``" in reference, f"{name} is missing from the table in docs/hooks.rst"
@@ -50,7 +50,7 @@ def test_the_hook_table_says_which_hooks_offer_table() -> None:
     """hooks.rst names exactly the hooks that do not offer ``table``."""
     import inspect
 
-    from spadeskit import hookspecs
+    from spadeskit.engine import hookspecs
 
     text = (DOCS / "hooks.rst").read_text(encoding="utf-8")
     without = sorted(

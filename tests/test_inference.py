@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 import spadeskit
-from spadeskit.inference import Facts, SampledDeal, count_deals, facts, sample_deal
+from spadeskit.bots.inference import Facts, SampledDeal, count_deals, facts, sample_deal
 
 
 def chi_square_p(observed: Counter[object], outcomes: list[object], draws: int) -> float:
@@ -130,10 +130,10 @@ def test_sampled_deals_are_uniform_among_consistent_deals(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", ["standard", "jjdd"])
 def test_batched_deals_are_uniform_among_consistent_deals(variant: str) -> None:
-    """The same check for deals drawn many at once (spadeskit.batch.draw_hands)."""
+    """The same check for deals drawn many at once (spadeskit.bots.deals.draw_hands)."""
     np = pytest.importorskip("numpy")
-    from spadeskit.batch import draw_hands
-    from spadeskit.inference import DealSampler
+    from spadeskit.bots.deals import draw_hands
+    from spadeskit.bots.inference import DealSampler
 
     game, f = position(variant, small_with_voids)
     viewer = f.seat
@@ -220,7 +220,7 @@ def test_facts_know_the_cards_passed_to_a_partner_and_ignore_voids_under_table_e
     game = game.apply(spadeskit.Exchange(["2H", "3H"])).apply(spadeskit.Exchange(["2C", "3C"]))
     f = facts(game.view(2), rules)  # S passed 2H 3H to N
     north = f.places.index(("hand", 0))
-    assert sorted(spadeskit.cards.card_at(c).code for c in f.known[north]) == ["2H", "3H"]
+    assert sorted(spadeskit.core.cards.card_at(c).code for c in f.known[north]) == ["2H", "3H"]
     deal = sample_deal(game.view(2), random.Random(1), rules, known=f)
     assert (
         deal.hands[0] & spadeskit.Card.of("2H").bit and deal.hands[0] & spadeskit.Card.of("3H").bit

@@ -176,7 +176,7 @@ def test_standard_agrees_with_openspiels_own_spades_wherever_the_rules_coincide(
             else:
                 assert set(their_legal) <= set(our_legal)
                 assert all(
-                    spadeskit.cards.card_at(a).suit is spadeskit.Suit.SPADES
+                    spadeskit.core.cards.card_at(a).suit is spadeskit.Suit.SPADES
                     for a in set(our_legal) - set(their_legal)
                 )
             choice = rng.choice(sorted(set(their_legal) & set(our_legal)))

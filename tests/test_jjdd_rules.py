@@ -20,9 +20,9 @@ from spadeskit import (
     Play,
     TableTalk,
 )
-from spadeskit.results import HandResult, ScoreLine
-from spadeskit.state import MatchState
-from spadeskit.table import FrozenMap
+from spadeskit.core.results import HandResult, ScoreLine
+from spadeskit.core.seating import FrozenMap
+from spadeskit.core.state import MatchState
 from tests.conftest import bid_all, play_cards, play_out
 
 TRUMP_ORDER = [

@@ -15,9 +15,9 @@ from test_fast_core import midway, step_to_end
 
 import spadeskit
 from spadeskit import GameState, PluginError, PluginInfo, hookimpl
-from spadeskit.filters import Block, building_block
+from spadeskit.core.state import HandState
+from spadeskit.engine.filters import Block, building_block
 from spadeskit.plugin import PlayFilter, evolve_hand
-from spadeskit.state import HandState
 
 
 def house_rule(name: str, **hooks: Callable[..., Any]) -> types.ModuleType:
@@ -235,7 +235,7 @@ def test_generated_source_shows_what_runs_and_tracebacks_show_its_lines() -> Non
 
 
 def test_a_view_names_its_variant_house_rules_and_options_so_inference_loads_them() -> None:
-    from spadeskit.inference import DealSampler
+    from spadeskit.bots.inference import DealSampler
 
     rules = spadeskit.load_rules("standard", ["blind-nil"], {"target": 300})
     view = rules.new_game(seed=5).apply(spadeskit.SeeCards()).view(0)

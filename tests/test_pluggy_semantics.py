@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spadeskit.compiler import PASSES_DEFAULTED, compile_hook
-from spadeskit.errors import PluginError
+from spadeskit.core.errors import PluginError
+from spadeskit.engine.compiler import PASSES_DEFAULTED, compile_hook
 
 hookspec = pluggy.HookspecMarker("spadeskit")
 hookimpl = pluggy.HookimplMarker("spadeskit")

@@ -17,10 +17,10 @@ from spadeskit import (
     UnknownPlugin,
     hookimpl,
 )
+from spadeskit.core.results import HandSummary, ScoreLine
+from spadeskit.core.seating import Step
+from spadeskit.core.state import HandState
 from spadeskit.plugin import PlayFilter, int_range
-from spadeskit.results import HandSummary, ScoreLine
-from spadeskit.state import HandState
-from spadeskit.table import Step
 from spadeskit.testing import InvariantError, play_random_match
 
 
@@ -292,7 +292,7 @@ def test_available_lists_the_working_plugins_and_reports_a_broken_one(
     """One broken entry point no longer makes available() fail for everyone."""
     import importlib.metadata
 
-    import spadeskit.loader as loader
+    import spadeskit.engine.loader as loader
 
     broken = importlib.metadata.EntryPoint("half-done", "no_such_module_anywhere", "spadeskit")
     points = dict(loader._entry_points())
@@ -311,7 +311,7 @@ def test_available_lists_the_working_plugins_and_reports_a_broken_one(
 def test_the_cli_prints_one_line_for_a_file_that_is_not_a_record(
     tmp_path: Any, capsys: Any
 ) -> None:
-    from spadeskit.cli import main
+    from spadeskit.apps.cli import main
 
     binary = tmp_path / "record.json"
     binary.write_bytes(b"\xff\xfe\x00garbage")

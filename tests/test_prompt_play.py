@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import spadeskit
+from spadeskit.apps.prompt import PromptTable, load_saved
 from spadeskit.bots import SimpleBot
-from spadeskit.prompt import PromptTable, load_saved
 
 
 class Typist(io.TextIOBase):

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spadeskit
-from spadeskit.records import record_schema
-from spadeskit.replay import UnverifiedRecordWarning, check_record_shape
+from spadeskit.core.records import record_schema
+from spadeskit.engine.replay import UnverifiedRecordWarning, check_record_shape
 
 KEY = "a key of sixteen bytes or more"
 CONFIGS = [
@@ -69,7 +69,7 @@ def test_the_schema_accepts_version_1_records() -> None:
     game = spadeskit.load_rules("standard").new_game(seed=12).rollout(seed=1)
     old = {k: v for k, v in game.to_record().items() if k != "deals"}
     old["version"] = 1
-    old["digest"] = spadeskit.records.digest(game, 1)
+    old["digest"] = spadeskit.core.records.digest(game, 1)
     validator().validate(old)
     assert spadeskit.replay(old) == game
 
@@ -186,7 +186,7 @@ def test_replay_refuses_what_the_schema_refuses_even_when_it_would_replay(
 def test_the_shipped_view_schema_accepts_every_seats_view_through_a_match(
     variant: str, house: list[str]
 ) -> None:
-    from spadeskit.views import view_schema
+    from spadeskit.core.views import view_schema
 
     schema = view_schema()
     cls = jsonschema.validators.validator_for(schema)

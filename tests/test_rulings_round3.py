@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import spadeskit
 from spadeskit import Bid, IllegalAction, Nil, Play
-from spadeskit.cards import cards_of
+from spadeskit.core.cards import cards_of
 from tests.conftest import bid_all, play_out, shipped
 
 # --------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 
 import spadeskit
 from spadeskit import BlindNil, GameOver, IllegalAction, ScoreSheet, SpadesError
-from spadeskit.results import BookTransfer
+from spadeskit.core.results import BookTransfer
 
 PAPER = [
     ("standard", (), {}),

@@ -10,7 +10,7 @@ from test_arena import played
 
 import spadeskit
 from spadeskit.arena import evaluate_hands, make_bot, match_context, play_match
-from spadeskit.search import Determinizer, ISMCTSBot, PIMCBot
+from spadeskit.bots.search import Determinizer, ISMCTSBot, PIMCBot
 
 
 def mid_hand(
@@ -142,7 +142,7 @@ def test_evaluate_hands_pairs_deals_and_is_independent_of_batching() -> None:
 
 
 def test_with_a_veto_the_heuristics_card_stands_unless_search_finds_a_clearly_better_one() -> None:
-    from spadeskit.heuristic import HeuristicBot
+    from spadeskit.bots.heuristic import HeuristicBot
 
     for seed in range(5):
         game = mid_hand("standard", seed, tricks=3)
@@ -164,7 +164,7 @@ def test_with_a_veto_the_heuristics_card_stands_unless_search_finds_a_clearly_be
 def test_the_fast_scoring_path_scores_exactly_as_a_full_rollout(variant: str) -> None:
     """random_play_score plays the same cards as a rollout drawing the same floats, and
     scores the hand the same, without closing it."""
-    from spadeskit.determinize import fast_rollout
+    from spadeskit.bots.determinize import fast_rollout
 
     for seed in range(6):
         game = mid_hand(variant, seed, tricks=2)
@@ -209,7 +209,7 @@ def test_compiled_greedy_playouts_play_as_the_greedy_policy(variant: str) -> Non
     """random_play_score(follower=greedy_card) plays the cards the greedy policy picks on
     the full path (drawing the same floats for the leads), so both score the hand the same."""
     from spadeskit.bots import greedy_card
-    from spadeskit.search import greedy_policy
+    from spadeskit.bots.search import greedy_policy
 
     for seed in range(8):
         game = mid_hand(variant, seed, tricks=2)
@@ -290,7 +290,7 @@ def test_match_aware_rewards_add_the_weight_for_the_side_that_wins_the_match() -
     match-end hook: a side at the target or one at the floor) adds the weight to the
     winning side's reward and takes it from the others; any other playout scores as the
     hand alone."""
-    from spadeskit.determinize import Rewards
+    from spadeskit.bots.determinize import Rewards
 
     rules = spadeskit.load_rules("standard", options={"target": 150, "floor": -150})
     engine = rules.engine

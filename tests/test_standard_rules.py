@@ -293,8 +293,8 @@ def test_target_500_by_default(standard: spadeskit.Rules) -> None:
     """Target 500 (option)."""
     assert standard.options["target"] == 500
     end = standard.hook.spadeskit_match_end(
-        match=spadeskit.state.MatchState(
-            (500, 499), (0, 0), (), (), None, spadeskit.table.FrozenMap()
+        match=spadeskit.core.state.MatchState(
+            (500, 499), (0, 0), (), (), None, spadeskit.core.seating.FrozenMap()
         ),
         result=None,
         table=standard.table,
@@ -331,8 +331,8 @@ def test_when_both_sides_lose_outright_the_higher_score_wins_and_a_tie_plays_on(
     rules = spadeskit.load_rules("standard")
 
     def end(scores: tuple[int, int]) -> spadeskit.MatchEnd | None:
-        match = spadeskit.state.MatchState(
-            scores, (0, 0), (), (), None, spadeskit.table.FrozenMap()
+        match = spadeskit.core.state.MatchState(
+            scores, (0, 0), (), (), None, spadeskit.core.seating.FrozenMap()
         )
         found: spadeskit.MatchEnd | None = rules.hook.spadeskit_match_end(
             match=match, result=None, table=rules.table, options=rules.options

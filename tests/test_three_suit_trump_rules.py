@@ -11,10 +11,10 @@ import pytest
 
 import spadeskit
 from spadeskit import Discard, Pass, Phase, PickUp
-from spadeskit.cards import Card, Suit, cards_of
-from spadeskit.results import HandSummary
-from spadeskit.state import MatchState
-from spadeskit.table import FrozenMap
+from spadeskit.core.cards import Card, Suit, cards_of
+from spadeskit.core.results import HandSummary
+from spadeskit.core.seating import FrozenMap
+from spadeskit.core.state import MatchState
 from spadeskit.testing import play_random_match
 from spadeskit_plugins.three_suit_trump import DECK, card_points, game_points
 
@@ -108,13 +108,13 @@ def test_the_first_to_pick_up_is_the_bidder_takes_the_blind_and_discards_2() -> 
         game.apply(Discard(game.cards(1)[:3]))
     game = game.apply(discard)
     assert game.phase is Phase.PLAY and game.to_act == 0 and len(game.cards(1)) == 10
-    assert game.hand.won[1] == spadeskit.cards.mask_of(discard.cards)
+    assert game.hand.won[1] == spadeskit.core.cards.mask_of(discard.cards)
 
 
 def test_the_blind_and_the_discards_are_seen_only_by_their_owner() -> None:
     """The views show the blind and the discards only to whom they belong."""
     game = rules().new_game(seed=3)
-    blind = [c.code for c in spadeskit.cards.cards_of(game.hand.blind)]
+    blind = [c.code for c in spadeskit.core.cards.cards_of(game.hand.blind)]
     for seat in range(3):
         assert not any(f'"{c}"' in json.dumps(game.view(seat).to_json()) for c in blind)
     game = game.apply(PickUp())

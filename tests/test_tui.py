@@ -10,14 +10,14 @@ import random
 import pytest
 
 import spadeskit
+from spadeskit.apps.prompt import Session, load_saved
 from spadeskit.arena import make_bot
-from spadeskit.prompt import Session, load_saved
 
 pytest.importorskip("textual")
 
 from textual.widgets import Input  # noqa: E402
 
-from spadeskit.tui import HandBar, TableApp  # noqa: E402
+from spadeskit.apps.tui import HandBar, TableApp  # noqa: E402
 
 
 def session(

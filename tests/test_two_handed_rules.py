@@ -31,7 +31,7 @@ def test_13_each_and_the_other_26_face_down_as_a_draw_pile(two: spadeskit.Rules)
     assert view.pile_size == 26 and view.card_counts == (13, 13)
     text = json.dumps(view.to_json())
     for index in game.hand.pile:
-        assert json.dumps(spadeskit.cards.card_at(index).code) not in text
+        assert json.dumps(spadeskit.core.cards.card_at(index).code) not in text
 
 
 def test_bids_after_the_deal_0_to_26_nil_100(two: spadeskit.Rules) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 import spadeskit
 from spadeskit import Bid, Phase
-from spadeskit.cli import main
+from spadeskit.apps.cli import main
 from tests.conftest import bid_all
 
 
@@ -166,7 +166,8 @@ def test_unseeded_deals_come_from_a_secret_no_record_view_or_repr_shows() -> Non
     assert record["deals"][0] == [
         [c.code for c in cards]
         for cards in (
-            spadeskit.cards.cards_of(m) for m in rules.new_game(deal=record["deals"][0][:4]).hands
+            spadeskit.core.cards.cards_of(m)
+            for m in rules.new_game(deal=record["deals"][0][:4]).hands
         )
     ] + [[], []]
 
@@ -195,7 +196,7 @@ def test_seeded_games_are_predictable_by_design_and_version_1_records_still_repl
     assert spadeskit.replay(record).hands == game.hands
     old = {k: v for k, v in record.items() if k != "deals"}
     old["version"] = 1
-    old["digest"] = spadeskit.records.digest(game, 1)
+    old["digest"] = spadeskit.core.records.digest(game, 1)
     assert spadeskit.replay(old) == game
 
 

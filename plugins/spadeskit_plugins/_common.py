@@ -7,12 +7,12 @@ from functools import partial
 from typing import Any
 
 from spadeskit import Bid, BlindNil, MatchEnd, Nil, ScoreLine
-from spadeskit.actions import Action
-from spadeskit.cards import Card, Suit
+from spadeskit.core.actions import Action
+from spadeskit.core.cards import Card, Suit
+from spadeskit.core.results import HandSummary
+from spadeskit.core.seating import CardRank, DealPlan, TableSpec
+from spadeskit.core.state import GameState, MatchState
 from spadeskit.plugin import Option, choice, int_range, optional
-from spadeskit.results import HandSummary
-from spadeskit.state import GameState, MatchState
-from spadeskit.table import CardRank, DealPlan, TableSpec
 
 
 def target_option(default: int) -> Option:

@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from spadeskit.cards import Card, Suit
+from spadeskit.core.cards import Card, Suit
+from spadeskit.core.results import HandResult, HandSummary, MatchEnd, ScoreLine
+from spadeskit.core.seating import CardRank, Contract, TableSpec
+from spadeskit.core.state import GameState, MatchState
 from spadeskit.plugin import (
     PlayFilter,
     Ranking,
@@ -20,9 +23,6 @@ from spadeskit.plugin import (
     hookimpl,
     no_lead_until_broken,
 )
-from spadeskit.results import HandResult, HandSummary, MatchEnd, ScoreLine
-from spadeskit.state import GameState, MatchState
-from spadeskit.table import CardRank, Contract, TableSpec
 
 from ._common import (
     contract_lines,

@@ -19,8 +19,11 @@ from functools import partial
 from typing import Any
 
 from spadeskit import Bid, MatchEnd, ScoreLine
-from spadeskit.actions import Action
-from spadeskit.cards import STANDARD_DECK, Suit
+from spadeskit.core.actions import Action
+from spadeskit.core.cards import STANDARD_DECK, Suit
+from spadeskit.core.results import HandSummary
+from spadeskit.core.seating import DealPlan, TableSpec, show_points
+from spadeskit.core.state import MatchState
 from spadeskit.plugin import (
     Option,
     PlayFilter,
@@ -31,9 +34,6 @@ from spadeskit.plugin import (
     hookimpl,
     int_range,
 )
-from spadeskit.results import HandSummary
-from spadeskit.state import MatchState
-from spadeskit.table import DealPlan, TableSpec, show_points
 
 from ._common import count
 from ._spades import (  # noqa: F401  (shared hook implementations, registered with this module)

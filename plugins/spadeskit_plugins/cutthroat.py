@@ -14,17 +14,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from spadeskit import MatchEnd, ScoreLine
-from spadeskit.actions import Action
-from spadeskit.cards import STANDARD_DECK, Card, parse_card
+from spadeskit.core.actions import Action
+from spadeskit.core.cards import STANDARD_DECK, Card, parse_card
+from spadeskit.core.results import HandResult, HandSummary
+from spadeskit.core.seating import DealPlan, TableSpec
+from spadeskit.core.state import MatchState
 from spadeskit.plugin import (
     Option,
     PluginInfo,
     choice,
     hookimpl,
 )
-from spadeskit.results import HandResult, HandSummary
-from spadeskit.state import MatchState
-from spadeskit.table import DealPlan, TableSpec
 
 from ._common import (
     BAG_LIMIT,

@@ -23,8 +23,8 @@ from spadeskit import (
     ScoreLine,
     TableTalk,
 )
-from spadeskit.actions import Action
-from spadeskit.cards import (
+from spadeskit.core.actions import Action
+from spadeskit.core.cards import (
     BIG_JOKER,
     LITTLE_JOKER,
     STANDARD_DECK,
@@ -32,6 +32,9 @@ from spadeskit.cards import (
     Suit,
     parse_card,
 )
+from spadeskit.core.results import BookTransfer, HandResult, HandSummary
+from spadeskit.core.seating import CardRank, Contract, TableSpec
+from spadeskit.core.state import GameState, MatchState, Phase
 from spadeskit.plugin import (
     Option,
     PlayFilter,
@@ -48,9 +51,6 @@ from spadeskit.plugin import (
     void_hand,
     with_hand,
 )
-from spadeskit.results import BookTransfer, HandResult, HandSummary
-from spadeskit.state import GameState, MatchState, Phase
-from spadeskit.table import CardRank, Contract, TableSpec
 
 from ._common import (
     FAILED_BOSTON,

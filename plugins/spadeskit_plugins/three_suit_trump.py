@@ -16,8 +16,11 @@ from functools import partial
 from typing import Any
 
 from spadeskit import MatchEnd, Pass, PickUp, ScoreLine, SpadesError
-from spadeskit.actions import Action
-from spadeskit.cards import STANDARD_DECK, Card, Suit
+from spadeskit.core.actions import Action
+from spadeskit.core.cards import STANDARD_DECK, Card, Suit
+from spadeskit.core.results import HandSummary
+from spadeskit.core.seating import CardRank, Contract, DealPlan, Step, TableSpec
+from spadeskit.core.state import GameState, MatchState
 from spadeskit.plugin import (
     Option,
     PlayFilter,
@@ -28,9 +31,6 @@ from spadeskit.plugin import (
     hookimpl,
     int_range,
 )
-from spadeskit.results import HandSummary
-from spadeskit.state import GameState, MatchState
-from spadeskit.table import CardRank, Contract, DealPlan, Step, TableSpec
 
 from ._common import count, match_end, printed_rank
 

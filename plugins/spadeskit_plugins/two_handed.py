@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spadeskit.actions import Action
-from spadeskit.cards import STANDARD_DECK
+from spadeskit.core.actions import Action
+from spadeskit.core.cards import STANDARD_DECK
+from spadeskit.core.seating import DealPlan, TableSpec
 from spadeskit.plugin import (
     PluginInfo,
     hookimpl,
 )
-from spadeskit.table import DealPlan, TableSpec
 
 from ._common import (
     BAG_LIMIT,

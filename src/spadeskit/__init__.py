@@ -7,7 +7,15 @@
 (0, (Nil(), Bid(tricks=1), Bid(tricks=2)))
 """
 
-from .actions import (
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+from spadeskit import _compat
+from spadeskit.apps.service import Connection, Seat, SeatError, Table
+from spadeskit.apps.text_input import parse_action
+from spadeskit.bots import Bot, HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, SimpleBot
+from spadeskit.core.actions import (
     Accept,
     Action,
     Bid,
@@ -25,9 +33,8 @@ from .actions import (
     action_from_json,
     label,
 )
-from .cards import Card, Suit, parse_card, parse_cards
-from .engine import REFEREE
-from .errors import (
+from spadeskit.core.cards import Card, Suit, parse_card, parse_cards
+from spadeskit.core.errors import (
     ActionParseError,
     CardParseError,
     Deadlock,
@@ -43,19 +50,44 @@ from .errors import (
     UnknownPlugin,
     WrongPhase,
 )
-from .events import Event
-from .loader import PluginSummary, available, load_rules
-from .plugin import Option, PlayFilter, PluginInfo, acts_in, hookimpl
-from .replay import ReplayStep, iter_replay, load_score_sheet, replay
-from .results import HandResult, HandSummary, MatchEnd, ScoreLine
-from .rules import HandScore, Rules
-from .scoresheet import ScoreSheet
-from .service import Connection, Seat, SeatError, Table
-from .state import GameState, Phase
-from .text_input import parse_action
-from .views import ShownTrick, View
+from spadeskit.core.events import Event
+from spadeskit.core.results import HandResult, HandScore, HandSummary, MatchEnd, ScoreLine
+from spadeskit.core.state import REFEREE, GameState, Phase
+from spadeskit.core.views import ShownTrick, View
+from spadeskit.engine.authoring import Option, PlayFilter, PluginInfo, acts_in, hookimpl
+from spadeskit.engine.loader import PluginSummary, available, load_rules
+from spadeskit.engine.replay import ReplayStep, iter_replay, load_score_sheet, replay
+from spadeskit.engine.rules import Rules, register_batch_engine
+from spadeskit.engine.scoresheet import ScoreSheet
 
-__version__ = "0.2.0"
+__version__ = "0.3.0.dev0"
+
+
+def _simulate_batch(rules: Rules, *args: Any, **kwargs: Any) -> Iterator[Any]:
+    """Run :func:`spadeskit.batch.simulate_batch`, loaded on first use (it needs numpy)."""
+    try:
+        from spadeskit.batch import simulate_batch
+    except ImportError as exc:
+        raise SpadesError(
+            "simulate_batch needs numpy: pip install 'spadeskit[fast]' "
+            "(from a clone: pip install -e '.[fast]')",
+            code="no-numpy",
+        ) from exc
+    return simulate_batch(rules, *args, **kwargs)
+
+
+# The package is the composition root: it wires the layers that may not import each
+# other (the engine below, the batched engine above it) and keeps 0.2.0's paths working.
+register_batch_engine(_simulate_batch)
+_compat.install()
+
+
+def __getattr__(name: str) -> ModuleType:
+    # spadeskit.cards and the like, as 0.2.0 had them: the module at its new home.
+    if name in _compat.MOVED:
+        return _compat.moved_module(name)
+    raise AttributeError(f"module 'spadeskit' has no attribute {name!r}")
+
 
 __all__ = [
     "REFEREE",
@@ -64,6 +96,7 @@ __all__ = [
     "ActionParseError",
     "Bid",
     "BlindNil",
+    "Bot",
     "CallRenege",
     "Card",
     "CardParseError",
@@ -79,11 +112,14 @@ __all__ = [
     "HandResult",
     "HandScore",
     "HandSummary",
+    "HeuristicBot",
+    "ISMCTSBot",
     "IllegalAction",
     "MatchEnd",
     "Nil",
     "NotYourTurn",
     "Option",
+    "PIMCBot",
     "OptionError",
     "Pass",
     "Phase",
@@ -93,6 +129,7 @@ __all__ = [
     "PluginError",
     "PluginInfo",
     "PluginSummary",
+    "RandomBot",
     "RecordError",
     "ReplayStep",
     "RuleConflict",
@@ -102,6 +139,7 @@ __all__ = [
     "Seat",
     "SeatError",
     "SeeCards",
+    "SimpleBot",
     "ShownTrick",
     "SpadesError",
     "Suit",

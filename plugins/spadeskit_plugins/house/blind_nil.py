@@ -6,7 +6,7 @@ an undecided seat may bid :class:`~spadeskit.BlindNil` or take :class:`~spadeski
 as usual.  A blind nil scores ±``blind_nil_value`` (default 200).
 After all bids, the partner passes ``blind_nil_pass`` cards (0, 1 or 2; default 2) to
 the blind nil bidder, who then passes as many back: two
-:class:`~spadeskit.table.Step` exchanges before the first lead.
+:class:`~spadeskit.core.seating.Step` exchanges before the first lead.
 
 Both partners may bid blind nil (so what a seat is offered never shows a partner's
 sealed bid); when both do, no cards are exchanged.  With the option
@@ -22,8 +22,11 @@ from typing import Any
 import attrs
 
 from spadeskit import BlindNil, SeeCards
-from spadeskit.actions import Action
-from spadeskit.hookspecs import Options
+from spadeskit.core.actions import Action
+from spadeskit.core.seating import Step, TableSpec
+from spadeskit.core.state import GameState, Phase
+from spadeskit.core.views import View
+from spadeskit.engine.hookspecs import Options
 from spadeskit.plugin import (
     Option,
     PluginInfo,
@@ -34,9 +37,6 @@ from spadeskit.plugin import (
     int_range,
     with_hand,
 )
-from spadeskit.state import GameState, Phase
-from spadeskit.table import Step, TableSpec
-from spadeskit.views import View
 
 PLUGIN = PluginInfo(
     name="blind-nil",

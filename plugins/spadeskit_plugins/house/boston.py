@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from spadeskit import Bid, ScoreLine
+from spadeskit.core.results import HandSummary
+from spadeskit.core.seating import TableSpec
 from spadeskit.plugin import Option, PluginInfo, hookimpl, int_range
-from spadeskit.results import HandSummary
-from spadeskit.table import TableSpec
 
 from .._common import is_nil
 

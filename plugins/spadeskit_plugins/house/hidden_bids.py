@@ -9,9 +9,9 @@ from collections.abc import Generator
 
 import attrs
 
+from spadeskit.core.state import GameState, Phase
+from spadeskit.core.views import View
 from spadeskit.plugin import PluginInfo, hookimpl
-from spadeskit.state import GameState, Phase
-from spadeskit.views import View
 
 PLUGIN = PluginInfo(
     name="hidden-bids",

@@ -12,11 +12,11 @@ from collections.abc import Generator
 
 import attrs
 
-from spadeskit.cards import BIG_JOKER, LITTLE_JOKER, Card, Suit, parse_cards
-from spadeskit.errors import SpadesError
-from spadeskit.hookspecs import Options
+from spadeskit.core.cards import BIG_JOKER, LITTLE_JOKER, Card, Suit, parse_cards
+from spadeskit.core.errors import SpadesError
+from spadeskit.core.seating import CardRank, TableSpec
+from spadeskit.engine.hookspecs import Options
 from spadeskit.plugin import Option, PluginInfo, hookimpl
-from spadeskit.table import CardRank, TableSpec
 
 
 def two_cards(value: object) -> str | None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from spadeskit import Bid, Nil
-from spadeskit.actions import Action
+from spadeskit.core.actions import Action
+from spadeskit.core.seating import TableSpec
+from spadeskit.core.state import GameState
 from spadeskit.plugin import PluginInfo, hookimpl
-from spadeskit.state import GameState
-from spadeskit.table import TableSpec
 
 PLUGIN = PluginInfo(
     name="mirror",

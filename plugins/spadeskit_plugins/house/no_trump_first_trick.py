@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spadeskit.cards import Suit
+from spadeskit.core.cards import Suit
 from spadeskit.plugin import PlayFilter, PluginInfo, Ranking, first_trick_ban, hookimpl
 
 PLUGIN = PluginInfo(

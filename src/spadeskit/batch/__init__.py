@@ -1,7 +1,7 @@
 """Batched simulation: many independent hands at once, as numpy arrays (the ``fast``
 extra: ``pip install 'spadeskit[fast]'``).
 
-:meth:`Rules.simulate_batch <spadeskit.rules.Rules.simulate_batch>` deals, bids, plays
+:meth:`Rules.simulate_batch <spadeskit.engine.rules.Rules.simulate_batch>` deals, bids, plays
 and scores thousands of hands in lockstep: every hand of a chunk plays its ``k``-th card
 at the same step, each seat's cards an unsigned 64-bit mask.  Nothing in it is a second
 copy of a rule.  The engine is derived from the rules themselves when it is first asked
@@ -10,7 +10,7 @@ for:
 * the deal from the table's deal plan, the trick winner from the rules' strength tables
   and the effective suits from their ranking;
 * which cards a seat may play from the play filters' building blocks: each block's
-  steps (:class:`spadeskit.filters.Narrow`) are the text the step engine runs, compiled
+  steps (:class:`spadeskit.engine.filters.Narrow`) are the text the step engine runs, compiled
   here to run on arrays;
 * the auction by asking the rules: the seats that speak and what each may bid are read
   from the step engine on probe hands, and must not depend on the cards or on earlier
@@ -23,10 +23,10 @@ for:
 
 A rule set the engine cannot derive is refused with :class:`BatchUnsupported`, naming
 the part (and the plugin or filter) it cannot take; use :meth:`Rules.simulate
-<spadeskit.rules.Rules.simulate>` for it.  Hand ``i`` depends only on ``(seed, i)``
+<spadeskit.engine.rules.Rules.simulate>` for it.  Hand ``i`` depends only on ``(seed, i)``
 (its random numbers are row ``i % BLOCK`` of a generator seeded by ``(seed, i //
 BLOCK)``), so chunks split across processes give the same hands.  A hand's deal and
-choices are not those :meth:`~spadeskit.rules.Rules.simulate` would make, but follow
+choices are not those :meth:`~spadeskit.engine.rules.Rules.simulate` would make, but follow
 the same distribution (the tests compare them), and every batched hand replays through
 the step API to the same books and points (:meth:`BatchResult.actions`).
 
@@ -34,25 +34,27 @@ The engine is split by job: ``batch.auction`` (bids),
 ``batch.scoring`` (each side's score), ``batch.play`` (the
 cards), on the shared fields and helpers of ``batch.common``;
 ``batch.engine`` derives one :class:`BatchEngine` a rule set.
+
+This layer may import :mod:`spadeskit.core` and :mod:`spadeskit.engine` only; the
+engine reaches it through :func:`spadeskit.engine.rules.register_batch_engine`, which the
+``spadeskit`` package fills (see :doc:`/architecture`).
 """
 
 from __future__ import annotations
 
-from .common import BLOCK as BLOCK
-from .common import CHUNK as CHUNK
-from .common import POLICIES, BatchResult, BatchUnsupported
-from .common import PROBES as PROBES
-from .common import draws as draws
-from .deals import draw_hands
-from .engine import BatchEngine, engine_for, playouts_for
-from .engine import simulate_batch as simulate_batch
+from spadeskit.batch.common import BLOCK as BLOCK
+from spadeskit.batch.common import CHUNK as CHUNK
+from spadeskit.batch.common import POLICIES, BatchResult, BatchUnsupported
+from spadeskit.batch.common import PROBES as PROBES
+from spadeskit.batch.common import draws as draws
+from spadeskit.batch.engine import BatchEngine, engine_for, playouts_for
+from spadeskit.batch.engine import simulate_batch as simulate_batch
 
 __all__ = [
     "POLICIES",
     "BatchEngine",
     "BatchResult",
     "BatchUnsupported",
-    "draw_hands",
     "engine_for",
     "playouts_for",
 ]

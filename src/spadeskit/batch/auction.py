@@ -15,17 +15,18 @@ try:
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from ..actions import Action, Bid, Nil
-from ..auction import _UNSHARED, _refcount
-from ..cards import card_at
-from ..state import GameState, Phase, copy_to_builder, freeze
-from .common import (
+from spadeskit.batch.common import (
     PROBES,
+    AuctionTree,
     BatchFields,
     BatchUnsupported,
     _indices,
 )
-from .tree import AuctionTree, derive_tree
+from spadeskit.batch.tree import derive_tree
+from spadeskit.core.actions import Action, Bid, Nil
+from spadeskit.core.cards import card_at
+from spadeskit.core.state import GameState, Phase, copy_to_builder, freeze
+from spadeskit.engine.auction import _UNSHARED, _refcount
 
 if TYPE_CHECKING:
     pass

@@ -15,16 +15,15 @@ try:
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from ..actions import Action, Discard, Play
-from ..cards import card_at, cards_of
-from ..errors import SpadesError
-from ..state import MatchState
+from spadeskit.core.actions import Action, Discard, Play
+from spadeskit.core.cards import card_at, cards_of
+from spadeskit.core.errors import SpadesError
+from spadeskit.core.state import MatchState
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from ..rules import Rules
-    from .tree import AuctionTree, Leaf
+    from spadeskit.engine.rules import Rules
 
 
 POLICIES = ("random", "greedy")
@@ -55,7 +54,7 @@ _VECTOR_READS = {
 
 class BatchUnsupported(SpadesError):
     """The batched engine cannot derive this rule set (the message says which part);
-    :meth:`Rules.simulate <spadeskit.rules.Rules.simulate>` plays it."""
+    :meth:`Rules.simulate <spadeskit.engine.rules.Rules.simulate>` plays it."""
 
     code = "not-batched"
 
@@ -123,6 +122,48 @@ def _kth_bit(allowed: NDArray[np.uint64], u: NDArray[np.float64]) -> NDArray[np.
 
 
 @attrs.frozen
+class Leaf:
+    """One way an auction ends, seats counted clockwise from the dealer (0: the dealer).
+
+    ``path`` is the auction, ``(seat, action)`` in order; ``discards`` the discards owed
+    before play, ``(seat, count)`` in order.
+    """
+
+    path: tuple[tuple[int, Action], ...]
+    leader: int
+    trump: str
+    declarer: int | None
+    blind_to: str | None
+    discards: tuple[tuple[int, int], ...]
+
+
+@attrs.frozen(eq=False)
+class AuctionTree:
+    """The auction of a rule set as a tree on arrays: node ``k``'s seat (from the
+    dealer), how many actions it offers, and after its ``j``-th action the next node, or
+    ``~leaf`` where the auction ends there."""
+
+    seat: NDArray[np.int64]
+    size: NDArray[np.int64]
+    child: NDArray[np.int64]
+    menus: tuple[tuple[Action, ...], ...]
+    leaves: tuple[Leaf, ...]
+    depth: int
+
+    def walk(self, u: NDArray[np.float64]) -> NDArray[np.int64]:
+        """Return the leaf each hand reaches, its ``t``-th action the
+        ``int(u[:, t] * offered)``-th of those offered (``u``: one column a turn)."""
+        node = np.zeros(len(u), dtype=np.int64)
+        for turn in range(self.depth):
+            live = node >= 0
+            at = np.where(live, node, 0)
+            pick = (u[:, turn] * self.size[at]).astype(np.int64)
+            node = np.where(live, self.child[at, pick], node)
+        leaf: NDArray[np.int64] = ~node
+        return leaf
+
+
+@attrs.frozen
 class BatchResult:
     """Hands played by :meth:`Rules.simulate_batch`, as arrays (one row per hand).
 
@@ -131,7 +172,7 @@ class BatchResult:
     entry of :attr:`menu` each seat bid (by seat), ``bids`` the tricks each seat bid
     (0 for a nil), ``nil`` whether it was a nil, ``books`` the tricks each seat took,
     ``points`` each side's points, ``bags`` each side's bag counter after the hand (the
-    hand is the first of a match, as in :meth:`~spadeskit.rules.Rules.simulate`),
+    hand is the first of a match, as in :meth:`~spadeskit.engine.rules.Rules.simulate`),
     ``plays`` the index of every card in the order played and ``seats`` who played it.
 
     Where the auction is not each seat bidding a number once (three-suit-trump's pick up

@@ -12,22 +12,22 @@ try:
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from .. import codegen
-from ..errors import SpadesError, shown
-from ..filters import READS
-from ..seeding import check_range, check_seed
-from ..state import MatchState
-from .common import (
+from spadeskit.batch.common import (
     _VECTOR_READS,
     CHUNK,
     POLICIES,
     BatchResult,
     BatchUnsupported,
 )
-from .treeplay import BatchTreePlay
+from spadeskit.batch.treeplay import BatchTreePlay
+from spadeskit.core import codegen
+from spadeskit.core.errors import SpadesError, shown
+from spadeskit.core.seeding import check_range, check_seed
+from spadeskit.core.state import MatchState
+from spadeskit.engine.filters import READS
 
 if TYPE_CHECKING:
-    from ..rules import Rules
+    from spadeskit.engine.rules import Rules
 
 
 class BatchEngine(BatchTreePlay):
@@ -50,7 +50,7 @@ class BatchEngine(BatchTreePlay):
             if f.block is None:
                 raise BatchUnsupported(
                     f"the play filter {f.name!r} of {rules.name!r} is plain Python, not a "
-                    "building block (spadeskit.filters.building_block): it runs only "
+                    "building block (spadeskit.engine.filters.building_block): it runs only "
                     "card by card"
                 )
         for what, present in (
@@ -214,7 +214,7 @@ def simulate_batch(
     start: int = 0,
     chunk: int = CHUNK,
 ) -> Iterator[BatchResult]:
-    """See :meth:`Rules.simulate_batch <spadeskit.rules.Rules.simulate_batch>`."""
+    """See :meth:`Rules.simulate_batch <spadeskit.engine.rules.Rules.simulate_batch>`."""
     check_range(hands, start, 2**62)
     if type(chunk) is not int or not 1 <= chunk <= 1 << 20:
         raise SpadesError(f"chunk is a whole number from 1 to 2**20, not {shown(chunk, 40)}")

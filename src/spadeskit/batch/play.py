@@ -12,17 +12,17 @@ try:
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from ..errors import SpadesError
-from ..results import HandResult
-from ..state import GameState, Phase
-from .common import (
+from spadeskit.batch.common import (
     BatchResult,
     BatchUnsupported,
     _kth_bit,
     _Top,
     draws,
 )
-from .scoring import BatchScoring
+from spadeskit.batch.scoring import BatchScoring
+from spadeskit.core.errors import SpadesError
+from spadeskit.core.results import HandResult
+from spadeskit.core.state import GameState, Phase
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -111,7 +111,7 @@ class BatchPlay(BatchScoring):
         Return the seat that took the last trick.
 
         A block's steps only ever keep cards of ``allowed`` and never leave it empty
-        (:class:`~spadeskit.filters.Narrow`), so every card chosen is held and legal."""
+        (:class:`~spadeskit.engine.filters.Narrow`), so every card chosen is held and legal."""
         n, size = self.n, len(played)
         rows = np.arange(size)
         flat = held.reshape(-1)
@@ -244,7 +244,7 @@ class BatchPlay(BatchScoring):
     def _match_ends(
         self, game: GameState, books: Any, points: Any, bags: Any, weight: float
     ) -> NDArray[np.float64]:
-        """Each row's reward for the match's end (see :class:`~spadeskit.search.PIMCBot`'s
+        """Each row's reward for the match's end (see :class:`~spadeskit.bots.search.PIMCBot`'s
         ``match_weight``): the rules' own match-end hook asked once per distinct books."""
         unique, first, inverse = np.unique(books, axis=0, return_index=True, return_inverse=True)
         sides = points.shape[1]

@@ -17,15 +17,14 @@ try:
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from ..results import HandSummary
-from ..rules import HandScore
-from ..state import MatchState
-from .auction import BatchAuction
-from .common import (
+from spadeskit.batch.auction import BatchAuction
+from spadeskit.batch.common import (
     PROBES,
     BatchUnsupported,
 )
-from .tree import leaf_bids
+from spadeskit.batch.tree import leaf_bids
+from spadeskit.core.results import HandScore, HandSummary
+from spadeskit.core.state import MatchState
 
 if TYPE_CHECKING:
     pass

@@ -15,66 +15,20 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-import attrs
-
 try:
     import numpy as np
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from ..actions import Action
-from ..state import GameState, Phase
-from .common import PROBES, BatchUnsupported
+from spadeskit.batch.common import PROBES, AuctionTree, BatchUnsupported, Leaf
+from spadeskit.core.actions import Action
+from spadeskit.core.state import GameState, Phase
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
-    from ..rules import Rules
+    from spadeskit.engine.rules import Rules
 
 MAX_NODES = 4096
 """The largest auction tree derived (three-suit-trump's has 3 turns and 4 ends)."""
-
-
-@attrs.frozen
-class Leaf:
-    """One way an auction ends, seats counted clockwise from the dealer (0: the dealer).
-
-    ``path`` is the auction, ``(seat, action)`` in order; ``discards`` the discards owed
-    before play, ``(seat, count)`` in order.
-    """
-
-    path: tuple[tuple[int, Action], ...]
-    leader: int
-    trump: str
-    declarer: int | None
-    blind_to: str | None
-    discards: tuple[tuple[int, int], ...]
-
-
-@attrs.frozen(eq=False)
-class AuctionTree:
-    """The auction of a rule set as a tree on arrays: node ``k``'s seat (from the
-    dealer), how many actions it offers, and after its ``j``-th action the next node, or
-    ``~leaf`` where the auction ends there."""
-
-    seat: NDArray[np.int64]
-    size: NDArray[np.int64]
-    child: NDArray[np.int64]
-    menus: tuple[tuple[Action, ...], ...]
-    leaves: tuple[Leaf, ...]
-    depth: int
-
-    def walk(self, u: NDArray[np.float64]) -> NDArray[np.int64]:
-        """Return the leaf each hand reaches, its ``t``-th action the
-        ``int(u[:, t] * offered)``-th of those offered (``u``: one column a turn)."""
-        node = np.zeros(len(u), dtype=np.int64)
-        for turn in range(self.depth):
-            live = node >= 0
-            at = np.where(live, node, 0)
-            pick = (u[:, turn] * self.size[at]).astype(np.int64)
-            node = np.where(live, self.child[at, pick], node)
-        leaf: NDArray[np.int64] = ~node
-        return leaf
 
 
 def _menu(game: GameState) -> tuple[Action, ...]:

@@ -12,8 +12,8 @@ try:
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
     raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
 
-from .common import BatchResult, _kth_bit
-from .play import BatchPlay
+from spadeskit.batch.common import BatchResult, _kth_bit
+from spadeskit.batch.play import BatchPlay
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

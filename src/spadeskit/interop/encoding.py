@@ -20,7 +20,7 @@ ids           action
 The referee's rulings (``TableTalk``) are not a player's actions and have no number.
 
 **Observations** are flat lists of 0/1 floats (and a few counts scaled to [0, 1]) built
-from a seat's :class:`~spadeskit.views.View` only: the seat's cards, every card played
+from a seat's :class:`~spadeskit.core.views.View` only: the seat's cards, every card played
 this hand, the trick in progress by seat, each seat's bid, books and cards held, the
 phase, whose turn it is, and the seat itself; then the match: the dealer, each side's
 score (scaled by 1,000 and clipped to [-1, 1]) and bags (scaled by 10, at most 1), and
@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from ..actions import (
+from spadeskit.core.actions import (
     Accept,
     Action,
     Bid,
@@ -49,10 +49,10 @@ from ..actions import (
     Play,
     SeeCards,
 )
-from ..cards import card_at
-from ..errors import SpadesError, shown
-from ..state import Phase
-from ..views import View
+from spadeskit.core.cards import card_at
+from spadeskit.core.errors import SpadesError, shown
+from spadeskit.core.state import Phase
+from spadeskit.core.views import View
 
 __all__ = ["NUM_ACTIONS", "action_id", "action_of", "observation", "observation_size"]
 

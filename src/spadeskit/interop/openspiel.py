@@ -15,10 +15,10 @@ side's; ``True``: a whole match, +1 to the winner's players and -1 to the others
 deal is a chance node per card (hands in seat order, then the blind, then the pile, top
 card first), uniform over the cards not yet dealt; actions are numbered as
 :mod:`spadeskit.interop.encoding` says; observations (strings and tensors)
-come from the acting player's :class:`~spadeskit.views.View` through an observer.
+come from the acting player's :class:`~spadeskit.core.views.View` through an observer.
 
 ``resample_from_infostate`` draws a deal uniformly among those consistent with the
-player's view (:mod:`spadeskit.inference`), for OpenSpiel's Python ISMCTS; one-hand games
+player's view (:mod:`spadeskit.bots.inference`), for OpenSpiel's Python ISMCTS; one-hand games
 of the variants without a draw pile.  OpenSpiel's C++ MCTS and ISMCTS do not run on
 Python games: use ``open_spiel.python.algorithms.mcts`` and ``.ismcts``.
 """
@@ -33,13 +33,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .. import load_rules
-from ..cards import card_at
-from ..errors import GameOver, IllegalAction, SpadesError, shown
-from ..rules import Rules
-from ..search import Determinizer
-from ..state import GameState
-from . import encoding
+from spadeskit.bots.search import Determinizer
+from spadeskit.core.cards import card_at
+from spadeskit.core.errors import GameOver, IllegalAction, SpadesError, shown
+from spadeskit.core.state import GameState
+from spadeskit.engine.loader import load_rules
+from spadeskit.engine.rules import Rules
+from spadeskit.interop import encoding
 
 __all__ = ["GAME_TYPE", "SpadeskitGame", "SpadeskitState", "register"]
 
@@ -303,7 +303,7 @@ def _describe(action: int) -> str:
 def _replay_unchecked(record: dict[str, Any], rules: Rules) -> GameState:
     """Replay a record to which a deal was just added (its digest describes the record
     before that deal, so it is not checked; every action still is)."""
-    from ..replay import replay_steps
+    from spadeskit.engine.replay import replay_steps
 
     last = None
     for step in replay_steps(record, rules, None, check_digest=False):

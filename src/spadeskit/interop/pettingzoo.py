@@ -11,7 +11,7 @@
 
 Agents are ``player_0`` … one per seat.  Each observation is ``{"observation":
 float32 vector, "action_mask": int8 vector}`` from the agent's own
-:class:`~spadeskit.views.View` (see :mod:`spadeskit.interop.encoding` for both layouts
+:class:`~spadeskit.core.views.View` (see :mod:`spadeskit.interop.encoding` for both layouts
 and the action numbering shared with the OpenSpiel adapter).  Rewards come when a hand
 is scored: each agent gets its side's points minus the best other side's, in hundreds.
 By default the episode is a whole match (``match=False``: one hand).  Only the agent
@@ -27,10 +27,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .. import load_rules
-from ..errors import IllegalAction, SpadesError, shown
-from ..state import GameState
-from . import encoding
+from spadeskit.core.errors import IllegalAction, SpadesError, shown
+from spadeskit.core.state import GameState
+from spadeskit.engine.loader import load_rules
+from spadeskit.interop import encoding
 
 __all__ = ["SpadeskitEnv", "env", "raw_env"]
 
@@ -49,7 +49,7 @@ def env(
 raw_env = env
 """The same environment under PettingZoo's usual name for an unwrapped one: it needs no
 wrapper (it checks the agent order itself, and an illegal action raises
-:class:`~spadeskit.errors.IllegalAction` with the environment unchanged; mask with
+:class:`~spadeskit.core.errors.IllegalAction` with the environment unchanged; mask with
 ``observation["action_mask"]``)."""
 
 

@@ -1,0 +1,157 @@
+"""Bots that play through the public API only: they see a :class:`~spadeskit.core.views.View`.
+
+They exist for demos, simulations and tests; they are not strong players.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from spadeskit.core.actions import Action, Bid, Nil, Play, SeeCards
+from spadeskit.core.cards import Card
+from spadeskit.core.views import View
+from spadeskit.engine.rules import Rules
+
+__all__ = ["Bot", "RandomBot", "SimpleBot", "greedy_card"]
+
+
+class Bot(Protocol):
+    """Anything that picks an action from what its seat sees.
+
+    A bot may also have ``reset(seat, rules, rng)``: :mod:`spadeskit.arena` calls it
+    before each match with the seat, the rules and a :class:`random.Random` of its own.
+    """
+
+    def choose(self, view: View) -> Action:
+        """Return one of ``view.legal_actions``."""
+
+
+class RandomBot:
+    """Pick uniformly among the legal actions (seeded for reproducible simulations)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        """Draw from ``rng`` from now on."""
+        self._rng = rng
+
+    def choose(self, view: View) -> Action:
+        """Return a random legal action."""
+        return self._rng.choice(view.legal_actions)
+
+
+class SimpleBot:
+    """Bid its high cards and long trumps; win tricks cheaply, duck when it cannot win."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        if rules is not None:
+            self.reset(0, rules, random.Random(0))
+
+    def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
+        """Play under ``rules`` (the seat and the generator are not needed)."""
+        self.rules = rules
+        self.ranking = rules.ranking
+
+    def _power(self, card: Card, led: int, trump: str) -> int:
+        return self.rules.strength_table(trump)[led][card.index]
+
+    def choose(self, view: View) -> Action:
+        """Return a sensible legal action for the seat the view belongs to."""
+        legal = view.legal_actions
+        if SeeCards() in legal:
+            return SeeCards()
+        plays = [a for a in legal if isinstance(a, Play)]
+        if plays:
+            return self._play(view, plays)
+        bids = [a for a in legal if isinstance(a, (Bid, Nil))]
+        if bids:
+            return self._bid(view, bids)
+        return legal[0]
+
+    def _bid(self, view: View, bids: Sequence[Action]) -> Action:
+        suit_of, strength = self.ranking.suit_of, self.ranking.strength
+        top = max(strength[c.index] for c in view.cards)
+        trumps = [c for c in view.cards if suit_of[c.index] == 3]
+        estimate = sum(
+            1
+            for c in view.cards
+            if strength[c.index] >= top - 1 or (suit_of[c.index] != 3 and strength[c.index] >= 13)
+        )
+        estimate += max(0, len(trumps) - 3)
+        if view.pile_size:
+            # Cards still to be drawn will take tricks too: scale to the whole hand.
+            held = len(view.cards)
+            estimate = round(estimate * (held + view.pile_size / len(view.seat_names)) / held)
+        numeric = [b for b in bids if isinstance(b, Bid)]
+        if estimate == 0 and Nil() in bids:
+            return Nil()
+        if not numeric:
+            return bids[0]
+        return min(numeric, key=lambda b: (abs(b.tricks - estimate), b.tricks))
+
+    def _play(self, view: View, plays: list[Play]) -> Action:
+        trump = view.trump or "spades"
+        suit_of = self.ranking.suit_of
+        if not view.trick:
+            return max(
+                plays,
+                key=lambda p: (suit_of[p.card.index] != 3, self.ranking.strength[p.card.index]),
+            )
+        led = suit_of[view.trick[0][1].index]
+        powers = [(self._power(c, led, trump), s) for s, c in view.trick]
+        best, winner = max(powers)
+        side_of = self.rules.side_of
+        partner_winning = (
+            view.seat is not None and side_of[winner] == side_of[view.seat] and winner != view.seat
+        )
+        ranked = sorted(plays, key=lambda p: self._power(p.card, led, trump))
+        if not partner_winning:
+            for play in ranked:
+                if self._power(play.card, led, trump) > best:
+                    return play
+        return min(
+            plays,
+            key=lambda p: (self._power(p.card, led, trump), self.ranking.strength[p.card.index]),
+        )
+
+
+def greedy_card(
+    trick: Sequence[tuple[int, int]],
+    allowed: int,
+    seat: int,
+    rows: Sequence[Sequence[int]],
+    suit_of: Sequence[int],
+    side_of: Sequence[int],
+) -> int:
+    """Return the mask of the card a greedy player follows ``trick`` with, from the
+    ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
+    already winning it or no card can; then the cheapest card.  Cheapest: the least power
+    in this trick, then the least power in its own suit (a low discard before a high one,
+    a side suit before a trump).  Search's greedy playouts call it, inside the loop the
+    rules compile (``Engine.random_play_score(..., follower=greedy_card)``)."""
+    if not allowed & (allowed - 1):
+        return allowed
+    row = rows[suit_of[trick[0][1]]]
+    best_who, best = -1, -1
+    for who, card in trick:
+        if row[card] > best:
+            best_who, best = who, row[card]
+    low = win = -1
+    low_key = win_power = 1 << 30
+    mask = allowed
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        index = bit.bit_length() - 1
+        power = row[index]
+        key = (power << 10) + rows[suit_of[index]][index]
+        if key < low_key:
+            low, low_key = index, key
+        if best < power < win_power:
+            win, win_power = index, power
+    if win < 0 or side_of[best_who] == side_of[seat]:
+        return 1 << low
+    return 1 << win

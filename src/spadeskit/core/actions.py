@@ -1,0 +1,316 @@
+"""The things a seat (or a referee) can do, as frozen values.
+
+Actions are small immutable values compared by content: ``Play("AS") == Play(Card.of("AS"))``.
+``GameState.legal_actions()`` hands back prebuilt instances, so bots can pick from them
+without building anything.  Every action turns into JSON with :meth:`Action.to_json` and
+back with :func:`action_from_json`; records are made of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+import attrs
+
+from spadeskit.core.cards import Card, CardLike, iter_mask, parse_card, parse_cards
+from spadeskit.core.errors import RecordError, SpadesError, shown
+
+__all__ = [
+    "ACTION_TYPES",
+    "PLAYS",
+    "Accept",
+    "Action",
+    "Bid",
+    "BlindNil",
+    "CallRenege",
+    "DeclareMisdeal",
+    "Discard",
+    "Exchange",
+    "Nil",
+    "Pass",
+    "PickUp",
+    "Play",
+    "SeeCards",
+    "TableTalk",
+    "action_from_json",
+    "is_nil",
+    "label",
+    "plays_of",
+]
+
+
+def _card_set(values: Iterable[CardLike] | str) -> tuple[Card, ...]:
+    return tuple(sorted(set(parse_cards(values))))
+
+
+MAX_COUNT = 999
+"""The largest number an action carries (a bid, a trick number, a side)."""
+
+
+def _count(value: int) -> int:
+    if type(value) is not int or not 0 <= value <= MAX_COUNT:
+        raise SpadesError(
+            f"a bid, trick or side is a whole number from 0 to {MAX_COUNT}, not {shown(value, 20)}"
+        )
+    return value
+
+
+def fields_json(value: Any, kind: str, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Return an attrs value's fields as JSON data under ``{"type": kind}``: cards as
+    codes, tuples of cards as lists of codes, actions as their JSON."""
+    data: dict[str, Any] = {"type": kind}
+    for field in attrs.fields(type(value)):
+        if field.name in skip:
+            continue
+        item = getattr(value, field.name)
+        if isinstance(item, Card):
+            item = item.code
+        elif isinstance(item, Action):
+            item = item.to_json()
+        elif isinstance(item, tuple):
+            item = [c.code for c in item]
+        data[field.name] = item
+    return data
+
+
+@attrs.frozen
+class Action:
+    """Base class of every action; ``kind`` names it in records."""
+
+    kind: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-serialisable dict, e.g. ``{"type": "bid", "tricks": 4}``."""
+        return fields_json(self, self.kind)
+
+
+@attrs.frozen
+class Bid(Action):
+    """Bid a number of tricks (books).  Nil is its own action, :class:`Nil`."""
+
+    kind: ClassVar[str] = "bid"
+    tricks: int = attrs.field(converter=_count)
+
+    def __str__(self) -> str:
+        return f"bid {self.tricks}"
+
+
+@attrs.frozen
+class Nil(Action):
+    """Bid nil: take no trick at all."""
+
+    kind: ClassVar[str] = "nil"
+
+    def __str__(self) -> str:
+        return "nil"
+
+
+@attrs.frozen
+class BlindNil(Action):
+    """Bid nil before looking at one's cards."""
+
+    kind: ClassVar[str] = "blind-nil"
+
+    def __str__(self) -> str:
+        return "blind nil"
+
+
+def is_nil(bid: Action | None) -> bool:
+    """Return whether ``bid`` is a nil: the rules' :class:`Nil` or :class:`BlindNil`.  A
+    ``Bid(0)`` is not: where a variant offers it (jjdd without its ``nil`` option) it is
+    a contract bid, and the seat's books count toward its side's contract."""
+    return isinstance(bid, (Nil, BlindNil))
+
+
+@attrs.frozen
+class SeeCards(Action):
+    """Look at one's cards, giving up the chance to bid blind (``blind-nil`` house rule)."""
+
+    kind: ClassVar[str] = "see-cards"
+
+    def __str__(self) -> str:
+        return "see cards"
+
+
+@attrs.frozen
+class Play(Action):
+    """Play a card to the trick: ``Play("AS")``, ``Play("10♥")``, ``Play(card)``."""
+
+    kind: ClassVar[str] = "play"
+    card: Card = attrs.field(converter=parse_card)
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+@attrs.frozen
+class PickUp(Action):
+    """Pick up the blind (three-handed games with a widow)."""
+
+    kind: ClassVar[str] = "pick-up"
+
+    def __str__(self) -> str:
+        return "pick up"
+
+
+@attrs.frozen
+class Pass(Action):
+    """Refuse the blind, or pass in an auction."""
+
+    kind: ClassVar[str] = "pass"
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@attrs.frozen
+class Discard(Action):
+    """Lay cards aside face down (they count for the one who discards them)."""
+
+    kind: ClassVar[str] = "discard"
+    cards: tuple[Card, ...] = attrs.field(converter=_card_set)
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(c.code for c in self.cards)
+
+
+@attrs.frozen
+class Exchange(Action):
+    """Pass cards to another seat (the blind-nil exchange between partners)."""
+
+    kind: ClassVar[str] = "exchange"
+    cards: tuple[Card, ...] = attrs.field(converter=_card_set)
+
+    def __str__(self) -> str:
+        return "pass " + " ".join(c.code for c in self.cards)
+
+
+@attrs.frozen
+class CallRenege(Action):
+    """Accuse the other side of a renege in the named trick (numbered from 1)."""
+
+    kind: ClassVar[str] = "call-renege"
+    trick: int = attrs.field(converter=_count)
+
+    def __str__(self) -> str:
+        return f"call a renege in trick {self.trick}"
+
+
+@attrs.frozen
+class TableTalk(Action):
+    """A referee's ruling that a side talked across the board."""
+
+    kind: ClassVar[str] = "table-talk"
+    side: int = attrs.field(converter=_count)
+
+    def __str__(self) -> str:
+        return f"table talk by side {self.side}"
+
+
+@attrs.frozen
+class DeclareMisdeal(Action):
+    """Declare a misdeal: a seat does not hold the right number of cards."""
+
+    kind: ClassVar[str] = "misdeal"
+
+    def __str__(self) -> str:
+        return "declare a misdeal"
+
+
+@attrs.frozen
+class Accept(Action):
+    """Accept the hand as played (the review step before scoring)."""
+
+    kind: ClassVar[str] = "accept"
+
+    def __str__(self) -> str:
+        return "accept"
+
+
+PLAYS: tuple[Play, ...] = tuple(Play(i) for i in range(54))
+"""The one ``Play`` value of each card index, shared by every rules object."""
+
+_CHUNK_OF = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
+_plays_by_chunk: dict[int, tuple[Action, ...]] = {}
+
+
+def plays_of(mask: int) -> tuple[Action, ...]:
+    """Return the ``Play`` of every card in ``mask``, by index (shared values).
+
+    Built from per-suit chunks kept in a bounded cache (at most 2**13 per suit); a
+    mask of one suit, as when following, is one look-up.
+
+    >>> plays_of(Play("AS").card.bit | Play("2C").card.bit)
+    (Play(card=Card.of('2C')), Play(card=Card.of('AS')))
+    """
+    actions: tuple[Action, ...] = ()
+    while mask:
+        chunk = mask & _CHUNK_OF[(mask & -mask).bit_length() - 1]
+        part = _plays_by_chunk.get(chunk)
+        if part is None:
+            part = _plays_by_chunk[chunk] = tuple(PLAYS[i] for i in iter_mask(chunk))
+        actions = actions + part if actions else part
+        mask ^= chunk
+    return actions
+
+
+def label(action: Action, side_names: Sequence[str] = ()) -> str:
+    """Return a short text a person reads for ``action``, cards with suit symbols:
+    ``"bid 4"``, ``"nil"``, ``"play 10♠"``, ``"pass A♠ K♠"``, ``"discard 7♣ 9♠"``
+    (``side_names`` names the side in a table-talk ruling).
+
+    >>> [label(a) for a in (Bid(4), Nil(), Play("10S"))]
+    ['bid 4', 'nil', 'play 10♠']
+    """
+    if isinstance(action, Play):
+        return f"play {action.card.symbol}"
+    if isinstance(action, (Discard, Exchange)):
+        verb = "discard" if isinstance(action, Discard) else "pass"
+        return f"{verb} {' '.join(c.symbol for c in action.cards)}"
+    if isinstance(action, TableTalk) and 0 <= action.side < len(side_names):
+        return f"table talk by {side_names[action.side]}"
+    return str(action)
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (
+        Bid,
+        Nil,
+        BlindNil,
+        SeeCards,
+        Play,
+        PickUp,
+        Pass,
+        Discard,
+        Exchange,
+        CallRenege,
+        TableTalk,
+        DeclareMisdeal,
+        Accept,
+    )
+}
+
+
+def action_from_json(data: Any) -> Action:
+    """Return the action a :meth:`Action.to_json` dict describes.
+
+    >>> action_from_json({"type": "play", "card": "10S"})
+    Play(card=Card.of('10S'))
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise RecordError(f"not an action: {shown(data)}")
+    cls = ACTION_TYPES.get(data["type"])
+    if cls is None:
+        raise RecordError(
+            f"unknown action type {shown(data['type'])}; known: {sorted(ACTION_TYPES)}"
+        )
+    args = {k: v for k, v in data.items() if k != "type"}
+    names = {f.name for f in attrs.fields(cls)}
+    if set(args) != names:
+        raise RecordError(f"action {shown(data)} needs exactly the fields {sorted(names)}")
+    try:
+        return cls(**args)
+    except (SpadesError, TypeError) as exc:
+        raise RecordError(f"bad action {shown(data)}: {exc}") from exc

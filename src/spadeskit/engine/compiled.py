@@ -1,0 +1,293 @@
+"""Compiled rules: a variant's table, rankings, play filters and hooks, compiled once.
+
+:class:`CompiledRules` is what the engine plays from: the table and card meanings the
+plugins declare, their play filters, and every event hook compiled into one plain call.
+:class:`spadeskit.Rules` (:mod:`spadeskit.engine.rules`) adds to it what starts games and
+scores hands.  A rules object is built once by :func:`spadeskit.load_rules` from a pluggy
+plugin manager that already holds the variant and house rules.  Building it asks the
+configuration hooks (the table, every card's rank, the play filters) and compiles every
+event hook into one plain call (:mod:`spadeskit.engine.compiler`), so that nothing at play
+time goes through pluggy.  Trick strengths are compiled per trump mode the first time
+that mode is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import attrs
+import pluggy
+
+from spadeskit.core import codegen
+from spadeskit.core.cards import CardLike, Suit, card_at, parse_card
+from spadeskit.core.errors import PluginError, SpadesError, shown
+from spadeskit.core.seating import CardRank, FrozenMap, TableSpec
+from spadeskit.core.state import GameState
+from spadeskit.engine.authoring import PlayFilter, PluginInfo, Ranking
+from spadeskit.engine.compiler import PASS_THROUGH, Compiled, answered_by, compile_hook
+from spadeskit.engine.hookcalls import CompiledHooks
+
+__all__ = [
+    "CompiledHooks",
+    "CompiledRules",
+    "compile_card_points",
+    "compile_ranking",
+    "compiled_rules",
+]
+
+
+def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
+    """Return ``f`` with its check raising a :class:`PluginError` naming the filter and its
+    plugin (the original exception as its cause) instead of any other exception."""
+    check = f.check
+
+    def guarded(hand: Any, seat: int, allowed: int) -> int:
+        try:
+            return check(hand, seat, allowed)
+        except PASS_THROUGH:
+            raise
+        except Exception as exc:
+            raise PluginError(
+                f"play filter {f.name!r} ({owner}) failed in {rules!r}: {type(exc).__name__}: {exc}"
+            ) from exc
+
+    return attrs.evolve(f, check=guarded, source=None)
+
+
+def compile_ranking(table: TableSpec, card_rank: Compiled | None, name: str) -> Ranking:
+    """Return the ranking the card-rank hook gives every card of ``table``'s deck."""
+    suit_of = [-1] * 54
+    strength = [0] * 54
+    masks = [0, 0, 0, 0]
+    deck = 0
+    for card in table.deck:
+        rank = card_rank(card) if card_rank is not None else None
+        if (
+            not isinstance(rank, CardRank)
+            or not isinstance(rank.suit, Suit)
+            or type(rank.strength) is not int
+        ):
+            raise PluginError(f"no plugin of {name!r} ranks the card {card} (got {rank!r})")
+        suit_of[card.index] = int(rank.suit)
+        strength[card.index] = rank.strength
+        masks[rank.suit] |= card.bit
+        deck |= card.bit
+    return Ranking(tuple(suit_of), tuple(strength), tuple(masks), deck)
+
+
+def compile_card_points(
+    table: TableSpec, card_points: Compiled | None, name: str
+) -> tuple[int, ...] | None:
+    """Return each card's points by index (0 for a card nobody values), or ``None``
+    where no plugin implements ``spadeskit_card_points``."""
+    if card_points is None:
+        return None
+    values = [0] * 54
+    for card in table.deck:
+        value = card_points(card)
+        if value is None:
+            continue
+        if type(value) is not int:
+            raise PluginError(
+                f"spadeskit_card_points of {name!r} values {card} at {shown(value, 30)}, "
+                "not a whole number"
+            )
+        values[card.index] = value
+    return tuple(values)
+
+
+def compile_filters(hook: Compiled | None, ranking: Ranking, name: str) -> tuple[PlayFilter, ...]:
+    """Return the play filters the hook gives, in order; any filter but a building
+    block guarded so that its failure names it and its plugin."""
+    found = hook(ranking) if hook is not None else []
+    filters = []
+    for index, group in enumerate(found):
+        if group is not None and not isinstance(group, Iterable):
+            raise PluginError(
+                f"spadeskit_play_filters of {name!r} answered {shown(group, 40)}, not a "
+                f"list of PlayFilter ({answered_by(hook, index)})"
+            )
+        for f in group or ():
+            if not isinstance(f, PlayFilter):
+                raise PluginError(
+                    f"spadeskit_play_filters of {name!r} returned {f!r}, not a "
+                    f"PlayFilter ({answered_by(hook, index)})"
+                )
+            # A building block's check is the library's; any other is guarded, on every path.
+            filters.append(
+                f if f.block is not None else _guarded(f, answered_by(hook, index), name)
+            )
+    return tuple(sorted(filters, key=lambda f: (f.order, f.name)))
+
+
+def compiled_rules(game: GameState) -> CompiledRules:
+    """Return the rules ``game`` is played under, as the engine knows them.
+
+    ``game.rules`` is typed by what the core reads of it
+    (:class:`~spadeskit.core.state.RuleSet`); every rules object spadeskit builds is a
+    :class:`CompiledRules`.
+    """
+    rules = game.rules
+    if not isinstance(rules, CompiledRules):
+        raise PluginError(f"the game's rules {rules!r} were not built by spadeskit.load_rules")
+    return rules
+
+
+class CompiledRules:
+    """A variant with its house rules and options, compiled for play.
+
+    The engine's view of :class:`spadeskit.Rules`: the table, the ranking, the play
+    filters, card points, trick strengths and the compiled hooks.  Two rules objects
+    are equal when they were built from the same variant, house rules and options.
+    Rules pickle by those names and options (the receiving process loads the same
+    installed plugins), so states can be sent to other processes.
+    """
+
+    def __init__(
+        self,
+        variant: PluginInfo,
+        house: tuple[PluginInfo, ...],
+        options: FrozenMap,
+        pm: pluggy.PluginManager,
+        reload: tuple[Callable[..., CompiledRules], tuple[Any, ...]] | None,
+    ) -> None:
+        self.variant = variant.name
+        self.house_rules = tuple(info.name for info in house)
+        self.plugins = (variant,) + house
+        self.options = options
+        self.plugin_manager = pm
+        self.hook = pm.hook
+        self._reload = reload
+        self.sources: codegen.Sources = []
+        """Every function generated for these rules (see :meth:`generated_source`)."""
+        table_hook = compile_hook(
+            pm, "spadeskit_table", {"options": options}, self.name, sources=self.sources
+        )
+        table = table_hook() if table_hook is not None else None
+        if not isinstance(table, TableSpec):
+            raise PluginError(
+                f"no plugin set up the table for {self.name!r} (spadeskit_table gave {table!r})"
+            )
+        problems = table.problems()
+        if problems:
+            raise PluginError(f"the table of {self.name!r} is inconsistent: {'; '.join(problems)}")
+        self.table = table
+        self.side_of = table.side_of
+        bound = {"table": table, "options": options}
+        self._card_rank = compile_hook(
+            pm, "spadeskit_card_rank", bound, self.name, sources=self.sources
+        )
+        self._trick_strength = compile_hook(
+            pm, "spadeskit_trick_strength", bound, self.name, sources=self.sources
+        )
+        self.ranking = compile_ranking(table, self._card_rank, self.name)
+        self.card_points = compile_card_points(
+            table,
+            compile_hook(pm, "spadeskit_card_points", bound, self.name, sources=self.sources),
+            self.name,
+        )
+        """Each card's points by index (``spadeskit_card_points``), or ``None``."""
+        self.filters = compile_filters(
+            compile_hook(pm, "spadeskit_play_filters", bound, self.name, sources=self.sources),
+            self.ranking,
+            self.name,
+        )
+        self.calls = CompiledHooks(pm, table, options, self.name, self.sources)
+        self._strength: dict[str, tuple[tuple[int, ...], ...]] = {}
+
+    @property
+    def name(self) -> str:
+        """Return ``"variant"`` or ``"variant + house rule + …"``."""
+        return " + ".join((self.variant,) + self.house_rules)
+
+    def generated_source(self) -> str:
+        """Return the source of every function generated for these rules, as it runs.
+
+        spadeskit compiles each hook into one plain call, the play filters into one
+        function and the playout loops into one function each when rules load (see
+        :mod:`spadeskit.core.codegen`); this shows that code, each piece under a comment
+        naming it.  A traceback through it shows the same lines.
+
+        >>> import spadeskit
+        >>> text = spadeskit.load_rules("standard").generated_source()
+        >>> "# play filters" in text and "def check(hand, seat, allowed):" in text
+        True
+        """
+        return "\n".join(f"# {label}\n{source}" for label, source in self.sources)
+
+    def strength_table(self, trump: str) -> tuple[tuple[int, ...], ...]:
+        """Return ``table[led suit][card index]``: each card's power in a trick under ``trump``."""
+        table = self._strength.get(trump)
+        if table is None:
+            rows = []
+            for led in Suit:
+                row = [0] * 54
+                for card in self.table.deck:
+                    rank = CardRank(
+                        Suit(self.ranking.suit_of[card.index]), self.ranking.strength[card.index]
+                    )
+                    value = None
+                    if self._trick_strength is not None:
+                        value = self._trick_strength(card, rank, led, trump)
+                    if type(value) is not int or value < 0:
+                        raise PluginError(
+                            f"no plugin of {self.name!r} gives the trick strength of {card} "
+                            f"led {led.name.lower()} under trump {trump!r} (got {value!r})"
+                        )
+                    row[card.index] = value
+                rows.append(tuple(row))
+            table = self._strength[trump] = tuple(rows)
+        return table
+
+    def trick_winner(self, plays: Sequence[tuple[int, CardLike]], trump: str = "spades") -> int:
+        """Return the seat that wins a trick of ``(seat, card)`` plays, led by the first.
+
+        >>> import spadeskit
+        >>> rules = spadeskit.load_rules("standard")
+        >>> rules.trick_winner([(0, "KH"), (1, "AH"), (2, "2S"), (3, "3C")])
+        2
+        """
+        if isinstance(plays, (str, bytes)) or not isinstance(plays, Iterable):
+            raise SpadesError(f"a trick is a list of (seat, card) pairs, not {shown(plays, 40)}")
+        cards = []
+        for pair in plays:
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise SpadesError(
+                    f"a play in a trick is a (seat, card) pair, not {shown(pair, 40)}"
+                )
+            cards.append((pair[0], parse_card(pair[1])))
+        if not cards:
+            raise SpadesError("an empty trick has no winner")
+        row = self.strength_table(trump)[self.ranking.suit_of[cards[0][1].index]]
+        return max(cards, key=lambda pair: row[pair[1].index])[0]
+
+    def effective_suit(self, card: CardLike) -> Suit:
+        """Return the suit a card follows as in this variant (the 2♦ is a spade in jjdd)."""
+        index = parse_card(card).index
+        if self.ranking.suit_of[index] < 0:
+            raise SpadesError(f"{card_at(index)} is not in the deck of {self.name!r}")
+        return Suit(self.ranking.suit_of[index])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CompiledRules):
+            return NotImplemented
+        return (self.variant, self.house_rules, self.options) == (
+            other.variant,
+            other.house_rules,
+            other.options,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.variant, self.house_rules, self.options))
+
+    def __repr__(self) -> str:
+        return f"<Rules {self.name} {dict(self.options)}>"
+
+    def __reduce__(self) -> tuple[Callable[..., CompiledRules], tuple[Any, ...]]:
+        if self._reload is None:
+            raise SpadesError(
+                f"rules {self.name!r} were built from plugin objects, not installed plugin "
+                "names, so they cannot be pickled: load them by name"
+            )
+        return self._reload

@@ -1,0 +1,315 @@
+"""Playouts: rollouts and simulations that play exactly as the step API does.
+
+A rollout bids through the step API's own code, finds a random discard or exchange by
+its index, and plays its cards in a loop the rules compile (:mod:`spadeskit.core.codegen`)
+when every enforced play filter is one of the library's building blocks: their
+statements inlined, the hand kept in locals.  Otherwise it plays card by card through
+``apply``'s own code.  Every random choice is the one
+``random.Random(seed).choice(legal_actions())`` would make."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from spadeskit.core.actions import Action, Discard, Exchange
+from spadeskit.core.errors import (
+    SpadesError,
+    shown,
+)
+from spadeskit.core.results import HandResult, HandScore, MatchEnd
+from spadeskit.core.seeding import check_range, check_seed, index_drawer, mix
+from spadeskit.core.state import (
+    Dealing,
+    GameState,
+    MatchState,
+    Phase,
+    Policy,
+    copy_to_builder,
+    freeze,
+)
+from spadeskit.engine.base import listed
+from spadeskit.engine.combos import nth_combo
+from spadeskit.engine.loops import PlayoutLoops
+from spadeskit.engine.tricks import won_with_blind
+
+# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
+_PLAY, _AUCTION, _EXCHANGE = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE
+
+
+def _check_policy(policy: object) -> None:
+    if policy is not None and not callable(policy):
+        raise SpadesError(
+            f"a policy is a function (state, legal_actions) -> action, not {shown(policy, 40)}"
+        )
+
+
+class Playouts(PlayoutLoops):
+    """Rollouts, simulations and the compiled playout loops (see :mod:`spadeskit.engine.base`)."""
+
+    # ----------------------------------------------------------------------------------
+    # Rollouts and simulations
+    # ----------------------------------------------------------------------------------
+
+    def rollout(self, game: GameState, seed: int | None, policy: Policy | None) -> GameState:
+        if seed is not None:
+            check_seed(seed)
+        _check_policy(policy)
+        rng = random.Random(seed)
+        return self._rollout(game, rng.choice, index_drawer(rng), policy)
+
+    def _rollout(
+        self,
+        game: GameState,
+        choice: Callable[[Sequence[Action]], Action],
+        draw: Callable[[int], int],
+        policy: Policy | None,
+        fraction: Callable[[], float] | None = None,
+    ) -> GameState:
+        """Play to the end of the hand, choosing with ``choice`` (of a sequence) or
+        ``draw`` (an index below ``n``), which must agree with each other, and with
+        ``fraction`` (``draw(n) == int(fraction() * n)``) where it is given."""
+        end = self._play_out(game, choice, draw, policy, fraction, True)
+        assert isinstance(end, GameState)
+        return end
+
+    def rollout_floats(self, game: GameState, fraction: Callable[[], float]) -> GameState:
+        """Play ``game``'s hand to its end at random, every choice drawn from ``fraction``
+        (floats in [0, 1): the ``int(fraction() * n)``-th of ``n`` options), and return
+        the state just after scoring: :meth:`GameState.rollout` for callers that keep one
+        generator across many rollouts (search)."""
+        end = self._play_out_floats(game, fraction, None, True)
+        assert isinstance(end, GameState)
+        return end
+
+    def _play_out_floats(
+        self, game: GameState, fraction: Callable[[], float], policy: Policy | None, close: bool
+    ) -> GameState | HandResult:
+        """:meth:`_play_out` with every random choice drawn from ``fraction``."""
+
+        def draw(count: int) -> int:
+            return int(fraction() * count)
+
+        def choice(options: Sequence[Action]) -> Action:
+            return options[int(fraction() * len(options))]
+
+        return self._play_out(game, choice, draw, policy, fraction, close)
+
+    def _play_out(
+        self,
+        game: GameState,
+        choice: Callable[[Sequence[Action]], Action],
+        draw: Callable[[int], int],
+        policy: Policy | None,
+        fraction: Callable[[], float] | None,
+        close: bool,
+    ) -> GameState | HandResult:
+        """:meth:`_rollout`; with ``close=False``, the hand's result instead where the
+        random play ends it with no review (nothing recorded, no next hand built)."""
+        match = game.match
+        while game.match is match and match.end is None:
+            if policy is None:
+                phase = game.phase
+                if phase is _PLAY and self.play_offer is None:
+                    after = self._random_play(game, draw, fraction, close)
+                    if type(after) is HandResult:
+                        return after
+                    game = after  # type: ignore[assignment]
+                    continue
+                if phase is _AUCTION:
+                    game = self._random_auction(game, choice)
+                    continue
+                if phase is _EXCHANGE and self.player_offers[_EXCHANGE] is None:
+                    game = self._random_step(game, draw)
+                    continue
+            legal = game.legal_actions()
+            game = game.apply(choice(legal) if policy is None else policy(game, legal))
+        return game
+
+    def _random_auction(
+        self, game: GameState, choice: Callable[[Sequence[Action]], Action]
+    ) -> GameState:
+        """Bid at random to the end of the auction.
+
+        Each choice is ``choice`` of exactly what ``legal_actions()`` lists: the auction
+        actions, then anything offered out of turn.  A bid goes through the step API's
+        own code (:meth:`_bid_state`, the legality check aside); an offered action
+        through :meth:`_take_offered`, as :meth:`apply` decides it.
+        """
+        offer = self.player_offers[_AUCTION]
+        match = game.match
+        while game.phase is _AUCTION:
+            seat = game.to_act
+            assert seat is not None
+            own = self._auction_actions(game, seat)
+            if offer is None:
+                if not own:
+                    raise self._stuck(game, seat)
+                action = choice(own)
+            else:
+                offered = self._offered(offer, game, seat)
+                if not own and not offered:
+                    raise self._stuck(game, seat)
+                action = choice(own + offered)
+                if listed(action, offered):  # as apply() decides: offered actions first
+                    game = self._take_offered(game, seat, action)
+                    if game.match is not match:
+                        return game
+                    continue
+            game = self._bid_state(game, seat, action)
+        return game
+
+    def _random_step(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+        """Take one random discard or exchange: the action ``choice(legal_actions())``
+        would pick, found by its index without building the others."""
+        seat = game.to_act
+        assert seat is not None
+        step = game.steps[0]
+        kind = Discard if step.kind == "discard" else Exchange
+        held = game.hands[seat]
+        action = nth_combo(
+            kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count))
+        )
+        return self._exchange(game, seat, action)
+
+    def _random_play(
+        self,
+        game: GameState,
+        randbelow: Callable[[int], int],
+        fraction: Callable[[], float] | None = None,
+        close: bool = True,
+    ) -> GameState | HandResult:
+        """Play random cards to the end of the hand's play: each the ``randbelow(k)``-th
+        legal card, or, given ``fraction`` (floats in [0, 1)), the ``int(fraction() * k)``-th."""
+        if self.compiled_play is not None and (
+            not game.pile or self.draw or self.calls.after_trick is not None
+        ):
+            s = copy_to_builder(game)
+            s._legal = None
+            rows = self.rules.strength_table(s.contract.trump)
+            if fraction is not None and self.compiled_play_fast is not None:
+                s = self.compiled_play_fast(s, fraction, rows)
+            else:
+                s = self.compiled_play(s, randbelow, rows)
+            return self._end_play(freeze(s), close)
+        return self._step_play(game, randbelow)
+
+    def random_play_score(
+        self,
+        game: GameState,
+        fraction: Callable[[], float],
+        memo: dict[Any, Any] | None = None,
+        follower: Callable[..., int] | None = None,
+    ) -> HandScore | None:
+        """:meth:`random_play_outcome`'s score alone."""
+        found = self.random_play_outcome(game, fraction, memo, follower, False)
+        return None if found is None else found[0]
+
+    def random_play_outcome(
+        self,
+        game: GameState,
+        fraction: Callable[[], float],
+        memo: dict[Any, Any] | None = None,
+        follower: Callable[..., int] | None = None,
+        ends: bool = True,
+    ) -> tuple[HandScore, MatchEnd | None] | None:
+        """Play the rest of the hand's cards at random (``fraction`` gives floats in
+        [0, 1)) and return the hand's :class:`HandScore` and, with ``ends``, how the
+        match would end after it (:meth:`end_after`; ``None``: it goes on), without
+        closing the hand (no next hand is built): the fast path for search.  ``None`` where
+        the rules need the full path (a review step, out-of-turn offers during play, no
+        compiled loop); call :meth:`GameState.rollout` then.
+
+        ``memo``, a dict shared by calls on states of one hand's play (the same bids,
+        contract and match), keeps each score the scoring hooks gave without reading the
+        cards won (nor card points, where the variant counts them), by books and book
+        transfers, and answers from it: scoring hooks are
+        functions of what they are given, so the same books score the same (and end the
+        match the same way; one memo serves calls that all ask ``ends``, or none).
+
+        ``follower`` chooses each card that follows a lead instead (leads stay random):
+        ``follower(trick, allowed, seat, rows, suit_of, side_of)`` returns the mask of one
+        card of ``allowed``.  Search passes :func:`spadeskit.bots.greedy_card`, for
+        playouts that look more like play; the rules compile a loop around it once."""
+        if (
+            game.phase is not _PLAY
+            or self.play_offer is not None
+            or self.compiled_play_fast is None
+            or (game.pile and not self.draw and self.calls.after_trick is None)
+        ):
+            return None
+        s = copy_to_builder(game)
+        s._legal = None
+        loop = self.compiled_play_fast if follower is None else self._follower_loop(follower)
+        assert loop is not None
+        s = loop(s, fraction, self.rules.strength_table(s.contract.trump))
+        contract = s.contract
+        if contract.blind_to == "last-trick" and s.blind:
+            s.won, s.blind = won_with_blind(s), 0
+        end = freeze(s)  # hooks see frozen states only
+        review = self.calls.before_scoring
+        if review is not None and review(end) is not None:
+            return None  # a review step follows the play: only the full path has it
+        if memo is None:
+            score = self.score(self.summary(end), end.match)
+            return score, self.end_after(end, score) if ends else None
+        key = (end.books, end.transfers)
+        found = memo.get(key)
+        if found is None:
+            summary = self.summary(end)
+            score = self.score(summary, end.match)
+            found = score, self.end_after(end, score) if ends else None
+            if callable(summary._won) and summary.points is None:  # no card was read
+                memo[key] = found
+        return found
+
+    def end_after(self, game: GameState, score: HandScore) -> MatchEnd | None:
+        """Return how the match would end if ``game``'s finished play scored ``score``
+        (``None``: it goes on), as the rules' match-end hook says when the hand closes."""
+        return self.settle(game.match, self.result_of(game, score), (), game.dealer)[0].end
+
+    def _step_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
+        """Play random cards to the end of the hand's play through the step API's own
+        code (:meth:`_play`): the path for rules whose filters do not all compile (a plain
+        Python filter, table enforcement).  Each card is the ``randbelow(k)``-th legal
+        play in index order, what ``rng.choice(legal_actions())`` picks with the same
+        generator, so the result equals stepping with ``apply``; every hook and filter
+        sees the frozen states ``apply`` builds."""
+        match = game.match
+        while True:
+            seat = game.to_act
+            assert seat is not None
+            mask = self.legal_mask(game)
+            for _ in range(randbelow(mask.bit_count())):
+                mask &= mask - 1
+            game = self._play(game, seat, (mask & -mask).bit_length() - 1)
+            if game.phase is not _PLAY or game.match is not match:
+                return game
+
+    def simulate(
+        self, hands: int, seed: int, policy: Policy | None, start: int
+    ) -> Iterator[HandResult]:
+        check_range(hands, start, 2**63)
+        check_seed(seed)
+        _check_policy(policy)
+        return self._simulate(hands, seed, policy, start)
+
+    def _simulate(
+        self, hands: int, seed: int, policy: Policy | None, start: int, close: bool = False
+    ) -> Iterator[HandResult]:
+        """The hands of :meth:`simulate`; each result is taken from the finished play
+        without recording it in a match (``close=True`` records each, as stepping does,
+        for the tests that compare the two)."""
+        n = self.n
+        match = MatchState.fresh(len(self.table.sides))
+        for number in range(start, start + hands):
+            # One generator per hand deals it and makes its random choices.  Choices are
+            # drawn from 53-bit floats (uniform to within n / 2**53): random.Random's own
+            # integer draw is Python code, a third of the cost of a simulated card.
+            rng = random.Random(f"spadeskit simulate {seed} {number}")
+            game = self._hand(Dealing(mix(seed, number), None), match, 0, (n - 1 + number) % n)
+            self.deal_now(game, rng=rng)
+            end = self._play_out_floats(game, rng.random, policy, close)
+            yield end if type(end) is HandResult else end.match.results[-1]  # type: ignore[union-attr]

@@ -1,0 +1,185 @@
+"""Scoring: a hand's summary for the scoring hooks, its score lines and totals, and the
+match after it (the end of the match, the next dealer, the next hand)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from spadeskit.core import _fast
+from spadeskit.core.cards import Card, cards_of, points_won
+from spadeskit.core.results import HandResult, HandScore, HandSummary, MatchEnd, ScoreLine
+from spadeskit.core.state import (
+    Dealt,
+    GameState,
+    MatchState,
+    Phase,
+    evolve,
+)
+from spadeskit.engine.dealing import Dealer
+
+# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
+_OVER = Phase.OVER
+
+_make_summary = _fast.maker(HandSummary)
+
+
+_make_result = _fast.maker(HandResult)
+
+
+_make_match = _fast.maker(MatchState)
+
+
+_make_score = _fast.maker(HandScore)
+
+
+def _cards_won(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+    """Return the cards in each mask (a hand summary's ``won``, listed when read)."""
+    return tuple([cards_of(m) for m in masks])
+
+
+class Scoring(Dealer):
+    """A hand scored and the match moved on (see :mod:`spadeskit.engine.base`)."""
+
+    # ----------------------------------------------------------------------------------
+    # Scoring and the next hand
+    # ----------------------------------------------------------------------------------
+
+    def summary(self, game: GameState) -> HandSummary:
+        """Return the hand's :class:`HandSummary` for the scoring hooks."""
+        contract = game.contract
+        summary: HandSummary = _make_summary(
+            game.bids,
+            game.books,
+            partial(_cards_won, game.won),
+            game.transfers,
+            contract.trump if contract else "spades",
+            contract.declarer if contract else None,
+            None if self.card_points is None else points_won(self.card_points, game.won),
+        )
+        return summary
+
+    def score(self, summary: HandSummary, match: MatchState) -> HandScore:
+        found = self.calls.score_hand(summary, match)
+        lines: list[ScoreLine] = []
+        sides = range(len(self.table.sides))
+        call = self.calls.score_hand
+        # Backwards: pluggy called later registrations first; lines go in registration order.
+        for index, line in self._answers("spadeskit_score_hand", call, found, backwards=True):
+            if (
+                not isinstance(line, ScoreLine)
+                or type(line.side) is not int
+                or line.side not in sides
+                or type(line.points) is not int
+                or type(line.bags) is not int
+                or (line.bag_text is not None and type(line.bag_text) is not str)
+            ):
+                raise self._bad(
+                    "spadeskit_score_hand",
+                    call,
+                    line,
+                    "not a ScoreLine of whole numbers for a side of this table "
+                    "(bag_text: a string or None)",
+                    index,
+                )
+            lines.append(line)
+        points = [0] * len(sides)
+        bag_delta = [0] * len(sides)
+        for line in lines:
+            points[line.side] += line.points
+            bag_delta[line.side] += line.bags
+        score: HandScore = _make_score(
+            tuple(lines),
+            tuple(points),
+            tuple([a + b for a, b in zip(match.scores, points)]),
+            tuple([a + b for a, b in zip(match.bags, bag_delta)]),
+        )
+        return score
+
+    def _result(self, game: GameState) -> HandResult:
+        """Return the scored result of ``game``'s finished play."""
+        return self.result_of(game, self.score(self.summary(game), game.match))
+
+    def result_of(self, game: GameState, scored: HandScore) -> HandResult:
+        """Return the result of ``game``'s finished play scored ``scored``."""
+        result: HandResult = _make_result(
+            game.number,
+            game.dealer,
+            game.bids,
+            game.books,
+            scored.lines,
+            scored.points,
+            scored.scores,
+            scored.bags,
+            False,
+            "",
+            game.transfers,
+            game.tricks[-1].winner if game.tricks else None,
+        )
+        return result
+
+    def void_hand(self, game: GameState, note: str) -> GameState:
+        """End the hand in progress unscored (a misdeal) and deal the next one."""
+        match = game.match
+        sides = len(self.table.sides)
+        result = HandResult(
+            game.number,
+            game.dealer,
+            game.bids,
+            game.books,
+            (),
+            (0,) * sides,
+            match.scores,
+            match.bags,
+            void=True,
+            note=note,
+        )
+        return self.close_hand(game, result)
+
+    def close_hand(self, game: GameState, result: HandResult) -> GameState:
+        """Record ``result``, then end the match or start the next hand (dealt when read).
+
+        Plugins that void a hand (a misdeal) call this with a ``void=True`` result.
+        """
+        match, dealer = self.settle(game.match, result, game.log, game.dealer, game._dealt)
+        if match.end is not None:
+            return evolve(game, match=match, phase=_OVER, to_act=None, _log=None)
+        assert dealer is not None
+        return self._hand(game._dealing, match, game.number + 1, dealer)
+
+    def settle(
+        self,
+        old: MatchState,
+        result: HandResult,
+        log: tuple[Any, ...],
+        dealer: int,
+        dealt: Dealt | None = None,
+    ) -> tuple[MatchState, int | None]:
+        """Return the match after a finished hand and the next dealer (``None`` once the
+        match is over): the one place the match-end and next-dealer hooks are asked."""
+        deals = old.deals if dealt is None else old.deals + (dealt,)
+        match = _make_match(
+            result.scores,
+            result.bags,
+            old.results + (result,),
+            old.logs + (log,),
+            None,
+            old.extra,
+            deals,
+        )
+        end = None if result.void else self.calls.match_end(match, result)
+        if end is not None:
+            if (
+                not isinstance(end, MatchEnd)
+                or type(end.winner) is not int
+                or not 0 <= end.winner < len(self.table.sides)
+            ):
+                raise self._bad(
+                    "spadeskit_match_end", self.calls.match_end, end, "not a MatchEnd naming a side"
+                )
+            return MatchState(
+                match.scores, match.bags, match.results, match.logs, end, match.extra, match.deals
+            ), None
+        return match, self._plugin_seat(
+            self.calls.next_dealer(dealer, result), "spadeskit_next_dealer", self.calls.next_dealer
+        )

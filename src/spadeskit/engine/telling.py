@@ -1,0 +1,174 @@
+"""The events of the hand in progress, told from a state as one seat may know them.
+
+:func:`hand_events` reads a state's log and tells each action as an
+:class:`~spadeskit.core.events.Event` (the values themselves live in
+:mod:`spadeskit.core.events`); :func:`final_events` tells the action that ended a hand,
+which no view shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spadeskit.core.actions import Action, Discard, Exchange, Play
+from spadeskit.core.cards import ALL_CARDS
+from spadeskit.core.events import (
+    BIDS,
+    BidMade,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsPassed,
+    Event,
+    OutOfTurn,
+    bid_text,
+    card_played,
+    cards_text,
+    out_of_turn_text,
+    seat_label,
+    trick_won,
+)
+from spadeskit.core.phase import REFEREE
+from spadeskit.core.results import HandResult
+from spadeskit.core.state import GameState
+
+__all__ = ["final_events", "hand_events", "last_trick"]
+
+
+# Events per (log node, seat): a log is a linked list whose earlier links every later
+# state shares, so each state's events are its parent's plus those of one action.  The
+# node is kept alive beside its events (so an id is never reused while it is a key).
+_Progress = tuple[tuple[Event, ...], int, int, int]  # events, cards played, drawn, steps taken
+_CACHE: dict[tuple[int, int | None], tuple[Any, _Progress]] = {}
+_START: _Progress = ((), 0, 0, 0)
+
+
+def hand_events(game: GameState, seat: int | None) -> tuple[Event, ...]:
+    """Return the events of the hand in progress as ``seat`` may know them (``None``: a
+    spectator), bids shown as they stand in the state (the view hides sealed ones)."""
+    pending = []
+    node = game._log
+    progress = _START
+    while node is not None:
+        hit = _CACHE.get((id(node), seat))
+        if hit is not None and hit[0] is node:
+            progress = hit[1]
+            break
+        pending.append(node)
+        node = node[0]
+    if len(_CACHE) > 20_000:
+        _CACHE.clear()
+    for node in reversed(pending):
+        progress = _advance(game, seat, progress, node[1])
+        _CACHE[(id(node), seat)] = (node, progress)
+    return progress[0]
+
+
+def _advance(
+    game: GameState, seat: int | None, progress: _Progress, entry: tuple[int | None, Action]
+) -> _Progress:
+    """Return ``progress`` after one logged action (the hand's tricks, contract and pile
+    tell what followed it)."""
+    events, plays, drawn, taken_steps = progress
+    table = game.rules.table
+    names = table.seat_names
+    n = table.players
+    who, action = entry
+    kind = type(action)
+    new: list[Event] = []
+    steps = game.contract.steps if game.contract is not None else ()
+    if kind is Play and who is not None:
+        assert isinstance(action, Play)
+        number = plays // n + 1
+        new.append(card_played(names, who, action.card, number))
+        plays += 1
+        tricks = game.tricks
+        if plays % n == 0 and plays // n <= len(tricks):
+            done = tricks[plays // n - 1]
+            new.append(trick_won(names, number, done.winner, done.plays))
+            draw = table.deal.draw
+            pile = game._dealt[2] if draw else ()
+            for step in range(n):
+                got = tuple(ALL_CARDS[c] for c in pile[drawn : drawn + draw])
+                if not got:
+                    break
+                drawn += len(got)
+                taker = (done.winner + step) % n
+                shown = got if taker == seat else None
+                new.append(
+                    CardsDrawn(
+                        taker,
+                        len(got),
+                        shown,
+                        text=f"{names[taker]} draws {cards_text(shown, len(got))}",
+                    )
+                )
+    elif (kind is Discard or kind is Exchange) and who is not None and taken_steps < len(steps):
+        assert isinstance(action, (Discard, Exchange))
+        count = len(action.cards)
+        to = steps[taken_steps].to
+        taken_steps += 1
+        if kind is Discard or to is None:
+            cards = action.cards if who == seat else None
+            new.append(
+                CardsDiscarded(
+                    who, count, cards, text=f"{names[who]} discards {cards_text(cards, count)}"
+                )
+            )
+        else:
+            cards = action.cards if seat in (who, to) else None
+            new.append(
+                CardsPassed(
+                    who,
+                    to,
+                    count,
+                    cards,
+                    text=f"{names[who]} passes {cards_text(cards, count)} to {names[to]}",
+                )
+            )
+    elif kind in BIDS and who is not None:
+        new.append(BidMade(who, action, text=bid_text(names[who], action)))
+    else:
+        seat_of = REFEREE if who is None else who
+        new.append(
+            OutOfTurn(
+                seat_of,
+                action,
+                text=out_of_turn_text(seat_label(names, seat_of), action, table.side_names),
+            )
+        )
+    return events + tuple(new), plays, drawn, taken_steps
+
+
+def final_events(
+    before: GameState, who: int, action: Action, result: HandResult, seat: int | None
+) -> tuple[Event, ...]:
+    """Return the events of the action that ended a hand, as ``seat`` may know them.
+
+    No view shows them: once a hand ends, the next view is the next hand's.  ``before``
+    is the state the action was applied to and ``result`` the hand it finished; a last
+    card gives its ``CardPlayed`` and the last trick's ``TrickWon``.
+    """
+    names = before.rules.table.seat_names
+    if isinstance(action, Play) and result.last_trick_winner is not None:
+        number = len(before.tricks) + 1
+        return (
+            card_played(names, who, action.card, number),
+            trick_won(
+                names, number, result.last_trick_winner, last_trick(before, who, action, result)
+            ),
+        )
+    done = hand_events(before, seat)
+    progress = _advance(before, seat, (done, 0, 0, 0), (who, action))
+    return progress[0][len(done) :]
+
+
+def last_trick(
+    before: GameState, who: int, action: Action, result: HandResult
+) -> tuple[tuple[int, int], ...]:
+    """Return the last trick of the hand ``action`` ended, as ``(seat, card index)``
+    plays: completed by that card, or the hand's last finished trick when the hand
+    ended otherwise (a review's acceptance); ``()`` for a hand with no trick (a misdeal).
+    """
+    if isinstance(action, Play) and result.last_trick_winner is not None:
+        return (*before.trick, (who, action.card.index))
+    return before.tricks[-1].plays if before.tricks else ()

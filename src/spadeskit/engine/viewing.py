@@ -1,0 +1,92 @@
+"""Building what one seat may see: :func:`make_view`.
+
+A :class:`~spadeskit.core.views.View` is built only from public facts (bids, played
+cards, scores, counts of cards held) and the viewing seat's own cards; a plugin may hide
+more through the ``spadeskit_view`` hook, checked here.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from spadeskit.core import _fast
+from spadeskit.core.cards import ALL_CARDS, cards_of
+from spadeskit.core.errors import PluginError, shown
+from spadeskit.core.events import sealed
+from spadeskit.core.state import GameState
+from spadeskit.core.views import View, shown_tricks
+from spadeskit.engine.compiled import compiled_rules
+from spadeskit.engine.compiler import answered_by
+from spadeskit.engine.telling import hand_events
+
+__all__ = ["make_view"]
+
+_make = _fast.maker(View)
+
+
+def make_view(game: GameState, seat: int | None, events: bool = True) -> View:
+    """Return what ``seat`` may see of ``game`` (the seat is checked by the caller).
+
+    ``events=False`` leaves the hand's events out (``()``): for bots inside a playout
+    that read the rest of the view only, where rebuilding the events is a quarter of
+    the time a decision takes."""
+    rules = compiled_rules(game)
+    table = rules.table
+    contract = game.contract
+    match = game.match
+    hands = game.hands
+    side = partner = None
+    if seat is not None:
+        side = table.side_of[seat]
+        mates = [s for s in table.sides[side] if s != seat]
+        partner = mates[0] if len(mates) == 1 else None
+    view: View = _make(
+        seat,
+        rules.variant,
+        table.seat_names,
+        table.side_names,
+        game.number,
+        game.dealer,
+        game.phase,
+        game.to_act,
+        cards_of(hands[seat]) if seat is not None else (),
+        tuple([m.bit_count() for m in hands]),
+        game.bids,
+        contract.trump if contract else None,
+        game.leader,
+        tuple([(s, ALL_CARDS[c]) for s, c in game.trick]),
+        shown_tricks(game.tricks),
+        game.books,
+        game.blind.bit_count(),
+        len(game.pile),
+        match.scores,
+        match.bags,
+        match.results,
+        game.legal_actions(seat) if seat is not None else (),
+        match.end is not None,
+        match.end.winner if match.end is not None else None,
+        side,
+        partner,
+        hand_events(game, seat) if events else (),
+        table.score_unit,
+        rules.house_rules,
+        rules.options,
+    )
+    hook = rules.calls.view
+    if hook is None:
+        return view
+    redacted = hook(view, game, seat)
+    if redacted is None:
+        return view
+    if not isinstance(redacted, View):
+        raise PluginError(
+            f"spadeskit_view answered {shown(redacted, 60)}, not a View "
+            f"({answered_by(hook, None)}, in {rules.name!r})"
+        )
+    # A bid the hook hid is hidden in the events too.
+    hidden = frozenset(
+        s for s, bid in enumerate(game.bids) if bid is not None and redacted.bids[s] is None
+    )
+    if hidden and redacted.events is view.events:
+        redacted = attrs.evolve(redacted, events=sealed(view.events, hidden, table.seat_names))
+    return redacted

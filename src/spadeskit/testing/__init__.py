@@ -1,0 +1,212 @@
+"""The plugin author's kit: rule-consistency checks, hypothesis strategies and a lint.
+
+This layer owns the invariants (:mod:`~spadeskit.testing.invariants`), the hypothesis
+strategies (:mod:`~spadeskit.testing.strategies`), the plugin lint
+(:mod:`~spadeskit.testing.linting`) and the pytest plugin
+(:mod:`~spadeskit.testing.pytest_plugin`).  It may import :mod:`spadeskit.core` and
+:mod:`spadeskit.engine` only, so checking a rule set never depends on a bot.
+
+One call checks a variant or house rule against every invariant a game of Spades keeps::
+
+    import spadeskit
+    from spadeskit.testing import check_rules
+
+    report = check_rules(spadeskit.load_rules("standard", ["my-house-rule"]))
+
+:func:`check_rules` lints the plugins (:func:`lint`), plays seeded random matches
+checking every state (:func:`play_random_match`), checks that rotating the seats
+rotates the result (:func:`check_rotation`) and runs a hypothesis state machine
+(:func:`rules_state_machine`) that shrinks any failure to a short action sequence.
+
+The invariants: cards are conserved; every trick has one card per seat clockwise from
+its leader and the right winner; books match the tricks; legal actions are non-empty
+exactly until the match ends; every legal action applies; an illegal one raises a
+:class:`~spadeskit.SpadesError` and changes nothing; a side's score is the sum of its
+hands and a hand's points the sum of its score lines; the match ends; replaying the
+record gives an equal state; no view shows a card its seat may not know.
+
+A broken invariant raises :class:`InvariantError`.  Its message names the rules, the
+invariant, the hooks that could have broken it and the plugins implementing them
+(a house rule is named as *the* culprit when the same check passes without it), and
+carries the game's record up to the failure, which :func:`spadeskit.replay` rebuilds.
+
+The strategies (:func:`rule_sets`, :func:`dealt_games`, :func:`action_sequences`,
+:func:`reachable_states`, :func:`records`) and the state machine need ``hypothesis``
+(``pip install 'spadeskit[test]'``).  The pytest plugin (:mod:`spadeskit.testing.pytest_plugin`)
+wraps all of this in fixtures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import attrs
+
+from spadeskit.core.errors import SpadesError
+from spadeskit.engine.loader import load_rules
+from spadeskit.engine.rules import Rules
+from spadeskit.testing.invariants import (
+    InvariantError,
+    check_inference,
+    check_moves,
+    check_playouts,
+    check_rotation,
+    check_state,
+    check_views,
+    play_random_match,
+)
+from spadeskit.testing.linting import LintProblem, lint
+from spadeskit.testing.strategies import (
+    action_sequences,
+    dealt_games,
+    reachable_states,
+    records,
+    rule_sets,
+    rules_state_machine,
+)
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = [
+    "InvariantError",
+    "LintProblem",
+    "CheckReport",
+    "check_rules",
+    "check_state",
+    "check_views",
+    "check_inference",
+    "check_moves",
+    "check_rotation",
+    "check_playouts",
+    "play_random_match",
+    "lint",
+    "rule_sets",
+    "dealt_games",
+    "action_sequences",
+    "reachable_states",
+    "records",
+    "rules_state_machine",
+]
+
+
+# ------------------------------------------------------------------------------------------
+# The one call
+# ------------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class CheckReport:
+    """What :func:`check_rules` did: matches, hands and actions checked."""
+
+    rules: str
+    matches: int
+    hands: int
+    actions: int
+    machine_examples: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.rules}: {self.matches} random matches ({self.hands} hands, {self.actions} "
+            "actions) "
+            f"and {self.machine_examples} state-machine runs kept every invariant"
+        )
+
+
+def _without(rules: Rules, name: str) -> Rules | None:
+    """Return ``rules`` without house rule ``name``, or None if the rest cannot load."""
+    pm = rules.plugin_manager
+    keep = [pm.get_plugin(h) for h in rules.house_rules if h != name]
+    dropped = {o.name for info in rules.plugins if info.name == name for o in info.options}
+    options = {k: v for k, v in rules.options.items() if k not in dropped}
+    try:
+        return load_rules(pm.get_plugin(rules.variant), keep, options)
+    except SpadesError:
+        return None
+
+
+def _blame(rules: Rules, error: InvariantError, check: Callable[[Rules], object]) -> InvariantError:
+    """Find the house rule without which ``check`` passes, and name it in ``error``."""
+    for name in reversed(rules.house_rules):
+        reduced = _without(rules, name)
+        if reduced is None:
+            continue
+        try:
+            check(reduced)
+        except InvariantError:
+            continue
+        return error.blamed(name)
+    return error
+
+
+def check_rules(
+    rules: Rules,
+    *,
+    matches: int = 20,
+    seed: int = 0,
+    rotations: int = 3,
+    playouts: int = 3,
+    machine_examples: int = 20,
+    max_actions: int = 20_000,
+) -> CheckReport:
+    """Check ``rules`` for consistency in one call; raise :class:`InvariantError` if broken.
+
+    Lints every loaded plugin (a :class:`LintProblem` is raised as an
+    :class:`InvariantError` of kind ``"lint"``), plays ``matches`` seeded random
+    matches checking every state (a state where nobody can act fails), checks
+    ``rotations`` matches for seat rotation and ``playouts`` for rollouts, simulations
+    and pickling equal to the step API (:func:`check_playouts`), and runs the
+    hypothesis state machine for ``machine_examples`` examples (0 to skip).
+    """
+    problems = lint(rules)
+    if problems:
+        start = rules.new_game(seed=seed)
+        raise InvariantError(rules, "lint", "; ".join(map(str, problems)), start.to_record())
+    hands = actions = 0
+    for number in range(matches):
+        match_seed = seed + number
+        try:
+            game = play_random_match(rules, match_seed, max_actions=max_actions)
+        except InvariantError as error:
+            raise _blame(
+                rules, error, lambda r: play_random_match(r, match_seed, max_actions=max_actions)
+            ) from None
+        hands += len(game.hand_results)
+        actions += sum(len(log) for log in game.match.logs)
+    for number in range(playouts):
+        match_seed = seed + number
+        try:
+            check_playouts(rules, match_seed)
+        except InvariantError as error:
+            raise _blame(rules, error, lambda r: check_playouts(r, match_seed)) from None
+    for number in range(rotations):
+        match_seed = seed + number
+        try:
+            check_rotation(rules, match_seed, max_actions=max_actions)
+        except InvariantError as error:
+            raise _blame(
+                rules, error, lambda r: check_rotation(r, match_seed, max_actions=max_actions)
+            ) from None
+    if machine_examples:
+        try:
+            from hypothesis import HealthCheck, Phase, settings
+            from hypothesis.stateful import run_state_machine_as_test
+        except ImportError as exc:
+            raise ImportError(
+                "check_rules runs a hypothesis state machine: install it with "
+                "pip install 'spadeskit[testing]' (or pass machine_examples=0)"
+            ) from exc
+
+        run_state_machine_as_test(
+            rules_state_machine(rules),
+            settings=settings(
+                max_examples=machine_examples,
+                stateful_step_count=120,
+                deadline=None,
+                suppress_health_check=list(HealthCheck),
+                database=None,
+                phases=(Phase.generate, Phase.shrink),
+            ),
+        )
+    return CheckReport(rules.name, matches, hands, actions, machine_examples)
