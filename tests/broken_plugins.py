@@ -12,10 +12,10 @@ from typing import Any
 import attrs
 
 from spadeskit import Option, PluginInfo, ScoreLine, hookimpl
+from spadeskit.core.results import Trick
+from spadeskit.core.state import GameState, HandState
+from spadeskit.core.views import View
 from spadeskit.plugin import evolve_hand
-from spadeskit.results import Trick
-from spadeskit.state import GameState, HandState
-from spadeskit.views import View
 
 
 def plugin(name: str, *functions: Any, **info: Any) -> types.ModuleType:
