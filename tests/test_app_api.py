@@ -95,9 +95,11 @@ def test_parse_action_refuses_an_illegal_card_and_lists_the_choices() -> None:
     for _ in range(4):
         game = game.apply(Bid(3))
     with pytest.raises(
-        IllegalAction, match=r"^play 2S is not allowed now; you may: play 2♣ .* 7♣$"
-    ):
+        IllegalAction,
+        match=r"^N cannot play 2♠: spades may not be led until broken, .*; you may: play 2♣ .* 7♣$",
+    ) as refused:
         parse_action("2S", game.view(0))  # spades are not broken
+    assert refused.value.code == "break-spades"
     with pytest.raises(
         ActionParseError, match=r"cannot read 'banana' as an action; you may: play 2♦"
     ):

@@ -70,6 +70,8 @@ _NUMBER = re.compile(r"(?:bid\s+)?(\d{1,3})")
 _RENEGE = re.compile(r"(?:call\s+)?(?:a\s+)?renege(?:\s+in)?(?:\s+trick)?\s+(\d{1,3})")
 _TABLE_TALK = re.compile(r"table[\s-]talk(?:\s+by)?\s+(.+)")
 _CARDS_VERB = re.compile(r"(play|discard|exchange|give|pass)\s+(.+)")
+_CARDISH = re.compile(r"(?:\d{1,2}|[a-z])[shdc]|\w{1,3}[♠♥♦♣]")
+"""A word written as a card (a rank, then a suit letter or symbol): "11♥", "1s", "zh"."""
 
 
 def parse_action(text: str, view: View, *, game: GameState | None = None) -> Action:
@@ -111,9 +113,9 @@ def parse_action(text: str, view: View, *, game: GameState | None = None) -> Act
                 f"{who} has nothing to do now: it is {view.seat_names[view.to_act]}'s turn",
                 seat=seat,
             )
-        raise (GameOver if view.is_over else IllegalAction)(
-            f"{who} has nothing to do now", code="nothing-to-do", seat=seat
-        )
+        if view.is_over:
+            raise GameOver(f"{who} has nothing to do now: the match is over", seat=seat)
+        raise IllegalAction(f"{who} has nothing to do now", code="nothing-to-do", seat=seat)
     words = " ".join(text.strip().lower().split())
     action = _read(words, legal, view)
     if action is None:
@@ -129,33 +131,18 @@ def parse_action(text: str, view: View, *, game: GameState | None = None) -> Act
 def _refusal(
     action: Action, legal: Sequence[Action], view: View, game: GameState | None
 ) -> IllegalAction:
-    """Return the error for a readable ``action`` the seat may not take."""
-    seat = view.seat
+    """Return the error for a readable ``action`` the seat may not take: the one ``apply``
+    raises (from the state when given, else as the view tells it), with the choices."""
     choices = describe_choices(legal)
+    refused: IllegalAction | None = None
     if game is not None:
         try:
-            game.apply(action, seat)
+            game.apply(action, view.seat)
         except IllegalAction as exc:
-            return type(exc)(f"{exc}; {choices}", code=exc.code, seat=seat, action=action)
-    if isinstance(action, Play) and seat is not None and action.card not in view.cards:
-        return IllegalAction(
-            f"{view.seat_names[seat]} does not hold {action.card.symbol}; {choices}",
-            code="not-in-hand",
-            seat=seat,
-            action=action,
-        )
-    if isinstance(action, (Discard, Exchange)):
-        due = {len(a.cards) for a in legal if type(a) is type(action)}
-        if due and len(action.cards) not in due:
-            count = min(due)
-            return IllegalAction(
-                f"{action} is {len(action.cards)} card{'s' if len(action.cards) != 1 else ''}"
-                f": give exactly {count}; {choices}",
-                code="wrong-card-count",
-                seat=seat,
-                action=action,
-            )
-    return IllegalAction(f"{action} is not allowed now; {choices}", seat=seat, action=action)
+            refused = exc
+    if refused is None:
+        refused = view.refusal(action) or IllegalAction(f"{action} is not allowed now")
+    return type(refused)(f"{refused}; {choices}", code=refused.code, seat=view.seat, action=action)
 
 
 def _read(words: str, legal: Sequence[Action], view: View) -> Action | None:
@@ -184,7 +171,11 @@ def _read(words: str, legal: Sequence[Action], view: View) -> Action | None:
         verb, rest = match.group(1), match.group(2)
     try:
         cards = parse_cards(rest.upper())
-    except CardParseError:
+    except CardParseError as exc:
+        if verb is not None or all(_CARDISH.fullmatch(word) for word in rest.split()):
+            raise CardParseError(
+                f"{exc}; {describe_choices(legal)}", seat=view.seat, code=exc.code
+            ) from None
         return None
     if not cards:
         return None

@@ -15,8 +15,9 @@ from typing import Any
 import attrs
 
 from spadeskit.core import _fast
-from spadeskit.core.actions import Action, label
+from spadeskit.core.actions import Action, Discard, Exchange, Play, label
 from spadeskit.core.cards import ALL_CARDS, Card
+from spadeskit.core.errors import GameOver, IllegalAction, NotYourTurn, WrongPhase
 from spadeskit.core.events import Event
 from spadeskit.core.phase import Phase
 from spadeskit.core.results import HandResult, Trick
@@ -87,6 +88,10 @@ class View:
     send or show), where :meth:`GameState.legal_actions
     <spadeskit.core.state.GameState.legal_actions>` is a method because it takes the seat
     (``None``: the seat to act, or the referee); both give the same tuple for a seat.
+    When the seat is to play a card, ``refused`` lists each card it holds that a rule of
+    play refuses, as ``(card, code, reason)``: the rule's name (``"follow-suit"``,
+    ``"break-spades"`` …) and why, so an app can say why a card is greyed out;
+    :meth:`refusal` gives the error ``apply`` would raise for any action.
 
     ``hand_results`` holds every finished hand (shared with the state, not copied).
     :meth:`to_json` sends the last finished hand in full (``last_hand``) and, for the
@@ -124,6 +129,7 @@ class View:
     score_unit: int = 1
     house_rules: tuple[str, ...] = ()
     options: Mapping[str, Any] = attrs.field(factory=dict)
+    refused: tuple[tuple[Card, str, str], ...] = ()
 
     @property
     def rules_name(self) -> str:
@@ -134,6 +140,78 @@ class View:
         """Return stored points as people read them (``41`` is ``"4.1"`` in a game scored
         in tenths, where ``score_unit`` is 10)."""
         return show_points(points, self.score_unit)
+
+    def refusal(self, action: Action) -> IllegalAction | None:
+        """Return the error :meth:`GameState.apply <spadeskit.core.state.GameState.apply>`
+        raises for ``action`` by this view's seat (the same class and reason code), or
+        ``None`` if the seat may take it.
+
+        It reads the view only: a client holding views, not states, refuses an action
+        exactly as the engine would (:func:`spadeskit.parse_action` does).
+        """
+        seat = self.seat
+        if action in self.legal_actions:
+            return None
+        who = self.seat_names[seat] if seat is not None else "a spectator"
+        if self.is_over:
+            return GameOver(f"{action} refused: the match is over", seat=seat, action=action)
+        if seat is None or self.to_act != seat:
+            turn = "nobody's" if self.to_act is None else f"{self.seat_names[self.to_act]}'s"
+            return NotYourTurn(
+                f"{action} by {who} refused: it is {turn} turn", seat=seat, action=action
+            )
+        phase = self.phase
+        if phase is Phase.AUCTION:
+            if isinstance(action, Play):
+                return WrongPhase(
+                    f"{action} by {who} refused: the auction is not over; bid first",
+                    seat=seat,
+                    action=action,
+                )
+            return IllegalAction(
+                f"{action} is not allowed now", code="bid-not-allowed", seat=seat, action=action
+            )
+        if phase is Phase.EXCHANGE and self.legal_actions:
+            due = self.legal_actions[0]
+            if type(action) is not type(due) or not isinstance(due, (Discard, Exchange)):
+                return WrongPhase(
+                    f"{action} by {who} refused: {who} must give cards first",
+                    seat=seat,
+                    action=action,
+                )
+            assert isinstance(action, (Discard, Exchange))
+            missing = [c for c in action.cards if c not in self.cards]
+            if missing:
+                return IllegalAction(
+                    f"{action} by {who} refused: {missing[0]} is not in their hand",
+                    code="not-in-hand",
+                    seat=seat,
+                    action=action,
+                )
+            return IllegalAction(
+                f"{action} by {who} refused: give exactly {len(due.cards)} cards",
+                code="wrong-card-count",
+                seat=seat,
+                action=action,
+            )
+        if phase is not Phase.PLAY or not isinstance(action, Play):
+            return WrongPhase(f"{action} by {who} refused now", seat=seat, action=action)
+        if action.card not in self.cards:
+            return IllegalAction(
+                f"{who} does not hold {action.card.symbol}",
+                code="not-in-hand",
+                seat=seat,
+                action=action,
+            )
+        for card, code, reason in self.refused:
+            if card == action.card:
+                return IllegalAction(
+                    f"{who} cannot play {card.symbol}: {reason}",
+                    code=code,
+                    seat=seat,
+                    action=action,
+                )
+        return IllegalAction(f"{action} is not allowed now", seat=seat, action=action)
 
     def to_json(self) -> dict[str, Any]:
         """Return the view as JSON-serialisable data (for sending to a client)."""
@@ -177,6 +255,10 @@ class View:
             "events": [e.to_json() for e in self.events],
             "score_unit": self.score_unit,
             "scores_shown": [self.show_score(p) for p in self.scores],
+            "refused": [
+                {"card": card.code, "code": code, "reason": reason}
+                for card, code, reason in self.refused
+            ],
         }
 
 

@@ -20,7 +20,7 @@ import attrs
 import pluggy
 
 from spadeskit.core import codegen
-from spadeskit.core.cards import CardLike, Suit, card_at, parse_card
+from spadeskit.core.cards import Card, CardLike, Suit, card_at, parse_card
 from spadeskit.core.errors import PluginError, SpadesError, shown
 from spadeskit.core.seating import CardRank, FrozenMap, TableSpec
 from spadeskit.core.state import GameState
@@ -250,15 +250,30 @@ class CompiledRules:
         """
         if isinstance(plays, (str, bytes)) or not isinstance(plays, Iterable):
             raise SpadesError(f"a trick is a list of (seat, card) pairs, not {shown(plays, 40)}")
-        cards = []
+        cards: list[tuple[int, Card]] = []
+        players = self.table.players
         for pair in plays:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 raise SpadesError(
                     f"a play in a trick is a (seat, card) pair, not {shown(pair, 40)}"
                 )
-            cards.append((pair[0], parse_card(pair[1])))
+            seat, card = pair[0], parse_card(pair[1])
+            if type(seat) is not int or not 0 <= seat < players:
+                raise SpadesError(
+                    f"{shown(seat, 20)} is not a seat of {self.name!r}: seats are 0 to "
+                    f"{players - 1}"
+                )
+            if self.ranking.suit_of[card.index] < 0:
+                raise SpadesError(f"{card} is not in the deck of {self.name!r}")
+            if any(seat == s or card == c for s, c in cards):
+                raise SpadesError(
+                    f"seat {seat} or {card} plays twice in one trick: each seat plays one card"
+                )
+            cards.append((seat, card))
         if not cards:
             raise SpadesError("an empty trick has no winner")
+        if len(cards) > players:
+            raise SpadesError(f"a trick of {self.name!r} has at most {players} plays")
         row = self.strength_table(trump)[self.ranking.suit_of[cards[0][1].index]]
         return max(cards, key=lambda pair: row[pair[1].index])[0]
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from spadeskit.core.actions import PLAYS, Action
+from spadeskit.core.cards import ALL_CARDS, Card
 from spadeskit.core.phase import REFEREE, Phase
 from spadeskit.core.records import make_record
 from spadeskit.core.seeding import mix
@@ -72,9 +73,13 @@ class Engine(Playouts):
 
     def view(self, game: GameState, seat: int | None) -> View:
         """Return what ``seat`` may see (checked first)."""
+        refused: tuple[tuple[Card, str, str], ...] = ()
         if seat is not None:
             self.check_seat(seat)
-        return make_view(game, seat)
+            if seat == game.to_act and game.phase is Phase.PLAY:
+                found = self.play_refusals(game, seat)
+                refused = tuple((ALL_CARDS[i], *found[i]) for i in sorted(found))
+        return make_view(game, seat, refused=refused)
 
     def record(self, game: GameState, key: bytes | str | None) -> dict[str, Any]:
         """Return the record of ``game`` (see :meth:`GameState.to_record`)."""

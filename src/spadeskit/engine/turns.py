@@ -171,25 +171,40 @@ class Turns(Tricks):
             raise self._bad("spadeskit_apply_out_of_turn", hook, new, "not a state")
         return new
 
+    def play_refusals(self, game: GameState, seat: int) -> dict[int, tuple[str, str]]:
+        """Return, for each card ``seat`` holds that a rule of play refuses now, the rule
+        that refuses it: its name (the error code) and its reason, by card index.
+
+        The enforced play filters run in order on the seat's cards; a card is refused
+        by the first filter that leaves it out.  ``apply`` refuses a play by this, and a
+        view shows it (:attr:`View.refused <spadeskit.core.views.View.refused>`).
+        """
+        mask = game.hands[seat]
+        refused: dict[int, tuple[str, str]] = {}
+        for f in self.rules.filters:
+            if f.enforced:
+                kept = f.check(game, seat, mask)
+                gone = mask & ~kept
+                while gone:
+                    low = gone & -gone
+                    refused[low.bit_length() - 1] = (f.name, f.reason or f.name)
+                    gone ^= low
+                mask = kept
+        return refused
+
     def _refuse_play(self, game: GameState, seat: int, action: Play) -> SpadesError:
         card = action.card
         who = self.seat_name(seat)
-        mask = game.hands[seat]
-        if not (mask >> card.index) & 1:
+        if not (game.hands[seat] >> card.index) & 1:
             return IllegalAction(
                 f"{who} cannot play {card}: it is not in their hand",
                 code="not-in-hand",
                 seat=seat,
                 action=action,
             )
-        for f in self.rules.filters:
-            if f.enforced:
-                mask = f.check(game, seat, mask)
-                if not (mask >> card.index) & 1:
-                    return IllegalAction(
-                        f"{who} cannot play {card}: {f.reason or f.name}",
-                        code=f.name,
-                        seat=seat,
-                        action=action,
-                    )
+        rule = self.play_refusals(game, seat).get(card.index)
+        if rule is not None:
+            return IllegalAction(
+                f"{who} cannot play {card}: {rule[1]}", code=rule[0], seat=seat, action=action
+            )
         return IllegalAction(f"{who} cannot play {card}", seat=seat, action=action)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from spadeskit.core import _fast
-from spadeskit.core.cards import ALL_CARDS, cards_of
+from spadeskit.core.cards import ALL_CARDS, Card, cards_of
 from spadeskit.core.errors import PluginError, shown
 from spadeskit.core.events import sealed
 from spadeskit.core.state import GameState
@@ -24,8 +24,17 @@ __all__ = ["make_view"]
 _make = _fast.maker(View)
 
 
-def make_view(game: GameState, seat: int | None, events: bool = True) -> View:
+def make_view(
+    game: GameState,
+    seat: int | None,
+    events: bool = True,
+    refused: tuple[tuple[Card, str, str], ...] = (),
+) -> View:
     """Return what ``seat`` may see of ``game`` (the seat is checked by the caller).
+
+    ``refused`` lists the cards the seat holds that a rule of play refuses now, with
+    the rule's name and reason (the engine gives them: :meth:`Engine.view
+    <spadeskit.engine.machine.Engine.view>`).
 
     ``events=False`` leaves the hand's events out (``()``): for bots inside a playout
     that read the rest of the view only, where rebuilding the events is a quarter of
@@ -71,6 +80,7 @@ def make_view(game: GameState, seat: int | None, events: bool = True) -> View:
         table.score_unit,
         rules.house_rules,
         rules.options,
+        refused,
     )
     hook = rules.calls.view
     if hook is None:

@@ -50,7 +50,7 @@ from spadeskit.core.actions import (
     SeeCards,
 )
 from spadeskit.core.cards import card_at
-from spadeskit.core.errors import SpadesError, shown
+from spadeskit.core.errors import IllegalAction, SpadesError, shown
 from spadeskit.core.state import Phase
 from spadeskit.core.views import View
 
@@ -96,7 +96,10 @@ def action_id(action: Action) -> int:
 def action_of(number: int) -> Action:
     """Return the action numbered ``number``."""
     if type(number) is not int or not 0 <= number < NUM_ACTIONS:
-        raise SpadesError(f"an action number is 0 to {NUM_ACTIONS - 1}, not {shown(number, 30)}")
+        raise IllegalAction(
+            f"an action number is 0 to {NUM_ACTIONS - 1}, not {shown(number, 30)}",
+            code="not-an-action",
+        )
     if number < BID0:
         return Play(number)
     if number < SIMPLE0:

@@ -203,6 +203,7 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         action = int(action)
         if self.is_terminal():
             raise GameOver(f"action {action} refused: the game is over")
+        decoded = encoding.action_of(action)  # an id of no action is refused here
         if self.game is None or self._dealing():
             if action not in {card for card, _ in self.chance_outcomes()}:
                 raise IllegalAction(
@@ -220,11 +221,16 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         seat = self.game.to_act
         assert seat is not None
         if action not in self._legal_actions(seat):
-            raise IllegalAction(
+            # Refused as the step API refuses it: the same class and reason code.
+            why = self.game.view(seat).refusal(decoded)
+            raise type(why or IllegalAction(""))(
                 f"action {action} ({_describe(action)}) is not legal for "
-                f"{self.rules.table.seat_names[seat]} now"
+                f"{self.rules.table.seat_names[seat]} now" + (f": {why}" if why else ""),
+                code=why.code if why else None,
+                seat=seat,
+                action=decoded,
             )
-        self.game = self.game.apply(encoding.action_of(action), seat)
+        self.game = self.game.apply(decoded, seat)
         if not self.match and self.game.match.results:
             return
         if self.match and len(self.game.match.results) > self.hands_done and not self.game.is_over:
