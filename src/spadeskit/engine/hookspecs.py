@@ -43,10 +43,10 @@ if TYPE_CHECKING:
     from spadeskit.core.actions import Action
     from spadeskit.core.cards import Card, Suit
     from spadeskit.core.results import HandResult, HandSummary, MatchEnd, ScoreLine, Trick
-    from spadeskit.core.seating import CardRank, Contract, Step, TableSpec
+    from spadeskit.core.seating import CardRank, Contract, Ranking, Step, TableSpec
     from spadeskit.core.state import GameState, HandState, MatchState
     from spadeskit.core.views import View
-    from spadeskit.engine.authoring import PlayFilter, Ranking
+    from spadeskit.engine.authoring import PlayFilter
 
 hookspec = pluggy.HookspecMarker("spadeskit")
 
