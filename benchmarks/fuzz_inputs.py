@@ -32,8 +32,10 @@ from collections.abc import Callable
 from typing import Any
 
 import spadeskit
-from spadeskit import actions, cli
-from spadeskit.arena import make_bot
+from spadeskit.apps import cli
+from spadeskit.arena import evaluate, evaluate_hands, make_bot, play_match
+from spadeskit.core import actions
+from spadeskit.core.cards import ALL_CARDS
 from spadeskit.core.errors import shown
 from spadeskit.core.records import record_schema
 from spadeskit.core.results import BookTransfer, HandSummary
@@ -219,7 +221,7 @@ class Fuzzer:
     def step(self) -> None:
         rng = self.rng
         state = rng.choice(self.states)
-        kind = rng.randrange(16)
+        kind = rng.randrange(18)
         if kind >= 10:
             self.more(kind, state)
             return
@@ -353,6 +355,24 @@ class Fuzzer:
                 invalid=invalid and rules.variant == "jjdd",
             )
             self.attempt("trick_winner", lambda: rules.trick_winner(junk(rng)))
+            deck = {c.index for c in rules.table.deck}
+            plays = [
+                (rng.choice([*range(n), -1, n, junk(rng)]), rng.choice(ALL_CARDS))
+                for _ in range(rng.randrange(1, n + 2))
+            ]
+            seats = [s for s, _ in plays]
+            bad = (
+                len(plays) > n
+                or any(type(s) is not int or not 0 <= s < n for s in seats)
+                or any(c.index not in deck for _, c in plays)
+                or len(set(map(repr, seats))) < len(seats)
+                or len({c for _, c in plays}) < len(plays)
+            )
+            self.attempt(
+                f"trick_winner({shown(plays, 60)})",
+                lambda: rules.trick_winner(plays),
+                invalid=bad,
+            )
         elif kind == 13:
             hands, start = rng.choice([1, 0, -1, junk(rng)]), rng.choice([0, 1, junk(rng)])
             self.attempt("simulate", lambda: list(rules.simulate(hands, seed=1, start=start)))
@@ -377,8 +397,87 @@ class Fuzzer:
                 lambda: spadeskit.replay(record, key=signer),
                 invalid=signer is not None,
             )
-        else:
+        elif kind == 15:
             self.adapters()
+        elif kind == 16:
+            self.bots(state)
+        else:
+            self.tables(state)
+
+    def bots(self, state: spadeskit.GameState) -> None:
+        """Bots given bad settings, bad seats, rules or generators, and things that are
+        not views."""
+        rng = self.rng
+        rules = state.rules
+        settings = {
+            spadeskit.HeuristicBot: ["rules", "table_bids", "set_slack"],
+            spadeskit.SimpleBot: ["rules"],
+            spadeskit.RandomBot: ["seed"],
+            spadeskit.PIMCBot: ["iterations", "seconds", "seed", "rollout", "bid_by", "veto"],
+            spadeskit.ISMCTSBot: ["iterations", "seconds", "rollout", "exploration", "bid_deals"],
+        }
+        cls = rng.choice(list(settings))
+        name = rng.choice(settings[cls])
+        value = junk(rng)
+        self.attempt(f"{cls.__name__}({name}={shown(value)})", lambda: cls(**{name: value}))
+        bot = cls() if cls is not spadeskit.PIMCBot else cls(iterations=2)
+        seat = rng.choice([0, junk(rng)])
+        how = rng.choice([rules, junk(rng)])
+        draw = rng.choice([random.Random(1), junk(rng)])
+        self.attempt(f"{cls.__name__}.reset", lambda: bot.reset(seat, how, draw))
+        view = rng.choice([junk(rng), state, state.view(state.to_act or 0)])
+        if not isinstance(view, spadeskit.View) or cls in (
+            spadeskit.RandomBot,
+            spadeskit.SimpleBot,
+        ):
+            self.attempt(f"{cls.__name__}.choose({type(view).__name__})", lambda: bot.choose(view))
+
+    def tables(self, state: spadeskit.GameState) -> None:
+        """The arena and the table service given bad settings and objects."""
+        rng = self.rng
+        rules = state.rules
+        n = rules.table.players
+        what = rng.randrange(4)
+        if what == 0:
+            args = [rng.choice([rules, junk(rng)]), rng.choice(["random", junk(rng)])]
+            args.append(rng.choice(["simple", junk(rng)]))
+            deals = rng.choice([-1, junk(rng), "3"])
+            self.attempt(
+                "evaluate", lambda: evaluate(*args, deals=deals, batch=rng.choice([0, junk(rng)]))
+            )
+            self.attempt(
+                "evaluate_hands", lambda: evaluate_hands(*args, deals=deals, contexts=junk(rng))
+            )
+        elif what == 1:
+            bots = rng.choice([[spadeskit.RandomBot(1)] * n, [junk(rng)] * n, junk(rng)])
+            self.attempt(
+                "play_match",
+                lambda: play_match(
+                    rng.choice([rules, junk(rng)]),
+                    bots,
+                    rng.choice([1, junk(rng)]),
+                    max_actions=rng.choice([5, -1, junk(rng)]),
+                ),
+            )
+        elif what == 2:
+            bots = rng.choice(
+                [
+                    {0: junk(rng)},
+                    {rng.choice([-1, 9, "x", None]): spadeskit.RandomBot(1)},
+                    junk(rng),
+                ]
+            )
+            self.attempt(
+                "Table",
+                lambda: spadeskit.Table(rng.choice([rules, junk(rng)]), seed=1, bots=bots),
+            )
+        else:
+            table = spadeskit.Table(rules, seed=rng.randrange(5))
+            self.attempt("Table.act", lambda: table.act(junk(rng), junk(rng)))
+            self.attempt("Table.events", lambda: table.events(junk(rng), junk(rng)))
+            self.attempt("Table.join", lambda: table.join(junk(rng), junk(rng)))
+            client = spadeskit.Connection(table)
+            self.attempt("Connection.receive", lambda: client.receive(junk(rng)))
 
     def adapters(self) -> None:
         rng = self.rng

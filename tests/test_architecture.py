@@ -118,8 +118,19 @@ def test_the_bots_import_from_spadeskit_and_from_spadeskit_bots() -> None:
     }
 
 
+def _forget_old_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drop the old paths from the module cache, so that importing one warns again."""
+    for name in _compat.MOVED:
+        monkeypatch.delitem(sys.modules, f"spadeskit.{name}", raising=False)
+        if name in vars(spadeskit):
+            monkeypatch.delattr(spadeskit, name)
+
+
 @pytest.mark.parametrize("module", sorted(m for m in API_0_2_0 if m not in NEEDS_EXTRA))
-def test_every_0_2_0_module_path_still_gives_its_names(module: str) -> None:
+def test_every_0_2_0_module_path_still_gives_its_names(
+    module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _forget_old_paths(monkeypatch)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         found = importlib.import_module(module)
@@ -133,14 +144,6 @@ def test_every_0_2_0_module_path_still_gives_its_names(module: str) -> None:
             issubclass(w.category, DeprecationWarning) and _compat.MOVED[old] in str(w.message)
             for w in caught
         ), f"no deprecation warning for {module}"
-
-
-def _forget_old_paths(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Drop the old paths from the module cache, so that importing one warns again."""
-    for name in _compat.MOVED:
-        monkeypatch.delitem(sys.modules, f"spadeskit.{name}", raising=False)
-        if name in vars(spadeskit):
-            monkeypatch.delattr(spadeskit, name)
 
 
 def test_an_old_path_is_the_module_at_its_new_home(monkeypatch: pytest.MonkeyPatch) -> None:

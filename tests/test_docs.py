@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import pathlib
+import re
 
 import spadeskit
 from spadeskit.engine import hookspecs
@@ -112,3 +113,36 @@ def test_every_hookspec_documents_its_parameters_return_kind_and_when_it_is_call
         )
         for param in inspect.signature(fn).parameters:
             assert f":param {param}:" in doc, f"{name} does not document its parameter {param}"
+
+
+ROOT = DOCS.parent
+_EXTRA = re.compile(r"spadeskit\[([a-z,]+)\]|['\"]\.\[([a-z,]+)\]")
+_BARE = re.compile(r"pip install (?:-e )?\.(?:\s|$|`|')")
+
+
+def _install_texts() -> list[pathlib.Path]:
+    texts = [ROOT / "README.md", *DOCS.rglob("*.rst"), *ROOT.glob("examples/*/README.md")]
+    texts += [*(ROOT / "src").rglob("*.py"), *(ROOT / "examples").glob("*.py")]
+    return [p for p in texts if "_build" not in p.parts]
+
+
+def test_every_install_line_works_from_a_clone_and_from_the_package_index() -> None:
+    """An extra installed from the package index (``pip install 'spadeskit[fast]'``) is
+    also shown as a clone installs it (``pip install -e '.[fast]'``), and the other way
+    round, within a few lines; a bare ``pip install .`` says it is for a clone."""
+    wrong = []
+    for path in _install_texts():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines):
+            if "pip install" not in line:
+                continue
+            window = "\n".join(lines[max(0, number - 3) : number + 4])
+            for match in _EXTRA.finditer(line):
+                extra = match.group(1) or match.group(2)
+                if f"spadeskit[{extra}]" not in window or f".[{extra}]" not in window.replace(
+                    f"spadeskit[{extra}]", ""
+                ):
+                    wrong.append(f"{path.relative_to(ROOT)}:{number + 1}: {line.strip()}")
+            if _BARE.search(line) and "clone" not in window and "folder" not in window:
+                wrong.append(f"{path.relative_to(ROOT)}:{number + 1}: {line.strip()}")
+    assert not wrong, "give both install forms (index and clone):\n" + "\n".join(wrong)

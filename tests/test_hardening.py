@@ -314,3 +314,81 @@ def test_any_fault_from_any_hook_is_a_plugin_error_and_changes_nothing(
         rules.score_hand(bids=[3, 3, 3, 3], books=[4, 3, 3, 3])
     except spadeskit.PluginError as error:
         assert "faulty" in str(error)
+
+
+# ------------------------------------------------------------------------------------------
+# Hardening round 4: the bots, the arena and the table service given bad settings
+# ------------------------------------------------------------------------------------------
+
+_JUNK = [None, "x", -1, 1.5, [], {}, object(), True, 10**5000]
+
+
+@pytest.mark.parametrize(
+    "bot",
+    [spadeskit.RandomBot(1), spadeskit.SimpleBot(), spadeskit.HeuristicBot(), spadeskit.PIMCBot()],
+    ids=lambda b: type(b).__name__,
+)
+def test_a_bot_refuses_what_is_no_view_and_a_bad_reset(bot: spadeskit.Bot) -> None:
+    import random
+
+    rules = spadeskit.load_rules("standard")
+    game = rules.new_game(seed=1)
+    for junk in (*_JUNK, game):
+        with pytest.raises(spadeskit.SpadesError, match="view"):
+            bot.choose(junk)  # type: ignore[arg-type]
+    reset = bot.reset  # type: ignore[attr-defined]
+    for seat, how, draw in ((4, rules, random.Random(1)), (0, "standard", None), (0, rules, 7)):
+        with pytest.raises(spadeskit.SpadesError):
+            reset(seat, how, draw)
+    reset(0, rules, random.Random(1))
+    assert bot.choose(game.view(0)) in game.legal_actions(0)
+
+
+_BAD_SETTINGS = {
+    "iterations": ["x", -1, 0, 1.5, [], object(), True],
+    "seconds": ["x", -1, 0, [], object(), True, 10**5000, float("nan")],
+    "seed": ["x", 1.5, [], {}, object(), True],
+    "rollout": [None, "x", 1, [], object()],
+    "bid_by": [None, "x", 1, []],
+    "veto": [None, "x", -1, [], True, 10**5000, float("nan")],
+    "match_weight": [None, "x", -1, [], True, 10**5000, float("inf")],
+    "bid_deals": [None, "x", 0, 1.5, True],
+}
+
+
+@pytest.mark.parametrize("setting", sorted(_BAD_SETTINGS))
+def test_the_search_bots_refuse_bad_settings(setting: str) -> None:
+    for cls in (spadeskit.PIMCBot, spadeskit.ISMCTSBot):
+        for bad in _BAD_SETTINGS[setting]:
+            with pytest.raises(spadeskit.SpadesError):
+                cls(**{setting: bad})
+    with pytest.raises(spadeskit.SpadesError, match="exploration"):
+        spadeskit.ISMCTSBot(exploration=10**5000)
+
+
+def test_the_arena_refuses_bad_settings_and_objects_that_are_no_bots() -> None:
+    from spadeskit.arena import evaluate, evaluate_hands, play_match
+
+    rules = spadeskit.load_rules("standard")
+    for junk in _JUNK:
+        with pytest.raises(spadeskit.SpadesError):
+            play_match(rules, [junk] * 4, seed=1)  # type: ignore[list-item]
+        with pytest.raises(spadeskit.SpadesError):
+            play_match(junk, [spadeskit.RandomBot(1)] * 4, seed=1)  # type: ignore[arg-type]
+        with pytest.raises(spadeskit.SpadesError):
+            evaluate(junk, "random", "simple", deals=1)  # type: ignore[arg-type]
+        if type(junk) is not int:
+            with pytest.raises(spadeskit.SpadesError):
+                evaluate(rules, "random", "simple", deals=1, seed=junk)  # type: ignore[arg-type]
+        if junk is not None:
+            with pytest.raises(spadeskit.SpadesError):
+                evaluate_hands(rules, "random", "simple", deals=1, contexts=junk)  # type: ignore[arg-type]
+    with pytest.raises(spadeskit.SpadesError, match="max_actions"):
+        play_match(rules, [spadeskit.RandomBot(1)] * 4, seed=1, max_actions=0)
+
+
+def test_a_table_refuses_bots_that_are_not_a_mapping_of_seats() -> None:
+    rules = spadeskit.load_rules("standard")
+    for junk in ([spadeskit.RandomBot(1)], "x", 3, {0: object()}, {9: spadeskit.RandomBot(1)}):
+        with pytest.raises(spadeskit.SpadesError):
+            spadeskit.Table(rules, seed=1, bots=junk)  # type: ignore[arg-type]

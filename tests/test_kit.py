@@ -290,3 +290,22 @@ def test_check_playouts_proves_rollout_simulate_and_pickling_on_the_users_rules(
 
     for variant in shipped("variant"):
         check_playouts(spadeskit.load_rules(variant), seed=2)
+
+
+def test_the_report_says_what_was_played_and_checked() -> None:
+    """Newcomer round 4: the summary names the matches, their seeds and the checks."""
+    report = check_rules(
+        spadeskit.load_rules("standard"),
+        matches=3,
+        seed=5,
+        **{
+            "rotations": 1,
+            "playouts": 1,
+            "machine_examples": 0,
+        },
+    )
+    text = str(report)
+    assert text.startswith("standard: every invariant held.  Played 3 whole matches")
+    assert "uniformly random legal action (seeds 5-7;" in text
+    assert f"{report.hands:,} hands, {report.actions:,} actions" in text
+    assert "1 matches again with the seats rotated" in text and "0 hypothesis" in text

@@ -112,3 +112,17 @@ def test_play_from_piped_input_saves_and_resumes(tmp_path: pathlib.Path) -> None
         timeout=60,
     )
     assert bad.returncode == 2 and "there is no seat 'X'" in bad.stderr
+
+
+def test_the_hand_explains_its_star_when_cards_are_marked() -> None:
+    """Newcomer round 4: the * beside the cards one may play is explained under them."""
+    from spadeskit.apps.prompt import LEGEND, hand_text
+
+    game = spadeskit.load_rules("standard").new_game(seed=2)
+    assert "*" not in hand_text(game.view(game.to_act)) and LEGEND not in hand_text(
+        game.view(game.to_act)
+    )
+    while game.phase is spadeskit.Phase.AUCTION:
+        game = game.apply(spadeskit.Bid(3))
+    shown = hand_text(game.view(game.to_act))
+    assert "*" in shown and shown.endswith(LEGEND)

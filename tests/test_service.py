@@ -273,3 +273,22 @@ def test_streams_never_show_a_seat_what_it_may_not_know(
     play(table, random.Random(seed), moves=200)
     for seat in (*range(table.rules.table.players), None):
         assert not hidden_cards_of_others(table.events(seat)[0], seat)
+
+
+def test_the_table_says_whose_turn_it_is_and_keeps_each_seats_cursor() -> None:
+    """Newcomer round 4: an app reads ``table.to_act``, and ``table.news(seat)`` gives a
+    seat only what it has not been given, the table keeping the cursor (pickles too)."""
+    table = spadeskit.Table(spadeskit.load_rules("standard"), seed=3)
+    assert table.to_act == table.game.to_act == 1
+    first = table.news(0)
+    assert [e["type"] for e in first] == ["hand-started"] and table.news(0) == []
+    table.act(table.to_act, "4")
+    assert [e["text"] for e in table.news(0)] == ["E bids 4"]
+    assert [e["type"] for e in table.news(3)] == ["hand-started", "bid"]
+    assert [e["type"] for e in table.news(None)] == ["hand-started", "bid"]
+    again = pickle.loads(pickle.dumps(table))
+    assert again.news(0) == [] and again.to_act == table.to_act == 2
+    table.act(2, "3")
+    assert [e["text"] for e in table.news(0)] == ["S bids 3"]
+    with pytest.raises(spadeskit.SpadesError):
+        table.news(9)

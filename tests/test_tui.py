@@ -184,7 +184,9 @@ def test_a_card_chosen_with_the_mouse_and_a_refused_one() -> None:
             chosen = next(i for i, c in enumerate(bar.cards) if c in legal)
             await pilot.click("#hand", offset=(bar._spans[refused][0] + 2, 1))
             await pilot.pause()
-            assert f"play {bar.cards[refused].code} is not allowed now" in text_of(app, "#status")
+            card = bar.cards[refused]
+            reason = next(why for c, _, why in s.view().refused if c == card)
+            assert f"S cannot play {card.symbol}: {reason}" in text_of(app, "#status")
             assert bar.cards[refused] in s.game.cards(2)
             card = bar.cards[chosen]
             await pilot.click("#hand", offset=(bar._spans[chosen][0] + 2, 1))

@@ -49,6 +49,7 @@ from spadeskit.core.errors import (
     SpadesError,
     UnknownPlugin,
     WrongPhase,
+    install_hint,
 )
 from spadeskit.core.events import Event
 from spadeskit.core.results import HandResult, HandScore, HandSummary, MatchEnd, ScoreLine
@@ -69,8 +70,7 @@ def _simulate_batch(rules: Rules, *args: Any, **kwargs: Any) -> Iterator[Any]:
         from spadeskit.batch import simulate_batch
     except ImportError as exc:
         raise SpadesError(
-            "simulate_batch needs numpy: pip install 'spadeskit[fast]' "
-            "(from a clone: pip install -e '.[fast]')",
+            f"simulate_batch needs numpy: {install_hint('fast')}",
             code="no-numpy",
         ) from exc
     return simulate_batch(rules, *args, **kwargs)

@@ -26,7 +26,7 @@ from spadeskit.arena.evaluation import make_bot, play_match
 from spadeskit.bots.basic import Bot
 from spadeskit.core.actions import Action, Bid
 from spadeskit.core.cards import Card, card_at
-from spadeskit.core.errors import SpadesError
+from spadeskit.core.errors import SpadesError, install_hint
 from spadeskit.core.state import GameState
 from spadeskit.engine.loader import available, load_rules
 from spadeskit.engine.replay import iter_replay, replay
@@ -89,7 +89,7 @@ def _simulate(args: argparse.Namespace) -> int:
     try:
         from spadeskit.arena import simulating
     except ImportError:
-        raise SpadesError("simulate needs numpy: pip install 'spadeskit[fast]'") from None
+        raise SpadesError(f"simulate needs numpy: {install_hint('fast')}") from None
     if args.hands < 1:
         raise SpadesError(f"--hands is 1 or more, not {args.hands}")
     rules = load_rules(args.variant, args.house_rules, dict(args.options))

@@ -55,7 +55,8 @@ __all__ = [
 HELP = """\
 Type your decision: a bid ("4", "nil", "blind nil"), a card ("QH", "10♥", "play q♥"),
 "pick up" or "pass", cards to discard or pass ("discard 7C 9S", "pass AS KS"),
-"call renege 3", "accept".  Other commands:
+"call renege 3", "accept".  When you play, your cards marked * are the ones you may
+play now.  Other commands:
   hand         show your cards and the table again
   last         show the last finished trick
   score        show the score sheet so far
@@ -78,13 +79,20 @@ def by_suit(cards: Iterable[Card]) -> list[tuple[str, list[Card]]]:
 
 
 def hand_text(view: View, symbols: bool = True) -> str:
-    """Return the seat's cards grouped by suit, legal plays marked with ``*``."""
+    """Return the seat's cards grouped by suit, legal plays marked with ``*`` and the mark
+    explained under them."""
     legal = {a.card for a in view.legal_actions if isinstance(a, Play)}
     rows = [
         f"  {mark} " + " ".join(_card(c, c in legal) for c in group)
         for mark, group in by_suit(view.cards)
     ]
+    if legal and rows:
+        rows.append(LEGEND)
     return "\n".join(rows) if rows else "  (no cards to show)"
+
+
+LEGEND = "  (* marks the cards you may play now)"
+"""The line under a hand that explains its marks."""
 
 
 def _card(card: Card, legal: bool) -> str:

@@ -10,7 +10,12 @@ back), and one event stream per seat and one for spectators, numbered across han
     table.act(0, "4")                           # text, as typed, or an Action
     events, cursor = table.events(0, since=cursor)
 
-Each stream entry is JSON data with ``"type"`` and ``"hand"`` (numbered from 0): the
+:attr:`Table.to_act` says whose turn it is, and :meth:`Table.news` gives a seat what it has
+not seen yet, the table keeping the cursor.
+
+Each stream entry is JSON data with ``"type"`` and ``"hand"`` (an index from 0, as
+``view.hand_number`` and records count hands; the ``"text"`` counts from 1, as people
+do, so the event of ``"hand": 0`` says "hand 1"): the
 hand's events as :mod:`spadeskit.core.events` gives them (``"bid"``, ``"card-played"``,
 ``"trick-won"`` …), and the table's own: ``"hand-started"`` (the dealer, and the cards
 this seat holds), ``"bids-shown"`` (sealed bids opened), ``"hand-ended"`` (the last
@@ -35,21 +40,26 @@ import json
 import random
 import secrets
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
+from spadeskit.apps.messages import (
+    bids_shown_message,
+    hand_ended_message,
+    hand_started_message,
+    match_over_message,
+)
 from spadeskit.apps.text_input import parse_action
 from spadeskit.bots.basic import Bot
-from spadeskit.core.actions import Action, action_from_json, label
+from spadeskit.core.actions import Action, action_from_json
 from spadeskit.core.cards import card_at
 from spadeskit.core.errors import NotYourTurn, RecordError, SpadesError, shown
 from spadeskit.core.events import BidMade
 from spadeskit.core.results import HandResult
-from spadeskit.core.seating import TableSpec, show_points
 from spadeskit.core.state import REFEREE, GameState
-from spadeskit.core.views import View, hand_result_json
+from spadeskit.core.views import View
 from spadeskit.engine.replay import replay_steps
 from spadeskit.engine.rules import Rules, rules_of
 from spadeskit.engine.telling import final_events, last_trick
@@ -112,6 +122,7 @@ class Table:
         self._audiences: tuple[int | None, ...] = (*range(n), None)
         self._streams: dict[int | None, list[dict[str, Any]]] = {a: [] for a in self._audiences}
         self._told: dict[int | None, int] = {a: 0 for a in self._audiences}
+        self._read: dict[int | None, int] = {a: 0 for a in self._audiences}
         self._bids: dict[int | None, tuple[Action | None, ...]] = {}
         self._hand_started()
 
@@ -186,7 +197,7 @@ class Table:
         if len(after.hand_results) > len(before.hand_results):  # one action ends one hand
             self._hand_ended(before, seat, action, after.hand_results[-1])
             if after.is_over:
-                self._tell_all(self._match_over())
+                self._tell_all(match_over_message(self.game, self.rules.table))
             else:
                 self._hand_started()
         else:
@@ -202,6 +213,24 @@ class Table:
             game = self.game
 
     # -- what each seat is told -----------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        """Return the seat whose decision is pending, or ``None`` once the match is over."""
+        with self._lock:
+            return self.game.to_act
+
+    def news(self, seat: int | None) -> list[dict[str, Any]]:
+        """Return ``seat``'s events that this method has not returned yet (``None``: the
+        spectators', who share one reader): the table keeps the cursor, for an app that
+        does not want to keep one per seat itself (:meth:`events` takes one)."""
+        with self._lock:
+            if seat is not None:
+                self._check(seat)
+            stream = self._streams[seat]
+            fresh = stream[self._read[seat] :]
+            self._read[seat] = len(stream)
+            return [dict(e) for e in fresh]
 
     def events(self, seat: int | None, since: int = 0) -> tuple[list[dict[str, Any]], int]:
         """Return ``seat``'s events from position ``since`` on (``None``: a spectator's)
@@ -285,17 +314,6 @@ class Table:
                 self._tell(audience, {**event.to_json(), "hand": result.number})
         self._tell_all(hand_ended_message(result, trick, self.rules.table))
 
-    def _match_over(self) -> dict[str, Any]:
-        end = self.game.match.end
-        assert end is not None
-        return {
-            "type": "match-over",
-            "hand": self.game.number,
-            "winner": end.winner,
-            "scores": list(self.game.scores),
-            "text": f"{self.rules.table.side_names[end.winner]} win: {end.reason}",
-        }
-
     # -- keeping it ----------------------------------------------------------------------
 
     def __getstate__(self) -> dict[str, Any]:
@@ -305,11 +323,13 @@ class Table:
                 "key": self._key,
                 "seats": [attrs.astuple(s) for s in self._seats.values()],
                 "bots": self._bots,
+                "read": dict(self._read),
             }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         table = Table.from_record(state["record"], key=state["key"], bots=state["bots"])
         table._seats = {s: Seat(s, name, token) for s, name, token in state["seats"]}
+        table._read.update(state.get("read", {}))
         self.__dict__.update(table.__dict__)
 
     @classmethod
@@ -345,6 +365,8 @@ class Table:
     def _seat_bots(self, bots: Mapping[int, Bot]) -> None:
         """Seat the bots (each told its seat and the rules, as the arena does) and let
         them act if it is their turn."""
+        if not isinstance(bots, Mapping):
+            raise SpadesError(f"bots map seats to bots ({{2: bot}}), not {shown(bots)}")
         for seat, bot in bots.items():
             self._check(seat)
             if not callable(getattr(bot, "choose", None)):
@@ -354,46 +376,6 @@ class Table:
                 reset(seat, self.rules, random.Random(secrets.randbits(64)))
             self._bots[seat] = bot
         self._run_bots()
-
-
-def hand_started_message(view: View, seat_names: Sequence[str]) -> dict[str, Any]:
-    """Return the ``hand-started`` message of a seat's (or a watcher's) view."""
-    return {
-        "type": "hand-started",
-        "hand": view.hand_number,
-        "dealer": view.dealer,
-        "cards": [c.code for c in view.cards],
-        "text": f"hand {view.hand_number + 1}: {seat_names[view.dealer]} deals",
-    }
-
-
-def bids_shown_message(view: View, seat_names: Sequence[str]) -> dict[str, Any]:
-    """Return the ``bids-shown`` message: the bids a view shows, sealed bids opened."""
-    return {
-        "type": "bids-shown",
-        "hand": view.hand_number,
-        "bids": [b.to_json() if b is not None else None for b in view.bids],
-        "text": "bids: "
-        + ", ".join(f"{seat_names[s]} {label(b)}" for s, b in enumerate(view.bids) if b),
-    }
-
-
-def hand_ended_message(
-    result: HandResult, trick: list[list[Any]], table: TableSpec
-) -> dict[str, Any]:
-    """Return the ``hand-ended`` message: the result, the last trick, a line of text."""
-    return {
-        "type": "hand-ended",
-        "hand": result.number,
-        **hand_result_json(result),
-        "note": result.note,
-        "last_trick": {"plays": trick, "winner": result.last_trick_winner},
-        "text": f"hand {result.number + 1} over: "
-        + ", ".join(
-            f"{table.side_names[s]} {'+' if p >= 0 else ''}{show_points(p, table.score_unit)}"
-            for s, p in enumerate(result.points)
-        ),
-    }
 
 
 class Connection:

@@ -48,7 +48,7 @@ from spadeskit.arena.matchplay import (
     spec_name,
 )
 from spadeskit.core.actions import Bid, is_nil
-from spadeskit.core.errors import SpadesError
+from spadeskit.core.errors import SpadesError, install_hint
 from spadeskit.core.state import GameState
 from spadeskit.engine.rules import Rules
 
@@ -365,7 +365,7 @@ class RayExecutor(concurrent.futures.Executor):
         try:
             import ray
         except ImportError as exc:  # pragma: no cover - depends on the extra
-            raise SpadesError("RayExecutor needs Ray: pip install 'spadeskit[ray]'") from exc
+            raise SpadesError(f"RayExecutor needs Ray: {install_hint('ray')}") from exc
         self._ray = ray
         if not ray.is_initialized():
             ray.init(address=address, **init)

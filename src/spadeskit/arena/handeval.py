@@ -11,7 +11,7 @@ import concurrent.futures
 import functools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -21,6 +21,7 @@ from spadeskit.arena.matchplay import (
     BotSpec,
     Clock,
     aligned,
+    check_rules,
     cpu_summary,
     cpu_text,
     make_bot,
@@ -268,12 +269,13 @@ def evaluate_hands(
     hand from there.  Or give ``contexts``, a list of states at the start of a hand
     (deal ``i`` plays ``contexts[i % len(contexts)]``).  The margin is the points the
     hand scored, the bag penalty included when it fires."""
+    check_rules(rules)
     label = "first hands"
-    if contexts == "matches":
+    if type(contexts) is str and contexts == "matches":
         label = "hand starts of real matches (scores and bags as they stood)"
     elif contexts is not None:
-        if isinstance(contexts, str):
-            raise SpadesError(f"contexts is 'matches' or a list of states, not {contexts!r}")
+        if isinstance(contexts, (str, bytes)) or not isinstance(contexts, Iterable):
+            raise SpadesError(f"contexts is 'matches' or a list of states, not {shown(contexts)}")
         contexts = tuple(contexts)
         _check_contexts(rules, contexts)
         label = f"{len(contexts)} given hand starts"

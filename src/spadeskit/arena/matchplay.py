@@ -61,8 +61,13 @@ keyword arguments its class is built with (``"ismcts[iterations=300]"``,
 ``"pimc[seconds=0.1]"``)."""
 
 
+_PYTHON_WORDS = {"True": True, "False": False, "None": None}
+"""Settings written as Python writes them (JSON's ``true``, ``false``, ``null`` also work)."""
+
+
 def split_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Return ``("ismcts", {"iterations": 300})`` for ``"ismcts[iterations=300]"``."""
+    """Return ``("ismcts", {"iterations": 300})`` for ``"ismcts[iterations=300]"``; a value
+    is read as JSON (or ``True``, ``False``, ``None``), else kept as text."""
     if not spec.endswith("]") or "[" not in spec:
         return spec, {}
     name, _, inner = spec[:-1].partition("[")
@@ -71,10 +76,12 @@ def split_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, eq, text = part.partition("=")
         if not eq or not key.strip().isidentifier():
             raise SpadesError(f"bot {spec!r}: write its settings as [name=value,...], not {part!r}")
-        try:
-            value: Any = json.loads(text)
-        except (json.JSONDecodeError, ValueError):  # ValueError: a number too long to read
-            value = text
+        value: Any = _PYTHON_WORDS.get(text.strip(), text)
+        if value is text:
+            try:
+                value = json.loads(text)
+            except (json.JSONDecodeError, ValueError):  # ValueError: a number too long to read
+                value = text
         kwargs[key.strip()] = value
     return name, kwargs
 
@@ -127,10 +134,20 @@ def play_match(
     """Play a whole match between ``bots`` (one per seat, in seat order) and return the
     final state.  A bot that answers an action the rules refuse stops the match with a
     :class:`SpadesError` naming the bot and the seat."""
+    check_rules(rules)
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise SpadesError(f"bots are a list, one bot per seat, not {shown(bots)}")
     if len(bots) != rules.table.players:
         raise SpadesError(
             f"{rules.name!r} needs {rules.table.players} bots, one per seat, not {len(bots)}"
         )
+    for place, bot in enumerate(bots):
+        if not callable(getattr(bot, "choose", None)):
+            raise SpadesError(
+                f"the bot at seat {place} has no choose(view) method: {shown(bot)} is no bot"
+            )
+    if type(max_actions) is not int or max_actions < 1:
+        raise SpadesError(f"max_actions is a whole number, 1 or more, not {shown(max_actions)}")
     game = rules.new_game(seed=seed)
     for _ in range(max_actions):
         if game.is_over:
@@ -273,6 +290,13 @@ def spec_name(spec: BotSpec) -> str:
     return spec if isinstance(spec, str) else f"{spec.__module__}:{spec.__qualname__}"
 
 
+def check_rules(rules: object) -> Rules:
+    """Return ``rules`` if they are loaded rules; raise a ``SpadesError`` otherwise."""
+    if not isinstance(rules, Rules):
+        raise SpadesError(f"expected rules from spadeskit.load_rules, not {shown(rules)}")
+    return rules
+
+
 def run_deals(
     work: Callable[..., list[Any]],
     rules: Rules,
@@ -287,8 +311,15 @@ def run_deals(
     """Check the arguments, play deals 0 … ``deals - 1`` with ``work`` in batches of
     ``batch`` (here or on ``executor``), drawing a progress bar if asked, and return the
     outcomes in deal and seating order, whatever the batches and the executor."""
+    check_rules(rules)
     if type(deals) is not int or deals < 1:
         raise SpadesError(f"deals is a whole number, 1 or more, not {shown(deals)}")
+    if type(seed) is not int:
+        raise SpadesError(f"seed is a whole number, not {shown(seed)}")
+    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
+        raise SpadesError(f"executor is a concurrent.futures.Executor, not {shown(executor)}")
+    if not isinstance(progress, bool) and not callable(getattr(progress, "write", None)):
+        raise SpadesError(f"progress is true, false or a stream, not {shown(progress)}")
     if type(batch) is not int or batch < 1:
         raise SpadesError(f"batch is a whole number, 1 or more, not {shown(batch)}")
     for spec in (challenger, baseline):

@@ -1,5 +1,5 @@
 """Batched simulation: many independent hands at once, as numpy arrays (the ``fast``
-extra: ``pip install 'spadeskit[fast]'``).
+extra: ``pip install 'spadeskit[fast]'``, or ``pip install -e '.[fast]'`` from a clone).
 
 :meth:`Rules.simulate_batch <spadeskit.engine.rules.Rules.simulate_batch>` deals, bids, plays
 and scores thousands of hands in lockstep: every hand of a chunk plays its ``k``-th card

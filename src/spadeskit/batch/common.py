@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from spadeskit.core.errors import install_hint
+
 try:
     import numpy as np
 except ImportError as exc:  # pragma: no cover - the fast extra is missing
-    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+    raise ImportError(f"spadeskit.batch needs numpy: {install_hint('fast')}") from exc
 
 from spadeskit.core.actions import Action, Discard, Play
 from spadeskit.core.cards import card_at, cards_of

@@ -12,10 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-try:
-    import numpy as np
-except ImportError as exc:  # pragma: no cover - the fast extra is missing
-    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+import numpy as np  # the package checked for it (spadeskit.batch.common)
 
 from spadeskit.batch.auction import BatchAuction
 from spadeskit.batch.common import (

@@ -15,10 +15,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-try:
-    import numpy as np
-except ImportError as exc:  # pragma: no cover - the fast extra is missing
-    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+import numpy as np  # the package checked for it (spadeskit.batch.common)
 
 from spadeskit.batch.common import PROBES, AuctionTree, BatchUnsupported, Leaf
 from spadeskit.core.actions import Action

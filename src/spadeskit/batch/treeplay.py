@@ -7,10 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-try:
-    import numpy as np
-except ImportError as exc:  # pragma: no cover - the fast extra is missing
-    raise ImportError("spadeskit.batch needs numpy: pip install 'spadeskit[fast]'") from exc
+import numpy as np  # the package checked for it (spadeskit.batch.common)
 
 from spadeskit.batch.common import BatchResult, _kth_bit
 from spadeskit.batch.play import BatchPlay

@@ -11,10 +11,41 @@ from typing import Protocol
 
 from spadeskit.core.actions import Action, Bid, Nil, Play, SeeCards
 from spadeskit.core.cards import Card
+from spadeskit.core.errors import SpadesError, shown
 from spadeskit.core.views import View
 from spadeskit.engine.rules import Rules
 
-__all__ = ["Bot", "RandomBot", "SimpleBot", "greedy_card"]
+__all__ = ["Bot", "RandomBot", "SimpleBot", "check_reset", "check_view", "greedy_card"]
+
+
+def check_view(bot: object, view: object) -> View:
+    """Return ``view`` if it is a seat's :class:`View`; raise a ``SpadesError`` naming
+    the bot otherwise (a bot chooses from what its seat sees, never from a state)."""
+    if not isinstance(view, View):
+        raise SpadesError(
+            f"{type(bot).__name__}.choose takes a seat's view (game.view(seat)), not "
+            f"{shown(view, 40)}",
+            code="not-a-view",
+        )
+    return view
+
+
+def check_reset(bot: object, seat: object, rules: object, rng: object) -> Rules:
+    """Return ``rules`` once ``reset(seat, rules, rng)``'s arguments are checked: loaded
+    rules, one of their seats and a :class:`random.Random`."""
+    name = type(bot).__name__
+    if not isinstance(rules, Rules):
+        raise SpadesError(
+            f"{name} plays under loaded rules (spadeskit.load_rules), not {shown(rules, 40)}"
+        )
+    players = rules.table.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise SpadesError(
+            f"{name} sits at a seat of {rules.name!r}, 0 to {players - 1}, not {shown(seat, 20)}"
+        )
+    if not isinstance(rng, random.Random):
+        raise SpadesError(f"{name} draws from a random.Random, not {shown(rng, 40)}")
+    return rules
 
 
 class Bot(Protocol):
@@ -32,15 +63,21 @@ class RandomBot:
     """Pick uniformly among the legal actions (seeded for reproducible simulations)."""
 
     def __init__(self, seed: int | None = None) -> None:
+        if seed is not None and type(seed) is not int:
+            raise SpadesError(f"a seed is a whole number or None, not {shown(seed, 20)}")
         self._rng = random.Random(seed)
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         """Draw from ``rng`` from now on."""
+        check_reset(self, seat, rules, rng)
         self._rng = rng
 
     def choose(self, view: View) -> Action:
         """Return a random legal action."""
-        return self._rng.choice(view.legal_actions)
+        legal = check_view(self, view).legal_actions
+        if not legal:
+            raise SpadesError("this seat has nothing to choose now", code="nothing-to-do")
+        return self._rng.choice(legal)
 
 
 class SimpleBot:
@@ -52,7 +89,7 @@ class SimpleBot:
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         """Play under ``rules`` (the seat and the generator are not needed)."""
-        self.rules = rules
+        self.rules = check_reset(self, seat, rules, rng)
         self.ranking = rules.ranking
 
     def _power(self, card: Card, led: int, trump: str) -> int:
@@ -60,7 +97,9 @@ class SimpleBot:
 
     def choose(self, view: View) -> Action:
         """Return a sensible legal action for the seat the view belongs to."""
-        legal = view.legal_actions
+        legal = check_view(self, view).legal_actions
+        if not hasattr(self, "rules"):
+            raise SpadesError("call reset(seat, rules, rng) before choose (the arena does)")
         if SeeCards() in legal:
             return SeeCards()
         plays = [a for a in legal if isinstance(a, Play)]

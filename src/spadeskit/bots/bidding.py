@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from spadeskit.bots.basic import check_reset
 from spadeskit.core.actions import (
     Action,
     Bid,
@@ -49,7 +50,7 @@ class TableReading:
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         """Prepare to play ``seat`` under ``rules``."""
-        self.rules = rules
+        self.rules = check_reset(self, seat, rules, rng)
         self.rng = rng
         ranking = rules.ranking
         self.suit_of = ranking.suit_of

@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from spadeskit.bots.basic import check_view
 from spadeskit.bots.bidding import SET_SLACK, TRUMP, HeuristicBidding
 from spadeskit.core.actions import (
     Accept,
@@ -87,7 +88,9 @@ class HeuristicBot(HeuristicBidding):
 
     def choose(self, view: View) -> Action:
         """Return the bot's choice among ``view.legal_actions``."""
-        legal = view.legal_actions
+        legal = check_view(self, view).legal_actions
+        if not hasattr(self, "rules"):
+            raise SpadesError("call reset(seat, rules, rng) before choose (the arena does)")
         claims = [a for a in legal if isinstance(a, CallRenege)]
         if claims:
             seen = self._reneges(view)

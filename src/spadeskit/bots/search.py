@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from spadeskit.bots.basic import check_reset, check_view
 from spadeskit.bots.bidsearch import RolloutBidder
 from spadeskit.bots.determinize import (
     Determinizer,
@@ -44,12 +45,19 @@ from spadeskit.bots.determinize import (
 )
 from spadeskit.bots.heuristic import HeuristicBot
 from spadeskit.core.actions import Action, Play
-from spadeskit.core.errors import SpadesError
+from spadeskit.core.errors import SpadesError, shown
 from spadeskit.core.state import Phase
 from spadeskit.core.views import View
 from spadeskit.engine.rules import Rules
 
 __all__ = ["Determinizer", "ISMCTSBot", "PIMCBot", "hand_reward"]
+
+
+def _number(value: object, name: str, unit: str = "") -> float:
+    """Return a setting that is a number from 0 to a billion, as a float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1e9:
+        raise SpadesError(f"{name} is a number{unit}, from 0 to 1e9, not {shown(value)}")
+    return float(value)
 
 
 class _SearchBot:
@@ -69,25 +77,29 @@ class _SearchBot:
     ) -> None:
         if iterations is None and seconds is None:
             raise SpadesError("give a budget: iterations, seconds, or both")
-        if rollout not in ("random", "greedy", "heuristic"):
-            raise SpadesError(f"rollout is 'random', 'greedy' or 'heuristic', not {rollout!r}")
-        if bid_by not in ("heuristic", "rollouts"):
-            raise SpadesError(f"bid_by is 'heuristic' or 'rollouts', not {bid_by!r}")
+        if iterations is not None and (type(iterations) is not int or iterations < 1):
+            raise SpadesError(f"iterations is a whole number, 1 or more, not {shown(iterations)}")
+        if seconds is not None and not _number(seconds, "seconds") > 0:
+            raise SpadesError("seconds is a number above 0, not 0")
+        if seed is not None and type(seed) is not int:
+            raise SpadesError(f"seed is a whole number or None, not {shown(seed)}")
+        if type(batched) is not bool:
+            raise SpadesError(f"batched is true or false, not {shown(batched)}")
+        if type(rollout) is not str or rollout not in ("random", "greedy", "heuristic"):
+            raise SpadesError(f"rollout is 'random', 'greedy' or 'heuristic', not {shown(rollout)}")
+        if type(bid_by) is not str or bid_by not in ("heuristic", "rollouts"):
+            raise SpadesError(f"bid_by is 'heuristic' or 'rollouts', not {shown(bid_by)}")
         self.iterations = iterations
         self.seconds = seconds
         self.rng = random.Random(seed)
         self.rollout_kind = rollout
         self.heuristic = HeuristicBot()
-        if type(veto) not in (int, float) or veto < 0:
-            raise SpadesError(f"veto is a number of hundreds of points, 0 or more, not {veto!r}")
-        self.veto = float(veto)
-        if type(match_weight) not in (int, float) or match_weight < 0:
-            raise SpadesError(
-                f"match_weight is a number of hundreds of points, 0 or more, not {match_weight!r}"
-            )
-        self.match_weight = float(match_weight)
+        self.veto = _number(veto, "veto", " of hundreds of points")
+        self.match_weight = _number(match_weight, "match_weight", " of hundreds of points")
         if type(bid_deals) is not int or bid_deals < 1:
-            raise SpadesError(f"bid_deals is a whole number of deals, 1 or more, not {bid_deals!r}")
+            raise SpadesError(
+                f"bid_deals is a whole number of deals, 1 or more, not {shown(bid_deals)}"
+            )
         self.bidder = (
             RolloutBidder(bid_deals, match_weight=self.match_weight)
             if bid_by == "rollouts"
@@ -110,7 +122,7 @@ class _SearchBot:
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         """Prepare for a match (the arena calls this)."""
-        self.rules = rules
+        self.rules = check_reset(self, seat, rules, rng)
         self.rng = rng
         self.heuristic.reset(seat, rules, random.Random(rng.getrandbits(64)))
         self.can_search = rules.table.deal.pile == 0
@@ -137,6 +149,7 @@ class _SearchBot:
 
     def choose(self, view: View) -> Action:
         """Return the bot's choice among ``view.legal_actions``."""
+        check_view(self, view)
         if not hasattr(self, "rules"):
             raise SpadesError("call reset(seat, rules, rng) before choose (the arena does)")
         plays = [a for a in view.legal_actions if isinstance(a, Play)]
@@ -324,7 +337,7 @@ class ISMCTSBot(_SearchBot):
             match_weight=match_weight,
             bid_deals=bid_deals,
         )
-        self.exploration = exploration
+        self.exploration = _number(exploration, "exploration")
 
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         seat = view.seat

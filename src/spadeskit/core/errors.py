@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "install_hint",
     "shown",
     "ActionParseError",
     "CardParseError",
@@ -27,6 +28,15 @@ __all__ = [
     "UnknownPlugin",
     "WrongPhase",
 ]
+
+
+def install_hint(extra: str) -> str:
+    """Return how to install an optional extra, from the package index and from a clone.
+
+    >>> install_hint("fast")
+    "pip install 'spadeskit[fast]' (from a clone: pip install -e '.[fast]')"
+    """
+    return f"pip install 'spadeskit[{extra}]' (from a clone: pip install -e '.[{extra}]')"
 
 
 class SpadesError(ValueError):

@@ -32,8 +32,8 @@ carries the game's record up to the failure, which :func:`spadeskit.replay` rebu
 
 The strategies (:func:`rule_sets`, :func:`dealt_games`, :func:`action_sequences`,
 :func:`reachable_states`, :func:`records`) and the state machine need ``hypothesis``
-(``pip install 'spadeskit[test]'``).  The pytest plugin (:mod:`spadeskit.testing.pytest_plugin`)
-wraps all of this in fixtures.
+(``pip install 'spadeskit[test]'``, or ``pip install -e '.[test]'`` from a clone).  The
+pytest plugin (:mod:`spadeskit.testing.pytest_plugin`) wraps all of this in fixtures.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from spadeskit.core.errors import SpadesError
+from spadeskit.core.errors import SpadesError, install_hint
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
 from spadeskit.testing.invariants import (
@@ -98,19 +98,35 @@ __all__ = [
 
 @attrs.frozen
 class CheckReport:
-    """What :func:`check_rules` did: matches, hands and actions checked."""
+    """What :func:`check_rules` did: matches, hands and actions checked, and how.
+
+    ``str(report)`` says it in words: what was played, with which seeds, and what was
+    checked.
+    """
 
     rules: str
     matches: int
     hands: int
     actions: int
     machine_examples: int
+    seed: int = 0
+    rotations: int = 0
+    playouts: int = 0
 
     def __str__(self) -> str:
+        seeds = (
+            f"seed {self.seed}"
+            if self.matches == 1
+            else (f"seeds {self.seed}-{self.seed + self.matches - 1}")
+        )
         return (
-            f"{self.rules}: {self.matches} random matches ({self.hands} hands, {self.actions} "
-            "actions) "
-            f"and {self.machine_examples} state-machine runs kept every invariant"
+            f"{self.rules}: every invariant held.  Played {self.matches} whole matches, each "
+            f"turn a uniformly random legal action ({seeds}; {self.hands:,} hands, "
+            f"{self.actions:,} actions), checking every state, view and record; "
+            f"{self.rotations} matches again with the seats rotated and {self.playouts} "
+            "played by rollout and simulation against the step API; then "
+            f"{self.machine_examples} hypothesis state-machine runs of random action "
+            "sequences (up to 120 steps each)."
         )
 
 
@@ -195,7 +211,7 @@ def check_rules(
         except ImportError as exc:
             raise ImportError(
                 "check_rules runs a hypothesis state machine: install it with "
-                "pip install 'spadeskit[testing]' (or pass machine_examples=0)"
+                f"{install_hint('testing')} (or pass machine_examples=0)"
             ) from exc
 
         run_state_machine_as_test(
@@ -209,4 +225,6 @@ def check_rules(
                 phases=(Phase.generate, Phase.shrink),
             ),
         )
-    return CheckReport(rules.name, matches, hands, actions, machine_examples)
+    return CheckReport(
+        rules.name, matches, hands, actions, machine_examples, seed, rotations, playouts
+    )

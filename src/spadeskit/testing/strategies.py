@@ -1,5 +1,6 @@
 """Hypothesis strategies for any rules, and the rules state machine (re-exported by
-:mod:`spadeskit.testing`; they need ``hypothesis``: ``pip install 'spadeskit[test]'``).
+:mod:`spadeskit.testing`; they need ``hypothesis``: ``pip install 'spadeskit[test]'``, or
+``pip install -e '.[test]'`` from a clone).
 """
 
 from __future__ import annotations
