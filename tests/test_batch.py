@@ -290,6 +290,7 @@ def test_the_chi_square_test_tells_different_samples_apart() -> None:
 HANDS = 20_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", BATCHED)
 def test_batched_hands_follow_the_distribution_of_simulate(spec: str) -> None:
     """20,000 batched hands against 20,000 of Rules.simulate: the books of the first
@@ -320,6 +321,7 @@ def test_batched_hands_follow_the_distribution_of_simulate(spec: str) -> None:
         assert p > 0.001, f"{spec}: {name} differ from simulate's (p = {p:.2g})"
 
 
+@pytest.mark.slow
 def test_greedy_batched_hands_follow_simulate_with_the_greedy_follower() -> None:
     rules = load("standard")
     engine = rules.engine

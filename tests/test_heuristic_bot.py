@@ -131,6 +131,7 @@ def test_calls_reneges_it_saw_and_never_calls_one_wrongly() -> None:
     assert calls > 0
 
 
+@pytest.mark.slow
 def test_nils_are_made_and_bags_kept_low_in_play() -> None:
     """Over whole matches: most nils made (avoiding and covering), contracts made, and
     fewer bags than the same bot that never ducks (it plays to set the opponents

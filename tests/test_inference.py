@@ -110,6 +110,7 @@ def small_with_voids(game: spadeskit.GameState, f: Facts) -> bool:
     return bool(f.voids and any(f.voids.values())) and 30 <= count_deals(f) <= 2000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["standard", "jjdd", "three-suit-trump"])
 def test_sampled_deals_are_uniform_among_consistent_deals(variant: str) -> None:
     game, f = position(variant, small_with_voids)

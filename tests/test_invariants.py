@@ -57,6 +57,7 @@ CONFIGURATIONS: list[tuple[str, tuple[str, ...], dict[str, object]]] = (
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @SLOW
 @given(seed=st.integers(0, 2**63 - 1), config=st.sampled_from(CONFIGURATIONS))
 def test_random_matches_keep_every_invariant(
