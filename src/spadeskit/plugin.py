@@ -9,52 +9,8 @@ they are defined in :mod:`spadeskit.engine.authoring`.  The values a hook reads 
 tables, cards, actions, results) come from :mod:`spadeskit` and :mod:`spadeskit.core`.
 """
 
-from spadeskit.engine.authoring import (
-    ActsIn,
-    Option,
-    PlayCheck,
-    PlayFilter,
-    PluginInfo,
-    Ranking,
-    Validator,
-    acts_in,
-    choice,
-    clockwise,
-    compile_filters,
-    evolve_hand,
-    first_trick_ban,
-    follow_suit,
-    head_the_trick,
-    hookimpl,
-    int_range,
-    no_lead_until_broken,
-    optional,
-    review_or_score,
-    void_hand,
-    with_hand,
-)
+from spadeskit.engine.authoring import *  # noqa: F403  (the API is authoring's, whole)
+from spadeskit.engine.authoring import Validator as Validator
+from spadeskit.engine.authoring import __all__ as _names
 
-__all__ = [
-    "ActsIn",
-    "Option",
-    "PlayCheck",
-    "PlayFilter",
-    "PluginInfo",
-    "Ranking",
-    "Validator",
-    "acts_in",
-    "choice",
-    "clockwise",
-    "compile_filters",
-    "evolve_hand",
-    "first_trick_ban",
-    "follow_suit",
-    "head_the_trick",
-    "hookimpl",
-    "int_range",
-    "no_lead_until_broken",
-    "optional",
-    "review_or_score",
-    "void_hand",
-    "with_hand",
-]
+__all__ = [*_names, "Validator"]

@@ -9,44 +9,8 @@ hands on duplicate deals (:mod:`~spadeskit.arena.handeval`), exact intervals and
 :mod:`spadeskit.bots`.
 """
 
-from spadeskit.arena.evaluation import (
-    BOTS,
-    Evaluation,
-    HandEvaluation,
-    HandOutcome,
-    MatchOutcome,
-    RayExecutor,
-    bot_class,
-    clopper_pearson,
-    cpu_per_decision,
-    draw_progress,
-    evaluate,
-    evaluate_hands,
-    make_bot,
-    match_context,
-    play_match,
-    seatings,
-    sign_test,
-    write_json,
-)
+from spadeskit.arena.evaluation import *  # noqa: F403  (the arena's names, as 0.2.0 had them)
+from spadeskit.arena.evaluation import __all__ as _names
+from spadeskit.arena.evaluation import write_json as write_json
 
-__all__ = [
-    "BOTS",
-    "Evaluation",
-    "HandEvaluation",
-    "HandOutcome",
-    "MatchOutcome",
-    "RayExecutor",
-    "bot_class",
-    "clopper_pearson",
-    "cpu_per_decision",
-    "draw_progress",
-    "evaluate",
-    "evaluate_hands",
-    "make_bot",
-    "match_context",
-    "play_match",
-    "seatings",
-    "sign_test",
-    "write_json",
-]
+__all__ = [*_names, "write_json"]
