@@ -122,7 +122,7 @@ _BARE = re.compile(r"pip install (?:-e )?\.(?:\s|$|`|')")
 
 def _install_texts() -> list[pathlib.Path]:
     texts = [ROOT / "README.md", *DOCS.rglob("*.rst"), *ROOT.glob("examples/*/README.md")]
-    texts += [*(ROOT / "src").rglob("*.py"), *(ROOT / "examples").glob("*.py")]
+    texts += [*(ROOT / "src").rglob("*.py")]
     return [p for p in texts if "_build" not in p.parts]
 
 
