@@ -54,7 +54,15 @@ from spadeskit.core.errors import IllegalAction, SpadesError, shown
 from spadeskit.core.state import Phase
 from spadeskit.core.views import View
 
-__all__ = ["NUM_ACTIONS", "action_id", "action_of", "observation", "observation_size"]
+__all__ = [
+    "BID_SLOTS",
+    "NUM_ACTIONS",
+    "PHASES",
+    "action_id",
+    "action_of",
+    "observation",
+    "observation_size",
+]
 
 _PAIRS = list(itertools.combinations(range(54), 2))
 _PAIR_ID = {pair: k for k, pair in enumerate(_PAIRS)}
@@ -126,8 +134,11 @@ def legal_ids(actions: Sequence[Action]) -> list[int]:
     return sorted(found)
 
 
-_PHASES = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY, Phase.REVIEW, Phase.OVER)
-_BID_SLOTS = 27 + 4  # Bid(0..26), nil, blind nil, pick up, pass
+PHASES = (Phase.AUCTION, Phase.EXCHANGE, Phase.PLAY, Phase.REVIEW, Phase.OVER)
+"""The phases in the order an observation's phase slots give them."""
+BID_SLOTS = 27 + 4
+"""A seat's bid slots in an observation: Bid(0..26), nil, blind nil, pick up, pass (and
+one more after them: no bid yet)."""
 
 
 def observation_size(players: int) -> int:
@@ -136,9 +147,9 @@ def observation_size(players: int) -> int:
         54
         + 54
         + 54 * players
-        + players * (_BID_SLOTS + 1)
+        + players * (BID_SLOTS + 1)
         + players * 2
-        + len(_PHASES)
+        + len(PHASES)
         + players * 2
         + players * 3
         + 1
@@ -162,22 +173,22 @@ def observation(view: View) -> list[float]:
         out[base + 54 * s + c.index] = 1.0
     base += 54 * n
     for s, bid in enumerate(view.bids):
-        slot = base + s * (_BID_SLOTS + 1)
+        slot = base + s * (BID_SLOTS + 1)
         if bid is None:
-            out[slot + _BID_SLOTS] = 1.0
+            out[slot + BID_SLOTS] = 1.0
         elif isinstance(bid, Bid):
             out[slot + min(bid.tricks, 26)] = 1.0
         else:
             extra = {Nil: 27, BlindNil: 28, PickUp: 29, Pass: 30}.get(type(bid))
             if extra is not None:
                 out[slot + extra] = 1.0
-    base += n * (_BID_SLOTS + 1)
+    base += n * (BID_SLOTS + 1)
     for s in range(n):
         out[base + s] = view.books[s] / 26
         out[base + n + s] = view.card_counts[s] / 26
     base += 2 * n
-    out[base + _PHASES.index(view.phase)] = 1.0
-    base += len(_PHASES)
+    out[base + PHASES.index(view.phase)] = 1.0
+    base += len(PHASES)
     if view.to_act is not None:
         out[base + view.to_act] = 1.0
     if view.seat is not None:

@@ -10,9 +10,10 @@
         e.step(action)
 
 Agents are ``player_0`` … one per seat.  Each observation is ``{"observation":
-float32 vector, "action_mask": int8 vector}`` from the agent's own
-:class:`~spadeskit.core.views.View` (see :mod:`spadeskit.interop.encoding` for both layouts
-and the action numbering shared with the OpenSpiel adapter).  Rewards come when a hand
+float32 vector, "action_mask": int8 vector}``: what the agent's own
+:class:`~spadeskit.core.views.View` shows (see :mod:`spadeskit.interop.encoding` for both
+layouts and the action numbering shared with the OpenSpiel adapter), read straight from
+the state by :mod:`spadeskit.interop.arrays`.  Rewards come when a hand
 is scored: each agent gets its side's points minus the best other side's, in hundreds.
 By default the episode is a whole match (``match=False``: one hand).  Only the agent
 to act may act; out-of-turn claims are not offered.
@@ -30,7 +31,7 @@ from pettingzoo import AECEnv
 from spadeskit.core.errors import IllegalAction, SpadesError, shown
 from spadeskit.core.state import GameState
 from spadeskit.engine.loader import load_rules
-from spadeskit.interop import encoding
+from spadeskit.interop import arrays, encoding
 
 __all__ = ["SpadeskitEnv", "env", "raw_env"]
 
@@ -119,14 +120,12 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.game is not None
         seat = self._seat_of(agent)
-        view = self.game.view(seat)
-        mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
-        if not self.game.is_over and self.game.to_act == seat:
-            mask[encoding.legal_ids(self.game.legal_actions(seat))] = 1
-        return {
-            "observation": np.asarray(encoding.observation(view), np.float32),
-            "action_mask": mask,
-        }
+        game = self.game
+        if not game.is_over and game.to_act == seat:
+            mask = arrays.action_mask(game.legal_actions(seat))
+        else:
+            mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
+        return {"observation": arrays.observe(game, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

@@ -1,0 +1,138 @@
+"""Measure the learning-agent interfaces in agent steps per CPU second (not a test).
+
+Rows, each in interleaved rounds of ``--round`` CPU seconds (the median of the per-round
+ratios, and their range, as bench_core.py does):
+
+* the PettingZoo AEC environment (``spadeskit.interop.pettingzoo``, one hand an episode),
+  its observations read straight from the state (:mod:`spadeskit.interop.arrays`),
+  against the same environment observing as 0.2.0 did: building the seat's view, with
+  its event list, and encoding it (:func:`spadeskit.interop.encoding.observation`);
+* OpenSpiel's ``spades`` played at random from Python, each decision with its
+  ``observation_tensor()`` (the anchor every row is also compared with).
+
+An agent step is one decision: ``env.last()`` (the observation and its action mask)
+then ``env.step(action)`` with a uniformly random legal action.
+
+    pip install -e '.[bench,pettingzoo]'
+    python benchmarks/bench_rl.py [--round 1.0] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import statistics
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from bench_core import rate
+
+import spadeskit
+from spadeskit.interop import encoding
+from spadeskit.interop.pettingzoo import SpadeskitEnv
+
+Unit = Callable[[], int]
+"""Does some work and returns how many agent steps it took."""
+
+
+class ViewObservingEnv(SpadeskitEnv):
+    """The environment observing as 0.2.0 did: a full view, then its encoding."""
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        assert self.game is not None
+        seat = self.possible_agents.index(agent)
+        view = self.game.view(seat)
+        mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
+        if not self.game.is_over and self.game.to_act == seat:
+            mask[encoding.legal_ids(self.game.legal_actions(seat))] = 1
+        return {
+            "observation": np.asarray(encoding.observation(view), np.float32),
+            "action_mask": mask,
+        }
+
+
+def pettingzoo_unit(cls: type[SpadeskitEnv]) -> Unit:
+    """Return a unit playing one hand (an episode) of the environment at random."""
+    env = cls(match=False)
+    rng = random.Random(0)
+    seeds = iter(range(10**9))
+
+    def unit() -> int:
+        env.reset(seed=next(seeds))
+        steps = 0
+        for _ in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+        return steps
+
+    return unit
+
+
+def openspiel_unit() -> Unit | None:
+    """Return a unit playing one random hand of OpenSpiel's spades with observations."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("spades")
+    rng = random.Random(0)
+
+    def unit() -> int:
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            state.observation_tensor()
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    return unit
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--round", type=float, default=1.0, help="CPU seconds per round")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds")
+    args = parser.parse_args()
+    contenders: dict[str, Unit] = {
+        "PettingZoo, observing from the state": pettingzoo_unit(SpadeskitEnv),
+        "PettingZoo, observing a view (0.2.0)": pettingzoo_unit(ViewObservingEnv),
+    }
+    anchor = openspiel_unit()
+    if anchor is not None:
+        contenders["OpenSpiel spades, with observation_tensor"] = anchor
+    print(f"spadeskit {spadeskit.__version__} RL benchmark, {datetime.date.today()}")
+    print(
+        f"machine: {os.cpu_count()} cores, {platform.machine()}, Python "
+        f"{platform.python_version()}; {args.rounds} interleaved rounds of {args.round} "
+        "CPU s; agent steps per CPU second, medians (range of the per-round ratios)"
+    )
+    for unit in contenders.values():
+        unit()
+    rates: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(args.rounds):
+        for name, unit in contenders.items():
+            rates[name].append(rate(unit, args.round))
+    base = "PettingZoo, observing a view (0.2.0)"
+    print()
+    print(f"| {'contender':<44} | {'steps/s':>9} | {'vs 0.2.0 env':>18} |")
+    print(f"|{'-' * 46}|{'-' * 11}|{'-' * 20}|")
+    for name, values in rates.items():
+        ratios = [v / b for v, b in zip(values, rates[base], strict=True)]
+        spread = f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+        print(f"| {name:<44} | {statistics.median(values):>9,.0f} | {spread:>18} |")
+
+
+if __name__ == "__main__":
+    main()
