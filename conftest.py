@@ -9,6 +9,8 @@ _OPTIONAL = {
     "src/spadeskit/apps/tui.py": "textual",
     "src/spadeskit/interop/openspiel.py": "pyspiel",
     "src/spadeskit/interop/pettingzoo.py": "pettingzoo",
+    "src/spadeskit/rl/__init__.py": "gymnasium",
+    "src/spadeskit/rl/vector.py": "gymnasium",
 }
 
 collect_ignore = [

@@ -7,13 +7,15 @@ ratios, and their range, as bench_core.py does):
   its observations read straight from the state (:mod:`spadeskit.interop.arrays`),
   against the same environment observing as 0.2.0 did: building the seat's view, with
   its event list, and encoding it (:func:`spadeskit.interop.encoding.observation`);
+* :class:`spadeskit.rl.VectorSpadesEnv` (the ``rl`` extra), 1,024 tables stepped together,
+  a uniformly random legal action a table, against random and against greedy opponents;
 * OpenSpiel's ``spades`` played at random from Python, each decision with its
   ``observation_tensor()`` (the anchor every row is also compared with).
 
 An agent step is one decision: ``env.last()`` (the observation and its action mask)
 then ``env.step(action)`` with a uniformly random legal action.
 
-    pip install -e '.[bench,pettingzoo]'
+    pip install -e '.[bench,pettingzoo,rl]'
     python benchmarks/bench_rl.py [--round 1.0] [--rounds 5]
 """
 
@@ -76,6 +78,28 @@ def pettingzoo_unit(cls: type[SpadeskitEnv]) -> Unit:
     return unit
 
 
+def vector_unit(opponents: str, tables: int = 1024) -> Unit | None:
+    """Return a unit taking one step of ``tables`` tables of the vector environment with
+    a uniformly random legal action each, or None without Gymnasium."""
+    try:
+        from spadeskit.rl import VectorSpadesEnv
+    except ImportError:
+        return None
+    env = VectorSpadesEnv(tables, opponents=opponents)
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    state = {"info": info}
+
+    def unit() -> int:
+        mask = state["info"]["action_mask"]
+        k = (rng.random(tables) * np.maximum(mask.sum(axis=1), 1)).astype(np.int64)
+        actions = np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1)
+        *_, state["info"] = env.step(actions)
+        return tables
+
+    return unit
+
+
 def openspiel_unit() -> Unit | None:
     """Return a unit playing one random hand of OpenSpiel's spades with observations."""
     try:
@@ -109,6 +133,10 @@ def main() -> None:
         "PettingZoo, observing from the state": pettingzoo_unit(SpadeskitEnv),
         "PettingZoo, observing a view (0.2.0)": pettingzoo_unit(ViewObservingEnv),
     }
+    for opponents in ("random", "greedy"):
+        vector = vector_unit(opponents)
+        if vector is not None:
+            contenders[f"VectorSpadesEnv, 1,024 tables, {opponents} opponents"] = vector
     anchor = openspiel_unit()
     if anchor is not None:
         contenders["OpenSpiel spades, with observation_tensor"] = anchor
@@ -126,12 +154,12 @@ def main() -> None:
             rates[name].append(rate(unit, args.round))
     base = "PettingZoo, observing a view (0.2.0)"
     print()
-    print(f"| {'contender':<44} | {'steps/s':>9} | {'vs 0.2.0 env':>18} |")
-    print(f"|{'-' * 46}|{'-' * 11}|{'-' * 20}|")
+    print(f"| {'contender':<48} | {'steps/s':>9} | {'vs 0.2.0 env':>18} |")
+    print(f"|{'-' * 50}|{'-' * 11}|{'-' * 20}|")
     for name, values in rates.items():
         ratios = [v / b for v, b in zip(values, rates[base], strict=True)]
         spread = f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
-        print(f"| {name:<44} | {statistics.median(values):>9,.0f} | {spread:>18} |")
+        print(f"| {name:<48} | {statistics.median(values):>9,.0f} | {spread:>18} |")
 
 
 if __name__ == "__main__":

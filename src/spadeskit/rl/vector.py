@@ -1,0 +1,383 @@
+"""Many tables stepped together as numpy arrays: :class:`VectorSpadesEnv`, a Gymnasium
+vector environment over the batched engine (the ``rl`` extra).
+
+Each of the ``num_envs`` tables has one learning seat (``seat``, 0 by default); the other
+seats are played by the opponents' policy: ``"random"`` (every bid and card uniformly
+among the legal ones) or ``"greedy"`` (bids and leads at random, following cards as
+:func:`spadeskit.bots.greedy_card` would).  An episode is one hand: the learning seat
+bids once, then plays its cards; at the hand's end the reward is its side's points less
+the best other side's, in hundreds (a hand scored in tenths counts in tenths of that).
+Every table finishes its hand on the same step, and the next step deals every table
+its next hand (Gymnasium's next-step autoreset: that step's actions are ignored).
+
+Rules are those of :func:`spadeskit.load_rules`, as the batched engine derives them (the
+deal, the legal cards from the play filters' building blocks, the trick winner, the
+scoring): a rule set whose auction is not "each seat bids once from one menu" (a tree
+auction, bids that depend on one's cards, blind bids) is refused with
+:class:`~spadeskit.batch.BatchUnsupported`.
+
+**Actions** are ``0``-``53``, a card by index (2♣ is 0 … A♠ is 51, the jokers 52 and 53),
+then ``54 + k`` for the ``k``-th bid of :attr:`VectorSpadesEnv.menu`.  ``info
+["action_mask"]`` (``num_envs`` x :attr:`~VectorSpadesEnv.num_actions`, bool) marks the
+legal ones; an illegal action raises :class:`~spadeskit.core.errors.IllegalAction`
+naming the table, and changes nothing.
+
+**Observations** are float32 rows of :attr:`~VectorSpadesEnv.observation_size` values,
+built from public facts and the learning seat's own cards only:
+
+==================== ==========================================================
+slots                what
+==================== ==========================================================
+54                   the seat's cards (1: held)
+54 per seat          the cards each seat has played this hand, seat by seat
+54 per seat          the cards on the table in the trick in progress, by seat
+menu + 1 per seat    each seat's bid, one-hot over the menu (last slot: none yet)
+1 per seat           the tricks each seat has taken, divided by the hand size
+1 per seat           the learning seat (one-hot)
+1 per seat           the dealer (one-hot)
+1 per seat           the trick's leader (one-hot; all 0 during the auction)
+2                    the phase: the auction, the play
+1                    the number of finished tricks, divided by the hand size
+==================== ==========================================================
+
+Table ``i``'s hands depend only on ``(seed, i)``: its ``j``-th hand is hand number
+``i + j * 2**20`` of the batched engine's deals (:func:`spadeskit.batch.common.draws`),
+with its dealer rotating by that number, and the opponents' random choices come from
+the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from numpy.typing import NDArray
+
+from spadeskit.batch.common import BatchUnsupported, _kth_bit, _Top
+from spadeskit.batch.engine import engine_for
+from spadeskit.core.actions import Action, Play
+from spadeskit.core.cards import card_at
+from spadeskit.core.errors import IllegalAction, SpadesError, shown
+from spadeskit.engine.loader import load_rules
+
+__all__ = ["OPPONENTS", "STRIDE", "VectorSpadesEnv"]
+
+OPPONENTS = ("random", "greedy")
+"""The opponents' policies."""
+
+STRIDE = 2**20
+"""Table ``i``'s ``j``-th hand is the batched engine's hand ``i + j * STRIDE``."""
+
+_ONE = np.uint64(1)
+_BITS = np.arange(54, dtype=np.uint64)
+
+
+class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
+    """``num_envs`` tables of a spadeskit rule set, one learning seat each (see the module)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        num_envs: int = 1024,
+        variant: str = "standard",
+        house_rules: Sequence[str] = (),
+        options: dict[str, Any] | None = None,
+        *,
+        seat: int = 0,
+        opponents: str = "random",
+    ) -> None:
+        if type(num_envs) is not int or not 1 <= num_envs <= STRIDE:
+            raise SpadesError(f"num_envs is a whole number, 1 to {STRIDE}, not {shown(num_envs)}")
+        if opponents not in OPPONENTS:
+            raise SpadesError(f"opponents are {' or '.join(OPPONENTS)}, not {shown(opponents)}")
+        rules = load_rules(variant, list(house_rules), options or {})
+        engine = engine_for(rules)
+        if engine.tree is not None or engine.templates is not None:
+            raise BatchUnsupported(
+                f"{rules.name!r}: the vector environment plays auctions where each seat bids "
+                "once from one menu, and this one is not"
+            )
+        n = engine.n
+        if type(seat) is not int or not 0 <= seat < n:
+            raise SpadesError(f"seat is one of {rules.name!r}'s seats, 0 to {n - 1}")
+        self.rules, self.engine, self.n, self.seat = rules, engine, n, seat
+        self.num_envs = num_envs
+        self.greedy = opponents == "greedy"
+        self.menu: tuple[Action, ...] = tuple(engine.menu)
+        """The bids, in the order of their actions (``54 + k``)."""
+        self.tricks = engine.tricks
+        self.num_actions = 54 + len(self.menu)
+        self.observation_size = 54 + 54 * n * 2 + n * (len(self.menu) + 1) + 4 * n + 3
+        self.single_action_space = spaces.Discrete(self.num_actions)
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.num_actions))
+        self.single_observation_space = spaces.Box(0.0, 1.0, (self.observation_size,), np.float32)
+        self.observation_space = spaces.Box(0.0, 1.0, (num_envs, self.observation_size), np.float32)
+        self.side = int(engine.side_of[seat])
+        self.unit = 100 * rules.table.score_unit
+        self._rows = np.arange(num_envs)
+        self._seed = 0
+        self._hand = 0
+        self._done = False
+        self._bidding = True
+
+    # -- Gymnasium -------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Deal every table its first hand (of ``seed``'s deals; default 0) and return
+        the observations and ``{"action_mask": ...}``."""
+        if seed is not None:
+            if type(seed) is not int or seed < 0:
+                raise SpadesError(f"seed is a whole number, 0 or more, not {shown(seed)}")
+            self._seed = seed
+        self._hand = 0
+        self._deal()
+        return self._observe(), self._info()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[NDArray[np.float32], NDArray[np.float64], Any, Any, dict[str, Any]]:
+        """Take each table's action; return observations, rewards, terminations,
+        truncations and ``{"action_mask": ...}`` (see the module for autoreset)."""
+        size = self.num_envs
+        rewards = np.zeros(size, dtype=np.float64)
+        ended = np.zeros(size, dtype=bool)
+        if self._done:
+            self._hand += 1
+            self._deal()
+            return self._observe(), rewards, ended, ended.copy(), self._info()
+        chosen = np.asarray(actions)
+        if chosen.shape != (size,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise IllegalAction(
+                f"give one action id a table: an array of {size} whole numbers, not "
+                f"{shown(actions, 40)}",
+                code="not-an-action",
+            )
+        mask = self._last_mask
+        inside = (chosen >= 0) & (chosen < self.num_actions)
+        legal = inside & mask[self._rows, np.clip(chosen, 0, self.num_actions - 1)]
+        if not legal.all():
+            table = int(np.flatnonzero(~legal)[0])
+            raise IllegalAction(
+                f"table {table}: action {int(chosen[table])} is not legal for seat "
+                f"{self.seat} now (info['action_mask'] marks the legal ones)",
+                seat=self.seat,
+            )
+        if self._bidding:
+            self.choice[:, self.seat] = chosen - 54
+            self._opponents_bid(after=True)
+            self._start_play()
+        else:
+            self._play(self._rows, chosen.astype(np.int64))
+        self._advance()
+        if self.trick_no[0] == self.tricks:
+            points, _, _ = self.engine._score(self.choice, self.books, self.engine.match)
+            mine = points[:, self.side]
+            others = np.delete(points, self.side, axis=1)
+            best = others.max(axis=1) if others.shape[1] else mine
+            rewards = (mine - best) / self.unit
+            self.points = points
+            ended[:] = True
+            self._done = True
+        return self._observe(), rewards, ended, np.zeros(size, dtype=bool), self._info()
+
+    # -- dealing and bidding ---------------------------------------------------------------
+
+    def _deal(self) -> None:
+        engine, n, size = self.engine, self.n, self.num_envs
+        numbers = self._rows.astype(np.int64) + self._hand * STRIDE
+        self.dealer, self.held, _, self.bid_draws, self.card_draws = engine.deal(
+            numbers, self._seed, n
+        )
+        self.deals = self.held.copy()
+        self.choice = np.full((size, n), -1, dtype=np.int64)
+        self.played = np.zeros(size, dtype=np.uint64)
+        self.played_by = np.zeros((size, n), dtype=np.uint64)
+        self.on_table = np.zeros((size, n), dtype=np.uint64)
+        self.books = np.zeros((size, n), dtype=np.int64)
+        self.trick_no = np.zeros(size, dtype=np.int64)
+        self.position = np.zeros(size, dtype=np.int64)
+        self.leader = np.full(size, -1, dtype=np.int64)
+        self.lead = np.zeros(size, dtype=np.int64)
+        self.best = np.full(size, -1, dtype=np.int64)
+        self.winner = np.zeros(size, dtype=np.int64)
+        self.top = np.full((size, engine.suits), -1, dtype=np.int64)
+        self.plays = np.full((size, self.tricks * n), -1, dtype=np.int64)
+        self.seats = np.full((size, self.tricks * n), -1, dtype=np.int64)
+        self.points = np.zeros((size, len(self.rules.table.sides)), dtype=np.int64)
+        self._done = False
+        self._bidding = True
+        relative = (self.seat - self.dealer) % self.n
+        self._turn = np.array(self.engine.order, dtype=np.int64).argsort()[relative]
+        self._opponents_bid(after=False)
+
+    def _opponents_bid(self, after: bool) -> None:
+        """Let the opponents bid, in the auction's order: those before the learning seat
+        (or, ``after``, those after it), each uniformly from the menu by its hand's draws."""
+        n, m = self.n, len(self.menu)
+        for turn, relative in enumerate(self.engine.order):
+            seat = (self.dealer + relative) % n
+            todo = turn > self._turn if after else turn < self._turn
+            picks = (self.bid_draws[:, turn] * m).astype(np.int64)
+            self.choice[self._rows[todo], seat[todo]] = picks[todo]
+
+    def _start_play(self) -> None:
+        self._bidding = False
+        self.leader = (self.dealer + self.engine.leader) % self.n
+
+    # -- card play -------------------------------------------------------------------------
+
+    def _to_act(self) -> NDArray[np.int64]:
+        to_act: NDArray[np.int64] = (self.leader + self.position) % self.n
+        return to_act
+
+    def _allowed(self, rows: NDArray[np.int64]) -> NDArray[np.uint64]:
+        """Each row's legal cards for its seat to act, from the batched play filters."""
+        engine = self.engine
+        seat = self._to_act()[rows]
+        hand = self.held[rows, seat]
+        allowed = np.empty(len(rows), dtype=np.uint64)
+        leading = self.position[rows] == 0
+        for flag in (True, False):
+            pick = np.flatnonzero(leading == flag)
+            if not len(pick):
+                continue
+            sub = rows[pick]
+            allowed[pick] = engine._filters(
+                hand[pick],
+                flag,
+                self.lead[sub],
+                self.played[sub],
+                self.trick_no[sub],
+                _Top(self.top[sub], np.arange(len(sub))),
+            )
+        return allowed
+
+    def _play(self, rows: NDArray[np.int64], cards: NDArray[np.int64]) -> None:
+        """Play ``cards`` (indices) for the seats to act in ``rows``, in place."""
+        engine, n = self.engine, self.n
+        seat = self._to_act()[rows]
+        bit = _ONE << cards.astype(np.uint64)
+        self.held[rows, seat] ^= bit
+        self.played[rows] |= bit
+        self.played_by[rows, seat] |= bit
+        self.on_table[rows, seat] = bit
+        column = self.trick_no[rows] * n + self.position[rows]
+        self.plays[rows, column] = cards
+        self.seats[rows, column] = seat
+        leading = self.position[rows] == 0
+        suit = engine.suit_of[cards]
+        self.lead[rows] = np.where(leading, suit, self.lead[rows])
+        power = engine.rows[self.lead[rows], cards]
+        better = leading | (power > self.best[rows])
+        self.best[rows] = np.where(better, power, self.best[rows])
+        self.winner[rows] = np.where(better, seat, self.winner[rows])
+        if engine.reads_top:
+            self.top[rows, suit] = np.maximum(self.top[rows, suit], engine.strength[cards])
+        self.position[rows] += 1
+        full = rows[self.position[rows] == n]
+        if len(full):
+            self.books[full, self.winner[full]] += 1
+            self.leader[full] = self.winner[full]
+            self.position[full] = 0
+            self.trick_no[full] += 1
+            self.on_table[full] = 0
+            self.top[full] = -1
+            self.best[full] = -1
+
+    def _advance(self) -> None:
+        """Let the opponents play until the learning seat is to act at every table (or
+        every table's hand is over)."""
+        engine = self.engine
+        while True:
+            live = (self.trick_no < self.tricks) & (self._to_act() != self.seat)
+            rows = np.flatnonzero(live)
+            if not len(rows):
+                return
+            allowed = self._allowed(rows)
+            column = self.trick_no[rows] * self.n + self.position[rows]
+            if self.greedy:
+                following = self.position[rows] != 0
+                bit = _kth_bit(allowed, self.card_draws[rows, column])
+                if following.any():
+                    f = rows[following]
+                    bit[following] = engine._greedy(
+                        allowed[following],
+                        self.lead[f],
+                        self.best[f],
+                        self.winner[f],
+                        self._to_act()[f],
+                    )
+            else:
+                bit = _kth_bit(allowed, self.card_draws[rows, column])
+            self._play(rows, np.bitwise_count(bit - _ONE).astype(np.int64))
+
+    # -- what the learning seat sees ---------------------------------------------------------
+
+    def _mask(self) -> NDArray[np.bool_]:
+        mask = np.zeros((self.num_envs, self.num_actions), dtype=bool)
+        if self._done:
+            return mask
+        if self._bidding:
+            mask[:, 54:] = True
+            return mask
+        allowed = self._allowed(self._rows)
+        mask[:, :54] = ((allowed[:, None] >> _BITS) & _ONE).astype(bool)
+        return mask
+
+    def _info(self) -> dict[str, Any]:
+        self._last_mask = self._mask()
+        return {"action_mask": self._last_mask.copy()}
+
+    def _observe(self) -> NDArray[np.float32]:
+        n, size, m = self.n, self.num_envs, len(self.menu)
+        out = np.zeros((size, self.observation_size), dtype=np.float32)
+        out[:, :54] = (self.held[:, self.seat, None] >> _BITS) & _ONE
+        base = 54
+        for block in (self.played_by, self.on_table):
+            for s in range(n):
+                out[:, base : base + 54] = (block[:, s, None] >> _BITS) & _ONE
+                base += 54
+        for s in range(n):
+            slot = np.where(self.choice[:, s] >= 0, self.choice[:, s], m)
+            out[self._rows, base + slot] = 1.0
+            base += m + 1
+        out[:, base : base + n] = self.books / self.tricks
+        base += n
+        out[:, base + self.seat] = 1.0
+        base += n
+        out[self._rows, base + self.dealer] = 1.0
+        base += n
+        if not self._bidding:
+            out[self._rows, base + self.leader] = 1.0
+        base += n
+        out[:, base + (0 if self._bidding else 1)] = 1.0
+        out[:, base + 2] = self.trick_no / self.tricks
+        return out
+
+    # -- checking ----------------------------------------------------------------------------
+
+    def hand_actions(self, table: int) -> tuple[list[list[str]], int, list[tuple[int, Action]]]:
+        """Return table ``table``'s hand so far, to replay through the step API: the
+        deal (each seat's card codes), the dealer, and every action as ``(seat,
+        action)`` (the bids in the auction's order, then the cards)."""
+        n = self.n
+        deal = [
+            [card_at(i).code for i in range(54) if int(self.deals[table, s]) >> i & 1]
+            for s in range(n)
+        ]
+        dealer = int(self.dealer[table])
+        actions: list[tuple[int, Action]] = []
+        for relative in self.engine.order:
+            seat = (dealer + relative) % n
+            if self.choice[table, seat] >= 0:
+                actions.append((seat, self.menu[int(self.choice[table, seat])]))
+        for card, seat in zip(self.plays[table], self.seats[table], strict=True):
+            if card >= 0:
+                actions.append((int(seat), Play(card_at(int(card)))))
+        return deal, dealer, actions

@@ -1,0 +1,133 @@
+"""The vector environment (spadeskit.rl, the ``rl`` extra) is the same game: its hands
+replay through the step API to the same books and points, a random agent's outcomes
+follow ``simulate``'s, table ``i`` depends only on ``(seed, i)``, and no observation
+shows a hidden card."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_action_space, check_observation_space
+
+import spadeskit
+from spadeskit.rl import VectorSpadesEnv
+from tests.test_batch import homogeneity_p
+
+
+def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Return a uniformly random legal action for every table."""
+    counts = mask.sum(axis=1)
+    k = (rng.random(len(mask)) * counts).astype(np.int64)
+    return np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1)
+
+
+def _hands(env: VectorSpadesEnv, hands: int, seed: int) -> list[tuple[object, ...]]:
+    """Play ``hands`` hands at every table with a random agent; return, per table and
+    hand, the replayed hand's result beside the environment's books, points and reward."""
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    out = []
+    for _ in range(hands):
+        while True:
+            _, reward, ended, _, info = env.step(_random_actions(info["action_mask"], rng))
+            if ended.all():
+                break
+        for table in range(env.num_envs):
+            deal, dealer, actions = env.hand_actions(table)
+            game = env.rules.new_game(deal=deal, dealer=dealer)
+            for seat, action in actions:
+                game = game.apply(action, seat)
+            out.append((game.hand_results[0], env.books[table], env.points[table], reward[table]))
+        _, _, _, _, info = env.step(np.zeros(env.num_envs, dtype=np.int64))  # autoreset
+    return out
+
+
+@pytest.mark.parametrize("opponents", ["random", "greedy"])
+def test_a_thousand_vectorized_hands_replay_to_the_same_books_and_points(opponents: str) -> None:
+    env = VectorSpadesEnv(250, opponents=opponents, seat=2)
+    played = _hands(env, 4, seed=7)
+    assert len(played) == 1000
+    for result, books, points, reward in played:
+        assert list(result.books) == books.tolist() and list(result.points) == points.tolist()
+        side = env.side
+        best = max(p for s, p in enumerate(result.points) if s != side)
+        assert reward == pytest.approx((result.points[side] - best) / 100)
+
+
+@pytest.mark.parametrize(
+    "variant, house", [("cutthroat", ()), ("call-break", ()), ("standard", ("jokers",))]
+)
+def test_other_rule_sets_replay_too(variant: str, house: tuple[str, ...]) -> None:
+    env = VectorSpadesEnv(40, variant, house, opponents="greedy", seat=1)
+    for result, books, points, _ in _hands(env, 2, seed=3):
+        assert list(result.books) == books.tolist() and list(result.points) == points.tolist()
+
+
+@pytest.mark.slow
+def test_a_random_agents_outcomes_follow_simulate() -> None:
+    """Chi-square: the learning seat's tricks and its side's points under a random agent
+    against random opponents are distributed as in ``simulate``'s random hands."""
+    env = VectorSpadesEnv(1000, seat=0)
+    played = _hands(env, 2, seed=11)
+    rules = spadeskit.load_rules("standard")
+    simulated = list(rules.simulate(2000, seed=5))
+    ours_books = [int(books[0]) for _, books, _, _ in played]
+    their_books = [r.books[0] for r in simulated]
+    assert homogeneity_p(ours_books, their_books) > 0.001
+    ours_points = [int(points[0]) // 10 for _, _, points, _ in played]
+    their_points = [r.points[0] // 10 for r in simulated]
+    assert homogeneity_p(ours_points, their_points) > 0.001
+
+
+def test_table_i_depends_only_on_the_seed_and_i() -> None:
+    small, large = VectorSpadesEnv(3), VectorSpadesEnv(7)
+    a, _ = small.reset(seed=4)
+    b, _ = large.reset(seed=4)
+    assert np.array_equal(a, b[:3]) and np.array_equal(small.deals, large.deals[:3])
+    for _ in range(14):
+        actions = np.argmax(large._last_mask, axis=1)
+        a, *_ = small.step(actions[:3])
+        b, *_ = large.step(actions)
+        assert np.array_equal(a, b[:3])
+    assert np.array_equal(small.points, large.points[:3])
+
+
+def test_hidden_cards_never_change_an_observation() -> None:
+    """Swap the hands of two other seats (cards not yet played): the learning seat's
+    observation is the same, in the auction and at every card."""
+    env = VectorSpadesEnv(16, seat=0)
+    _, info = env.reset(seed=2)
+    rng = np.random.default_rng(1)
+    for _ in range(14):
+        seen = env._observe()
+        kept = env.held.copy()
+        env.held[:, [1, 2]] = env.held[:, [2, 1]]
+        assert np.array_equal(env._observe(), seen)
+        env.held = kept
+        _, _, ended, _, info = env.step(_random_actions(info["action_mask"], rng))
+        if ended.all():
+            break
+
+
+def test_spaces_masks_and_refusals() -> None:
+    env = VectorSpadesEnv(5)
+    check_observation_space(env.single_observation_space)
+    check_action_space(env.single_action_space)
+    obs, info = env.reset(seed=1)
+    assert obs.dtype == np.float32 and env.observation_space.contains(obs)
+    assert info["action_mask"].shape == (5, env.num_actions)
+    assert info["action_mask"][:, 54:].all() and not info["action_mask"][:, :54].any()
+    with pytest.raises(spadeskit.IllegalAction, match="table 0"):
+        env.step(np.zeros(5, dtype=np.int64))  # a card during the auction
+    assert np.array_equal(env._observe(), obs)
+    with pytest.raises(spadeskit.IllegalAction):
+        env.step(np.array([54, 55]))
+    with pytest.raises(spadeskit.SpadesError):
+        VectorSpadesEnv(0)
+    with pytest.raises(spadeskit.SpadesError):
+        VectorSpadesEnv(4, opponents="clever")
+    with pytest.raises(spadeskit.SpadesError, match="bids once"):
+        VectorSpadesEnv(4, "three-suit-trump")
