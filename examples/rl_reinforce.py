@@ -83,7 +83,6 @@ def train(hands: int, tables: int, seed: int) -> list[tuple[int, float, float]]:
         if round_ % 10 == 0:
             curve.append((round_ * tables, float(np.mean(won)), float(np.mean(rewards))))
             won, rewards = [], []
-        observations, _, _, _, info = env.step(np.zeros(tables, dtype=np.int64))  # next hand
     return curve
 
 
@@ -102,7 +101,6 @@ def random_share(tables: int, seed: int, rounds: int = 20) -> float:
             if ended.all():
                 break
         won.append(float((reward > 0).mean()))
-        _, _, _, _, info = env.step(np.zeros(tables, dtype=np.int64))
     return float(np.mean(won))
 
 

@@ -40,8 +40,9 @@ def _hands(env: VectorSpadesEnv, hands: int, seed: int) -> list[tuple[object, ..
             game = env.rules.new_game(deal=deal, dealer=dealer)
             for seat, action in actions:
                 game = game.apply(action, seat)
-            out.append((game.hand_results[0], env.books[table], env.points[table], reward[table]))
-        _, _, _, _, info = env.step(np.zeros(env.num_envs, dtype=np.int64))  # autoreset
+            out.append(
+                (game.hand_results[0], env.last_books[table], env.last_points[table], reward[table])
+            )
     return out
 
 
@@ -92,7 +93,7 @@ def test_table_i_depends_only_on_the_seed_and_i() -> None:
         a, *_ = small.step(actions[:3])
         b, *_ = large.step(actions)
         assert np.array_equal(a, b[:3])
-    assert np.array_equal(small.points, large.points[:3])
+    assert np.array_equal(small.last_points, large.last_points[:3])
 
 
 def test_hidden_cards_never_change_an_observation() -> None:
@@ -149,3 +150,43 @@ def test_the_reinforce_example_learns_to_beat_random_play() -> None:
     curve = example.train(40, 256, 0)
     assert 0.4 < chance < 0.55
     assert curve[-1][1] > chance + 0.15, (chance, curve)
+
+
+def test_match_episodes_score_and_end_as_the_rules_do() -> None:
+    """In match episodes each table keeps its match: a hand scores as
+    ``Rules.score_hand`` scores it from the scores and bags as they stood, the match
+    goes on until the rules end it, and the table then starts a new one."""
+    env = VectorSpadesEnv(24, episode="match", opponents="greedy", seat=3)
+    rules = env.rules
+    rng = np.random.default_rng(5)
+    _, info = env.reset(seed=9)
+    before = list(env.match)
+    finished = 0
+    for _ in range(40 * 14):
+        _, reward, ended, _, info = env.step(_random_actions(info["action_mask"], rng))
+        if "final_obs" not in info:
+            assert not ended.any()
+            continue
+        for table in range(env.num_envs):
+            deal, dealer, actions = env.hand_actions(table)
+            game = rules.new_game(deal=deal, dealer=dealer)
+            for seat, action in actions:
+                game = game.apply(action, seat)
+            assert list(game.hand_results[0].books) == env.last_books[table].tolist()
+            bids = [None] * env.n
+            for seat, action in actions[: env.n]:
+                bids[seat] = action
+            books = env.last_books[table].tolist()
+            old = before[table]
+            expected = rules.score_hand(
+                bids=bids, books=books, scores=old.scores, bags=old.bags, dealer=dealer
+            )
+            assert list(expected.points) == env.last_points[table].tolist()
+            if ended[table]:
+                finished += 1
+                assert env.match[table].scores == (0,) * env.sides
+            else:
+                assert env.match[table].scores == expected.scores
+                assert env.match[table].bags == expected.bags
+        before = list(env.match)
+    assert finished >= 10

@@ -29,13 +29,16 @@ class BatchPlay(BatchScoring):
     """The card play of a chunk of hands in lockstep, for simulations and for search
     playouts."""
 
-    def deal(self, numbers: NDArray[np.int64], seed: int, choices: int) -> tuple[Any, ...]:
-        """Deal the hands ``numbers``: return each hand's dealer, the seats' cards
-        (masks), the blind (a mask), ``choices`` floats a hand for its auction, and the
-        floats for its cards."""
+    def deal(
+        self, numbers: NDArray[np.int64], seed: int, choices: int, dealer: Any = None
+    ) -> tuple[Any, ...]:
+        """Deal the hands ``numbers``: return each hand's dealer (given, or rotating with
+        the hand's number), the seats' cards (masks), the blind (a mask), ``choices``
+        floats a hand for its auction, and the floats for its cards."""
         n, size = self.n, len(numbers)
         rows = np.arange(size)
-        dealer = (n - 1 + numbers) % n
+        if dealer is None:
+            dealer = (n - 1 + numbers) % n
         first, last = int(numbers[0]), int(numbers[-1]) + 1
         shuffled, auction, cards = draws(seed, first, last, self.deck, choices, self.tricks * n)
         held = np.zeros((size, n), dtype=np.uint64)

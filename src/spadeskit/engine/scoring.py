@@ -60,6 +60,8 @@ class Scoring(Dealer):
         return summary
 
     def score(self, summary: HandSummary, match: MatchState) -> HandScore:
+        """Return the score of the hand ``summary`` sums up, under ``match`` as it stood:
+        the score lines the scoring hooks give, each side's points, scores and bags."""
         found = self.calls.score_hand(summary, match)
         lines: list[ScoreLine] = []
         sides = range(len(self.table.sides))

@@ -4,11 +4,18 @@ vector environment over the batched engine (the ``rl`` extra).
 Each of the ``num_envs`` tables has one learning seat (``seat``, 0 by default); the other
 seats are played by the opponents' policy: ``"random"`` (every bid and card uniformly
 among the legal ones) or ``"greedy"`` (bids and leads at random, following cards as
-:func:`spadeskit.bots.greedy_card` would).  An episode is one hand: the learning seat
-bids once, then plays its cards; at the hand's end the reward is its side's points less
-the best other side's, in hundreds (a hand scored in tenths counts in tenths of that).
-Every table finishes its hand on the same step, and the next step deals every table
-its next hand (Gymnasium's next-step autoreset: that step's actions are ignored).
+:func:`spadeskit.bots.greedy_card` would).  In each hand the learning seat bids once,
+then plays its cards; at the hand's end the reward is its side's points less the best
+other side's, in hundreds (a hand scored in tenths counts in tenths of that).  Every
+table finishes its hand on the same step, and that step deals every table its next hand
+(Gymnasium's same-step autoreset: the observation returned is the next hand's first, the
+finished hand's last is ``info["final_obs"]``, marked by ``info["_final_obs"]``).
+
+An episode is one hand (``episode="hand"``), or a whole match (``episode="match"``):
+each table then keeps its match (scores, bags, dealer) from hand to hand, scored and
+ended by the rules' own hooks (:meth:`Engine.score <spadeskit.engine.machine.Engine.score>`
+and :meth:`Engine.settle <spadeskit.engine.machine.Engine.settle>`), and a table is
+terminated when its match ends, to start a new one on the same step.
 
 Rules are those of :func:`spadeskit.load_rules`, as the batched engine derives them (the
 deal, the legal cards from the play filters' building blocks, the trick winner, the
@@ -38,12 +45,14 @@ menu + 1 per seat    each seat's bid, one-hot over the menu (last slot: none yet
 1 per seat           the trick's leader (one-hot; all 0 during the auction)
 2                    the phase: the auction, the play
 1                    the number of finished tricks, divided by the hand size
+2 per side           each side's score (÷ 1,000, clipped to [-1, 1]) and bags (÷ 10, at
+                     most 1): the match so far (0 in one-hand episodes)
 ==================== ==========================================================
 
 Table ``i``'s hands depend only on ``(seed, i)``: its ``j``-th hand is hand number
 ``i + j * 2**20`` of the batched engine's deals (:func:`spadeskit.batch.common.draws`),
-with its dealer rotating by that number, and the opponents' random choices come from
-the same numbers.
+with its dealer rotating by that number (in a match, the first hand's; the rules choose
+the next dealers), and the opponents' random choices come from the same numbers.
 """
 
 from __future__ import annotations
@@ -61,12 +70,17 @@ from spadeskit.batch.engine import engine_for
 from spadeskit.core.actions import Action, Play
 from spadeskit.core.cards import card_at
 from spadeskit.core.errors import IllegalAction, SpadesError, shown
+from spadeskit.core.results import HandResult, HandSummary
+from spadeskit.core.state import MatchState
 from spadeskit.engine.loader import load_rules
 
-__all__ = ["OPPONENTS", "STRIDE", "VectorSpadesEnv"]
+__all__ = ["EPISODES", "OPPONENTS", "STRIDE", "VectorSpadesEnv"]
 
 OPPONENTS = ("random", "greedy")
 """The opponents' policies."""
+
+EPISODES = ("hand", "match")
+"""What an episode is."""
 
 STRIDE = 2**20
 """Table ``i``'s ``j``-th hand is the batched engine's hand ``i + j * STRIDE``."""
@@ -78,7 +92,7 @@ _BITS = np.arange(54, dtype=np.uint64)
 class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
     """``num_envs`` tables of a spadeskit rule set, one learning seat each (see the module)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(
         self,
@@ -89,11 +103,14 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         *,
         seat: int = 0,
         opponents: str = "random",
+        episode: str = "hand",
     ) -> None:
         if type(num_envs) is not int or not 1 <= num_envs <= STRIDE:
             raise SpadesError(f"num_envs is a whole number, 1 to {STRIDE}, not {shown(num_envs)}")
         if opponents not in OPPONENTS:
             raise SpadesError(f"opponents are {' or '.join(OPPONENTS)}, not {shown(opponents)}")
+        if episode not in EPISODES:
+            raise SpadesError(f"an episode is a {' or a '.join(EPISODES)}, not {shown(episode)}")
         rules = load_rules(variant, list(house_rules), options or {})
         engine = engine_for(rules)
         if engine.tree is not None or engine.templates is not None:
@@ -107,11 +124,15 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         self.rules, self.engine, self.n, self.seat = rules, engine, n, seat
         self.num_envs = num_envs
         self.greedy = opponents == "greedy"
+        self.matches = episode == "match"
         self.menu: tuple[Action, ...] = tuple(engine.menu)
         """The bids, in the order of their actions (``54 + k``)."""
         self.tricks = engine.tricks
         self.num_actions = 54 + len(self.menu)
-        self.observation_size = 54 + 54 * n * 2 + n * (len(self.menu) + 1) + 4 * n + 3
+        self.sides = len(rules.table.sides)
+        self.observation_size = (
+            54 + 54 * n * 2 + n * (len(self.menu) + 1) + 4 * n + 3 + 2 * self.sides
+        )
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.num_actions))
         self.single_observation_space = spaces.Box(0.0, 1.0, (self.observation_size,), np.float32)
@@ -121,8 +142,8 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         self._rows = np.arange(num_envs)
         self._seed = 0
         self._hand = 0
-        self._done = False
         self._bidding = True
+        self._fresh = MatchState.fresh(self.sides)
 
     # -- Gymnasium -------------------------------------------------------------------------
 
@@ -136,7 +157,9 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
                 raise SpadesError(f"seed is a whole number, 0 or more, not {shown(seed)}")
             self._seed = seed
         self._hand = 0
-        self._deal()
+        self.match = [self._fresh] * self.num_envs
+        """Each table's match so far (the rules' :class:`MatchState`)."""
+        self._deal(None)
         return self._observe(), self._info()
 
     def step(
@@ -147,10 +170,6 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         size = self.num_envs
         rewards = np.zeros(size, dtype=np.float64)
         ended = np.zeros(size, dtype=bool)
-        if self._done:
-            self._hand += 1
-            self._deal()
-            return self._observe(), rewards, ended, ended.copy(), self._info()
         chosen = np.asarray(actions)
         if chosen.shape != (size,) or not np.issubdtype(chosen.dtype, np.integer):
             raise IllegalAction(
@@ -175,24 +194,77 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         else:
             self._play(self._rows, chosen.astype(np.int64))
         self._advance()
-        if self.trick_no[0] == self.tricks:
-            points, _, _ = self.engine._score(self.choice, self.books, self.engine.match)
-            mine = points[:, self.side]
-            others = np.delete(points, self.side, axis=1)
-            best = others.max(axis=1) if others.shape[1] else mine
-            rewards = (mine - best) / self.unit
-            self.points = points
+        if self.trick_no[0] < self.tricks:
+            return self._observe(), rewards, ended, ended.copy(), self._info()
+        # Every table's hand is over: score it, keep it (hand_actions), start the next.
+        dealers = self._score_hands(ended)
+        mine = self.points[:, self.side]
+        others = np.delete(self.points, self.side, axis=1)
+        best = others.max(axis=1) if others.shape[1] else mine
+        rewards = (mine - best) / self.unit
+        self.last = {
+            name: getattr(self, name) for name in ("deals", "dealer", "choice", "plays", "seats")
+        }
+        self.last_books, self.last_points = self.books, self.points
+        final = self._observe()
+        self._hand += 1
+        self._deal(dealers)
+        info = self._info()
+        info["final_obs"], info["_final_obs"] = final, ended.copy()
+        return self._observe(), rewards, ended, np.zeros(size, dtype=bool), info
+
+    def _score_hands(self, ended: NDArray[np.bool_]) -> NDArray[np.int64] | None:
+        """Score every table's finished hand into :attr:`points`; in matches, move each
+        table's match on by the rules (the next dealer, the end) and mark in ``ended``
+        the tables whose match ended.  Return the next dealers (``None``: by number)."""
+        if not self.matches:
+            self.points, _, _ = self.engine._score(self.choice, self.books, self._fresh)
             ended[:] = True
-            self._done = True
-        return self._observe(), rewards, ended, np.zeros(size, dtype=bool), self._info()
+            return None
+        engine = self.rules.engine
+        menu, trump = self.menu, self.engine.trump
+        self.points = np.zeros((self.num_envs, self.sides), dtype=np.int64)
+        dealers = np.empty(self.num_envs, dtype=np.int64)
+        for table, (match, bids, books) in enumerate(
+            zip(self.match, self.choice.tolist(), self.books.tolist(), strict=True)
+        ):
+            summary = HandSummary(tuple(menu[b] for b in bids), tuple(books), trump=trump)
+            scored = engine.score(summary, match)
+            dealer = int(self.dealer[table])
+            result = HandResult(
+                len(match.results),
+                dealer,
+                summary.bids,
+                summary.books,
+                scored.lines,
+                scored.points,
+                scored.scores,
+                scored.bags,
+                False,
+                "",
+            )
+            after, following = engine.settle(match, result, (), dealer)
+            self.points[table] = scored.points
+            if following is None:
+                ended[table] = True
+                self.match[table] = self._fresh
+                dealers[table] = -1
+            else:
+                self.match[table] = after
+                dealers[table] = following
+        return dealers
 
     # -- dealing and bidding ---------------------------------------------------------------
 
-    def _deal(self) -> None:
+    def _deal(self, dealers: NDArray[np.int64] | None) -> None:
+        """Deal every table its next hand: dealt by ``dealers`` (``-1``, or ``None`` for
+        every table: the dealer rotating with the hand's number)."""
         engine, n, size = self.engine, self.n, self.num_envs
         numbers = self._rows.astype(np.int64) + self._hand * STRIDE
+        if dealers is not None:
+            dealers = np.where(dealers >= 0, dealers, (n - 1 + numbers) % n)
         self.dealer, self.held, _, self.bid_draws, self.card_draws = engine.deal(
-            numbers, self._seed, n
+            numbers, self._seed, n, dealers
         )
         self.deals = self.held.copy()
         self.choice = np.full((size, n), -1, dtype=np.int64)
@@ -209,8 +281,6 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         self.top = np.full((size, engine.suits), -1, dtype=np.int64)
         self.plays = np.full((size, self.tricks * n), -1, dtype=np.int64)
         self.seats = np.full((size, self.tricks * n), -1, dtype=np.int64)
-        self.points = np.zeros((size, len(self.rules.table.sides)), dtype=np.int64)
-        self._done = False
         self._bidding = True
         relative = (self.seat - self.dealer) % self.n
         self._turn = np.array(self.engine.order, dtype=np.int64).argsort()[relative]
@@ -321,8 +391,6 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
 
     def _mask(self) -> NDArray[np.bool_]:
         mask = np.zeros((self.num_envs, self.num_actions), dtype=bool)
-        if self._done:
-            return mask
         if self._bidding:
             mask[:, 54:] = True
             return mask
@@ -358,26 +426,33 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         base += n
         out[:, base + (0 if self._bidding else 1)] = 1.0
         out[:, base + 2] = self.trick_no / self.tricks
+        base += 3
+        if self.matches:
+            scores = np.array([m.scores for m in self.match], dtype=np.float32)
+            bags = np.array([m.bags for m in self.match], dtype=np.float32)
+            out[:, base : base + self.sides] = np.clip(scores / 1000, -1.0, 1.0)
+            out[:, base + self.sides :] = np.minimum(bags / 10, 1.0)
         return out
 
     # -- checking ----------------------------------------------------------------------------
 
     def hand_actions(self, table: int) -> tuple[list[list[str]], int, list[tuple[int, Action]]]:
-        """Return table ``table``'s hand so far, to replay through the step API: the
-        deal (each seat's card codes), the dealer, and every action as ``(seat,
-        action)`` (the bids in the auction's order, then the cards)."""
-        n = self.n
+        """Return table ``table``'s last finished hand, to replay through the step API:
+        the deal (each seat's card codes), the dealer, and every action as ``(seat,
+        action)`` (the bids in the auction's order, then the cards).  Its books and
+        points are in :attr:`last_books` and :attr:`last_points`."""
+        n, last = self.n, self.last
         deal = [
-            [card_at(i).code for i in range(54) if int(self.deals[table, s]) >> i & 1]
+            [card_at(i).code for i in range(54) if int(last["deals"][table, s]) >> i & 1]
             for s in range(n)
         ]
-        dealer = int(self.dealer[table])
+        dealer = int(last["dealer"][table])
         actions: list[tuple[int, Action]] = []
         for relative in self.engine.order:
             seat = (dealer + relative) % n
-            if self.choice[table, seat] >= 0:
-                actions.append((seat, self.menu[int(self.choice[table, seat])]))
-        for card, seat in zip(self.plays[table], self.seats[table], strict=True):
+            if last["choice"][table, seat] >= 0:
+                actions.append((seat, self.menu[int(last["choice"][table, seat])]))
+        for card, seat in zip(last["plays"][table], last["seats"][table], strict=True):
             if card >= 0:
                 actions.append((int(seat), Play(card_at(int(card)))))
         return deal, dealer, actions
