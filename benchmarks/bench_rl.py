@@ -8,7 +8,8 @@ ratios, and their range, as bench_core.py does):
   against the same environment observing as 0.2.0 did: building the seat's view, with
   its event list, and encoding it (:func:`spadeskit.interop.encoding.observation`);
 * :class:`spadeskit.rl.VectorSpadesEnv` (the ``rl`` extra), 1,024 tables stepped together,
-  a uniformly random legal action a table, against random and against greedy opponents;
+  a uniformly random legal action a table, against random and against greedy opponents
+  (and 64 tables against HeuristicBot opponents);
 * OpenSpiel's ``spades`` played at random from Python, each decision with its
   ``observation_tensor()`` (the anchor every row is also compared with).
 
@@ -133,10 +134,10 @@ def main() -> None:
         "PettingZoo, observing from the state": pettingzoo_unit(SpadeskitEnv),
         "PettingZoo, observing a view (0.2.0)": pettingzoo_unit(ViewObservingEnv),
     }
-    for opponents in ("random", "greedy"):
-        vector = vector_unit(opponents)
+    for opponents, tables in (("random", 1024), ("greedy", 1024), ("heuristic", 64)):
+        vector = vector_unit(opponents, tables)
         if vector is not None:
-            contenders[f"VectorSpadesEnv, 1,024 tables, {opponents} opponents"] = vector
+            contenders[f"VectorSpadesEnv, {tables:,} tables, {opponents} opponents"] = vector
     anchor = openspiel_unit()
     if anchor is not None:
         contenders["OpenSpiel spades, with observation_tensor"] = anchor

@@ -190,3 +190,15 @@ def test_match_episodes_score_and_end_as_the_rules_do() -> None:
                 assert env.match[table].bags == expected.bags
         before = list(env.match)
     assert finished >= 10
+
+
+def test_heuristic_opponents_play_legal_hands_that_replay() -> None:
+    """With ``opponents="heuristic"`` every other seat is a HeuristicBot deciding from
+    its view; the hands still replay to the same books and points."""
+    env = VectorSpadesEnv(6, opponents="heuristic", seat=2)
+    played = _hands(env, 2, seed=4)
+    assert len(played) == 12
+    for result, books, points, _ in played:
+        assert list(result.books) == books.tolist() and list(result.points) == points.tolist()
+    bids = [env.menu[k] for k in env.last["choice"][0].tolist()]
+    assert all(b in env.menu for b in bids)

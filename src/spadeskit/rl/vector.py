@@ -3,8 +3,11 @@ vector environment over the batched engine (the ``rl`` extra).
 
 Each of the ``num_envs`` tables has one learning seat (``seat``, 0 by default); the other
 seats are played by the opponents' policy: ``"random"`` (every bid and card uniformly
-among the legal ones) or ``"greedy"`` (bids and leads at random, following cards as
-:func:`spadeskit.bots.greedy_card` would).  In each hand the learning seat bids once,
+among the legal ones), ``"greedy"`` (bids and leads at random, following cards as
+:func:`spadeskit.bots.greedy_card` would), both on the arrays, or ``"heuristic"``:
+:class:`~spadeskit.bots.HeuristicBot` at every other seat, each table also kept as a
+step-API state for the bots' views (a few thousand steps a second, not hundreds of
+thousands).  In each hand the learning seat bids once,
 then plays its cards; at the hand's end the reward is its side's points less the best
 other side's, in hundreds (a hand scored in tenths counts in tenths of that).  Every
 table finishes its hand on the same step, and that step deals every table its next hand
@@ -57,6 +60,7 @@ the next dealers), and the opponents' random choices come from the same numbers.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,16 +71,18 @@ from numpy.typing import NDArray
 
 from spadeskit.batch.common import BatchUnsupported, _kth_bit, _Top
 from spadeskit.batch.engine import engine_for
+from spadeskit.bots.heuristic import HeuristicBot
+from spadeskit.core.actions import PLAYS as _PLAYS
 from spadeskit.core.actions import Action, Play
 from spadeskit.core.cards import card_at
 from spadeskit.core.errors import IllegalAction, SpadesError, shown
 from spadeskit.core.results import HandResult, HandSummary
-from spadeskit.core.state import MatchState
+from spadeskit.core.state import MatchState, evolve
 from spadeskit.engine.loader import load_rules
 
 __all__ = ["EPISODES", "OPPONENTS", "STRIDE", "VectorSpadesEnv"]
 
-OPPONENTS = ("random", "greedy")
+OPPONENTS = ("random", "greedy", "heuristic")
 """The opponents' policies."""
 
 EPISODES = ("hand", "match")
@@ -124,6 +130,8 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         self.rules, self.engine, self.n, self.seat = rules, engine, n, seat
         self.num_envs = num_envs
         self.greedy = opponents == "greedy"
+        self.heuristic = opponents == "heuristic"
+        self._bots: dict[int, HeuristicBot] = {}
         self.matches = episode == "match"
         self.menu: tuple[Action, ...] = tuple(engine.menu)
         """The bids, in the order of their actions (``54 + k``)."""
@@ -157,6 +165,12 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
                 raise SpadesError(f"seed is a whole number, 0 or more, not {shown(seed)}")
             self._seed = seed
         self._hand = 0
+        if self.heuristic:
+            self._bots = {}
+            for other in range(self.n):
+                if other != self.seat:
+                    bot = self._bots[other] = HeuristicBot()
+                    bot.reset(other, self.rules, random.Random(self._seed * self.n + other))
         self.match = [self._fresh] * self.num_envs
         """Each table's match so far (the rules' :class:`MatchState`)."""
         self._deal(None)
@@ -189,6 +203,9 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
             )
         if self._bidding:
             self.choice[:, self.seat] = chosen - 54
+            if self.heuristic:
+                for table, k in enumerate(self.choice[:, self.seat].tolist()):
+                    self._games[table] = self._games[table].apply(self.menu[k], self.seat)
             self._opponents_bid(after=True)
             self._start_play()
         else:
@@ -282,6 +299,14 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         self.plays = np.full((size, self.tricks * n), -1, dtype=np.int64)
         self.seats = np.full((size, self.tricks * n), -1, dtype=np.int64)
         self._bidding = True
+        if self.heuristic:
+            self._games = []
+            for table in range(size):
+                deal, dealer = self._deal_of(self.deals, self.dealer, table)
+                game = self.rules.new_game(deal=deal, dealer=dealer)
+                if self.match[table] is not self._fresh:
+                    game = evolve(game, match=self.match[table])
+                self._games.append(game)
         relative = (self.seat - self.dealer) % self.n
         self._turn = np.array(self.engine.order, dtype=np.int64).argsort()[relative]
         self._opponents_bid(after=False)
@@ -293,8 +318,19 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         for turn, relative in enumerate(self.engine.order):
             seat = (self.dealer + relative) % n
             todo = turn > self._turn if after else turn < self._turn
+            if self.heuristic:
+                for table in np.flatnonzero(todo).tolist():
+                    self._bot_bids(table, int(seat[table]))
+                continue
             picks = (self.bid_draws[:, turn] * m).astype(np.int64)
             self.choice[self._rows[todo], seat[todo]] = picks[todo]
+
+    def _bot_bids(self, table: int, seat: int) -> None:
+        """Let the heuristic bot at ``seat`` bid at ``table`` (state and arrays)."""
+        game = self._games[table]
+        bid = self._bots[seat].choose(game.view(seat))
+        self._games[table] = game.apply(bid, seat)
+        self.choice[table, seat] = self.engine.menu_index[bid]
 
     def _start_play(self) -> None:
         self._bidding = False
@@ -332,6 +368,9 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         """Play ``cards`` (indices) for the seats to act in ``rows``, in place."""
         engine, n = self.engine, self.n
         seat = self._to_act()[rows]
+        if self.heuristic:
+            for table, who, card in zip(rows.tolist(), seat.tolist(), cards.tolist(), strict=True):
+                self._games[table] = self._games[table].apply(_PLAYS[card], who)
         bit = _ONE << cards.astype(np.uint64)
         self.held[rows, seat] ^= bit
         self.played[rows] |= bit
@@ -369,6 +408,17 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
             rows = np.flatnonzero(live)
             if not len(rows):
                 return
+            if self.heuristic:
+                seats = self._to_act()[rows].tolist()
+                chosen = [
+                    self._bots[seat].choose(self._games[table].view(seat))
+                    for table, seat in zip(rows.tolist(), seats, strict=True)
+                ]
+                cards = [a.card.index if isinstance(a, Play) else -1 for a in chosen]
+                if min(cards) < 0:
+                    raise SpadesError(f"a heuristic bot answered {chosen} where a card was due")
+                self._play(rows, np.array(cards, dtype=np.int64))
+                continue
             allowed = self._allowed(rows)
             column = self.trick_no[rows] * self.n + self.position[rows]
             if self.greedy:
@@ -436,17 +486,21 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
 
     # -- checking ----------------------------------------------------------------------------
 
+    def _deal_of(self, deals: Any, dealers: Any, table: int) -> tuple[list[list[str]], int]:
+        """Return a table's deal as each seat's card codes, and its dealer."""
+        deal = [
+            [card_at(i).code for i in range(54) if int(deals[table, s]) >> i & 1]
+            for s in range(self.n)
+        ]
+        return deal, int(dealers[table])
+
     def hand_actions(self, table: int) -> tuple[list[list[str]], int, list[tuple[int, Action]]]:
         """Return table ``table``'s last finished hand, to replay through the step API:
         the deal (each seat's card codes), the dealer, and every action as ``(seat,
         action)`` (the bids in the auction's order, then the cards).  Its books and
         points are in :attr:`last_books` and :attr:`last_points`."""
         n, last = self.n, self.last
-        deal = [
-            [card_at(i).code for i in range(54) if int(last["deals"][table, s]) >> i & 1]
-            for s in range(n)
-        ]
-        dealer = int(last["dealer"][table])
+        deal, dealer = self._deal_of(last["deals"], last["dealer"], table)
         actions: list[tuple[int, Action]] = []
         for relative in self.engine.order:
             seat = (dealer + relative) % n
