@@ -11,6 +11,7 @@ _OPTIONAL = {
     "src/spadeskit/interop/pettingzoo.py": "pettingzoo",
     "src/spadeskit/rl/__init__.py": "gymnasium",
     "src/spadeskit/rl/vector.py": "gymnasium",
+    "src/spadeskit/rl/tables.py": "gymnasium",
 }
 
 collect_ignore = [

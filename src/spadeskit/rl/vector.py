@@ -69,16 +69,14 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from numpy.typing import NDArray
 
-from spadeskit.batch.common import BatchUnsupported, _kth_bit, _Top
+from spadeskit.batch.common import BatchUnsupported
 from spadeskit.batch.engine import engine_for
 from spadeskit.bots.heuristic import HeuristicBot
-from spadeskit.core.actions import PLAYS as _PLAYS
-from spadeskit.core.actions import Action, Play
-from spadeskit.core.cards import card_at
+from spadeskit.core.actions import Action
 from spadeskit.core.errors import IllegalAction, SpadesError, shown
-from spadeskit.core.results import HandResult, HandSummary
-from spadeskit.core.state import MatchState, evolve
+from spadeskit.core.state import MatchState
 from spadeskit.engine.loader import load_rules
+from spadeskit.rl.tables import STRIDE, Tables
 
 __all__ = ["EPISODES", "OPPONENTS", "STRIDE", "VectorSpadesEnv"]
 
@@ -88,14 +86,12 @@ OPPONENTS = ("random", "greedy", "heuristic")
 EPISODES = ("hand", "match")
 """What an episode is."""
 
-STRIDE = 2**20
-"""Table ``i``'s ``j``-th hand is the batched engine's hand ``i + j * STRIDE``."""
 
 _ONE = np.uint64(1)
 _BITS = np.arange(54, dtype=np.uint64)
 
 
-class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
+class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
     """``num_envs`` tables of a spadeskit rule set, one learning seat each (see the module)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
@@ -230,213 +226,6 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
         info["final_obs"], info["_final_obs"] = final, ended.copy()
         return self._observe(), rewards, ended, np.zeros(size, dtype=bool), info
 
-    def _score_hands(self, ended: NDArray[np.bool_]) -> NDArray[np.int64] | None:
-        """Score every table's finished hand into :attr:`points`; in matches, move each
-        table's match on by the rules (the next dealer, the end) and mark in ``ended``
-        the tables whose match ended.  Return the next dealers (``None``: by number)."""
-        if not self.matches:
-            self.points, _, _ = self.engine._score(self.choice, self.books, self._fresh)
-            ended[:] = True
-            return None
-        engine = self.rules.engine
-        menu, trump = self.menu, self.engine.trump
-        self.points = np.zeros((self.num_envs, self.sides), dtype=np.int64)
-        dealers = np.empty(self.num_envs, dtype=np.int64)
-        for table, (match, bids, books) in enumerate(
-            zip(self.match, self.choice.tolist(), self.books.tolist(), strict=True)
-        ):
-            summary = HandSummary(tuple(menu[b] for b in bids), tuple(books), trump=trump)
-            scored = engine.score(summary, match)
-            dealer = int(self.dealer[table])
-            result = HandResult(
-                len(match.results),
-                dealer,
-                summary.bids,
-                summary.books,
-                scored.lines,
-                scored.points,
-                scored.scores,
-                scored.bags,
-                False,
-                "",
-            )
-            after, following = engine.settle(match, result, (), dealer)
-            self.points[table] = scored.points
-            if following is None:
-                ended[table] = True
-                self.match[table] = self._fresh
-                dealers[table] = -1
-            else:
-                self.match[table] = after
-                dealers[table] = following
-        return dealers
-
-    # -- dealing and bidding ---------------------------------------------------------------
-
-    def _deal(self, dealers: NDArray[np.int64] | None) -> None:
-        """Deal every table its next hand: dealt by ``dealers`` (``-1``, or ``None`` for
-        every table: the dealer rotating with the hand's number)."""
-        engine, n, size = self.engine, self.n, self.num_envs
-        numbers = self._rows.astype(np.int64) + self._hand * STRIDE
-        if dealers is not None:
-            dealers = np.where(dealers >= 0, dealers, (n - 1 + numbers) % n)
-        self.dealer, self.held, _, self.bid_draws, self.card_draws = engine.deal(
-            numbers, self._seed, n, dealers
-        )
-        self.deals = self.held.copy()
-        self.choice = np.full((size, n), -1, dtype=np.int64)
-        self.played = np.zeros(size, dtype=np.uint64)
-        self.played_by = np.zeros((size, n), dtype=np.uint64)
-        self.on_table = np.zeros((size, n), dtype=np.uint64)
-        self.books = np.zeros((size, n), dtype=np.int64)
-        self.trick_no = np.zeros(size, dtype=np.int64)
-        self.position = np.zeros(size, dtype=np.int64)
-        self.leader = np.full(size, -1, dtype=np.int64)
-        self.lead = np.zeros(size, dtype=np.int64)
-        self.best = np.full(size, -1, dtype=np.int64)
-        self.winner = np.zeros(size, dtype=np.int64)
-        self.top = np.full((size, engine.suits), -1, dtype=np.int64)
-        self.plays = np.full((size, self.tricks * n), -1, dtype=np.int64)
-        self.seats = np.full((size, self.tricks * n), -1, dtype=np.int64)
-        self._bidding = True
-        if self.heuristic:
-            self._games = []
-            for table in range(size):
-                deal, dealer = self._deal_of(self.deals, self.dealer, table)
-                game = self.rules.new_game(deal=deal, dealer=dealer)
-                if self.match[table] is not self._fresh:
-                    game = evolve(game, match=self.match[table])
-                self._games.append(game)
-        relative = (self.seat - self.dealer) % self.n
-        self._turn = np.array(self.engine.order, dtype=np.int64).argsort()[relative]
-        self._opponents_bid(after=False)
-
-    def _opponents_bid(self, after: bool) -> None:
-        """Let the opponents bid, in the auction's order: those before the learning seat
-        (or, ``after``, those after it), each uniformly from the menu by its hand's draws."""
-        n, m = self.n, len(self.menu)
-        for turn, relative in enumerate(self.engine.order):
-            seat = (self.dealer + relative) % n
-            todo = turn > self._turn if after else turn < self._turn
-            if self.heuristic:
-                for table in np.flatnonzero(todo).tolist():
-                    self._bot_bids(table, int(seat[table]))
-                continue
-            picks = (self.bid_draws[:, turn] * m).astype(np.int64)
-            self.choice[self._rows[todo], seat[todo]] = picks[todo]
-
-    def _bot_bids(self, table: int, seat: int) -> None:
-        """Let the heuristic bot at ``seat`` bid at ``table`` (state and arrays)."""
-        game = self._games[table]
-        bid = self._bots[seat].choose(game.view(seat))
-        self._games[table] = game.apply(bid, seat)
-        self.choice[table, seat] = self.engine.menu_index[bid]
-
-    def _start_play(self) -> None:
-        self._bidding = False
-        self.leader = (self.dealer + self.engine.leader) % self.n
-
-    # -- card play -------------------------------------------------------------------------
-
-    def _to_act(self) -> NDArray[np.int64]:
-        to_act: NDArray[np.int64] = (self.leader + self.position) % self.n
-        return to_act
-
-    def _allowed(self, rows: NDArray[np.int64]) -> NDArray[np.uint64]:
-        """Each row's legal cards for its seat to act, from the batched play filters."""
-        engine = self.engine
-        seat = self._to_act()[rows]
-        hand = self.held[rows, seat]
-        allowed = np.empty(len(rows), dtype=np.uint64)
-        leading = self.position[rows] == 0
-        for flag in (True, False):
-            pick = np.flatnonzero(leading == flag)
-            if not len(pick):
-                continue
-            sub = rows[pick]
-            allowed[pick] = engine._filters(
-                hand[pick],
-                flag,
-                self.lead[sub],
-                self.played[sub],
-                self.trick_no[sub],
-                _Top(self.top[sub], np.arange(len(sub))),
-            )
-        return allowed
-
-    def _play(self, rows: NDArray[np.int64], cards: NDArray[np.int64]) -> None:
-        """Play ``cards`` (indices) for the seats to act in ``rows``, in place."""
-        engine, n = self.engine, self.n
-        seat = self._to_act()[rows]
-        if self.heuristic:
-            for table, who, card in zip(rows.tolist(), seat.tolist(), cards.tolist(), strict=True):
-                self._games[table] = self._games[table].apply(_PLAYS[card], who)
-        bit = _ONE << cards.astype(np.uint64)
-        self.held[rows, seat] ^= bit
-        self.played[rows] |= bit
-        self.played_by[rows, seat] |= bit
-        self.on_table[rows, seat] = bit
-        column = self.trick_no[rows] * n + self.position[rows]
-        self.plays[rows, column] = cards
-        self.seats[rows, column] = seat
-        leading = self.position[rows] == 0
-        suit = engine.suit_of[cards]
-        self.lead[rows] = np.where(leading, suit, self.lead[rows])
-        power = engine.rows[self.lead[rows], cards]
-        better = leading | (power > self.best[rows])
-        self.best[rows] = np.where(better, power, self.best[rows])
-        self.winner[rows] = np.where(better, seat, self.winner[rows])
-        if engine.reads_top:
-            self.top[rows, suit] = np.maximum(self.top[rows, suit], engine.strength[cards])
-        self.position[rows] += 1
-        full = rows[self.position[rows] == n]
-        if len(full):
-            self.books[full, self.winner[full]] += 1
-            self.leader[full] = self.winner[full]
-            self.position[full] = 0
-            self.trick_no[full] += 1
-            self.on_table[full] = 0
-            self.top[full] = -1
-            self.best[full] = -1
-
-    def _advance(self) -> None:
-        """Let the opponents play until the learning seat is to act at every table (or
-        every table's hand is over)."""
-        engine = self.engine
-        while True:
-            live = (self.trick_no < self.tricks) & (self._to_act() != self.seat)
-            rows = np.flatnonzero(live)
-            if not len(rows):
-                return
-            if self.heuristic:
-                seats = self._to_act()[rows].tolist()
-                chosen = [
-                    self._bots[seat].choose(self._games[table].view(seat))
-                    for table, seat in zip(rows.tolist(), seats, strict=True)
-                ]
-                cards = [a.card.index if isinstance(a, Play) else -1 for a in chosen]
-                if min(cards) < 0:
-                    raise SpadesError(f"a heuristic bot answered {chosen} where a card was due")
-                self._play(rows, np.array(cards, dtype=np.int64))
-                continue
-            allowed = self._allowed(rows)
-            column = self.trick_no[rows] * self.n + self.position[rows]
-            if self.greedy:
-                following = self.position[rows] != 0
-                bit = _kth_bit(allowed, self.card_draws[rows, column])
-                if following.any():
-                    f = rows[following]
-                    bit[following] = engine._greedy(
-                        allowed[following],
-                        self.lead[f],
-                        self.best[f],
-                        self.winner[f],
-                        self._to_act()[f],
-                    )
-            else:
-                bit = _kth_bit(allowed, self.card_draws[rows, column])
-            self._play(rows, np.bitwise_count(bit - _ONE).astype(np.int64))
-
     # -- what the learning seat sees ---------------------------------------------------------
 
     def _mask(self) -> NDArray[np.bool_]:
@@ -483,30 +272,3 @@ class VectorSpadesEnv(VectorEnv):  # type: ignore[misc,unused-ignore]
             out[:, base : base + self.sides] = np.clip(scores / 1000, -1.0, 1.0)
             out[:, base + self.sides :] = np.minimum(bags / 10, 1.0)
         return out
-
-    # -- checking ----------------------------------------------------------------------------
-
-    def _deal_of(self, deals: Any, dealers: Any, table: int) -> tuple[list[list[str]], int]:
-        """Return a table's deal as each seat's card codes, and its dealer."""
-        deal = [
-            [card_at(i).code for i in range(54) if int(deals[table, s]) >> i & 1]
-            for s in range(self.n)
-        ]
-        return deal, int(dealers[table])
-
-    def hand_actions(self, table: int) -> tuple[list[list[str]], int, list[tuple[int, Action]]]:
-        """Return table ``table``'s last finished hand, to replay through the step API:
-        the deal (each seat's card codes), the dealer, and every action as ``(seat,
-        action)`` (the bids in the auction's order, then the cards).  Its books and
-        points are in :attr:`last_books` and :attr:`last_points`."""
-        n, last = self.n, self.last
-        deal, dealer = self._deal_of(last["deals"], last["dealer"], table)
-        actions: list[tuple[int, Action]] = []
-        for relative in self.engine.order:
-            seat = (dealer + relative) % n
-            if last["choice"][table, seat] >= 0:
-                actions.append((seat, self.menu[int(last["choice"][table, seat])]))
-        for card, seat in zip(last["plays"][table], last["seats"][table], strict=True):
-            if card >= 0:
-                actions.append((int(seat), Play(card_at(int(card)))))
-        return deal, dealer, actions
