@@ -132,6 +132,8 @@ def test_spaces_masks_and_refusals() -> None:
         VectorSpadesEnv(4, opponents="clever")
     with pytest.raises(spadeskit.SpadesError, match="bids once"):
         VectorSpadesEnv(4, "three-suit-trump")
+    with pytest.raises(spadeskit.SpadesError, match="hides part of what a seat sees"):
+        VectorSpadesEnv(4, "standard", ["hidden-bids"])
 
 
 @pytest.mark.slow

@@ -24,7 +24,9 @@ Rules are those of :func:`spadeskit.load_rules`, as the batched engine derives t
 deal, the legal cards from the play filters' building blocks, the trick winner, the
 scoring): a rule set whose auction is not "each seat bids once from one menu" (a tree
 auction, bids that depend on one's cards, blind bids) is refused with
-:class:`~spadeskit.batch.BatchUnsupported`.
+:class:`~spadeskit.batch.BatchUnsupported`, and so is one whose views hide more than the
+cards (a ``spadeskit_view`` hook, as ``hidden-bids`` seals bids): the observations below
+would show it.
 
 **Actions** are ``0``-``53``, a card by index (2♣ is 0 … A♠ is 51, the jokers 52 and 53),
 then ``54 + k`` for the ``k``-th bid of :attr:`VectorSpadesEnv.menu`.  ``info
@@ -119,6 +121,11 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
             raise BatchUnsupported(
                 f"{rules.name!r}: the vector environment plays auctions where each seat bids "
                 "once from one menu, and this one is not"
+            )
+        if rules.calls.view is not None:
+            raise BatchUnsupported(
+                f"{rules.name!r} hides part of what a seat sees (a spadeskit_view hook, as "
+                "hidden-bids has), which the vector environment's observations do not"
             )
         n = engine.n
         if type(seat) is not int or not 0 <= seat < n:
