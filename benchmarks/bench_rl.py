@@ -83,7 +83,7 @@ def vector_unit(opponents: str, tables: int = 1024) -> Unit | None:
     """Return a unit taking one step of ``tables`` tables of the vector environment with
     a uniformly random legal action each, or None without Gymnasium."""
     try:
-        from spadeskit.rl import VectorSpadesEnv
+        from spadeskit.rl import VectorSpadesEnv, random_actions
     except ImportError:
         return None
     env = VectorSpadesEnv(tables, opponents=opponents)
@@ -92,10 +92,7 @@ def vector_unit(opponents: str, tables: int = 1024) -> Unit | None:
     state = {"info": info}
 
     def unit() -> int:
-        mask = state["info"]["action_mask"]
-        k = (rng.random(tables) * np.maximum(mask.sum(axis=1), 1)).astype(np.int64)
-        actions = np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1)
-        *_, state["info"] = env.step(actions)
+        *_, state["info"] = env.step(random_actions(state["info"]["action_mask"], rng))
         return tables
 
     return unit

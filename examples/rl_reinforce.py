@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from spadeskit.rl import VectorSpadesEnv
+from spadeskit.rl import VectorSpadesEnv, random_actions
 
 
 def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -94,10 +94,7 @@ def random_share(tables: int, seed: int, rounds: int = 20) -> float:
     won = []
     for _ in range(rounds):
         while True:
-            mask = info["action_mask"]
-            k = (rng.random(tables) * mask.sum(axis=1)).astype(np.int64)
-            actions = np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1)
-            _, reward, ended, _, info = env.step(actions)
+            _, reward, ended, _, info = env.step(random_actions(info["action_mask"], rng))
             if ended.all():
                 break
         won.append(float((reward > 0).mean()))

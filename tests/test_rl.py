@@ -13,15 +13,8 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_action_space, check_observation_space
 
 import spadeskit
-from spadeskit.rl import VectorSpadesEnv
+from spadeskit.rl import VectorSpadesEnv, random_actions
 from tests.test_batch import homogeneity_p
-
-
-def _random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Return a uniformly random legal action for every table."""
-    counts = mask.sum(axis=1)
-    k = (rng.random(len(mask)) * counts).astype(np.int64)
-    return np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1)
 
 
 def _hands(env: VectorSpadesEnv, hands: int, seed: int) -> list[tuple[object, ...]]:
@@ -32,7 +25,7 @@ def _hands(env: VectorSpadesEnv, hands: int, seed: int) -> list[tuple[object, ..
     out = []
     for _ in range(hands):
         while True:
-            _, reward, ended, _, info = env.step(_random_actions(info["action_mask"], rng))
+            _, reward, ended, _, info = env.step(random_actions(info["action_mask"], rng))
             if ended.all():
                 break
         for table in range(env.num_envs):
@@ -108,7 +101,7 @@ def test_hidden_cards_never_change_an_observation() -> None:
         env.held[:, [1, 2]] = env.held[:, [2, 1]]
         assert np.array_equal(env._observe(), seen)
         env.held = kept
-        _, _, ended, _, info = env.step(_random_actions(info["action_mask"], rng))
+        _, _, ended, _, info = env.step(random_actions(info["action_mask"], rng))
         if ended.all():
             break
 
@@ -165,7 +158,7 @@ def test_match_episodes_score_and_end_as_the_rules_do() -> None:
     before = list(env.match)
     finished = 0
     for _ in range(40 * 14):
-        _, reward, ended, _, info = env.step(_random_actions(info["action_mask"], rng))
+        _, reward, ended, _, info = env.step(random_actions(info["action_mask"], rng))
         if "final_obs" not in info:
             assert not ended.any()
             continue

@@ -8,6 +8,6 @@ below never import it, and it imports neither :mod:`spadeskit.apps` nor
 :mod:`spadeskit.interop`.
 """
 
-from spadeskit.rl.vector import OPPONENTS, STRIDE, VectorSpadesEnv
+from spadeskit.rl.vector import EPISODES, OPPONENTS, STRIDE, VectorSpadesEnv, random_actions
 
-__all__ = ["OPPONENTS", "STRIDE", "VectorSpadesEnv"]
+__all__ = ["EPISODES", "OPPONENTS", "STRIDE", "VectorSpadesEnv", "random_actions"]

@@ -80,7 +80,7 @@ from spadeskit.core.state import MatchState
 from spadeskit.engine.loader import load_rules
 from spadeskit.rl.tables import STRIDE, Tables
 
-__all__ = ["EPISODES", "OPPONENTS", "STRIDE", "VectorSpadesEnv"]
+__all__ = ["EPISODES", "OPPONENTS", "STRIDE", "VectorSpadesEnv", "random_actions"]
 
 OPPONENTS = ("random", "greedy", "heuristic")
 """The opponents' policies."""
@@ -91,6 +91,14 @@ EPISODES = ("hand", "match")
 
 _ONE = np.uint64(1)
 _BITS = np.arange(54, dtype=np.uint64)
+
+
+def random_actions(mask: NDArray[np.bool_], rng: np.random.Generator) -> NDArray[np.int64]:
+    """Return a uniformly random legal action for every table (each row of ``mask``,
+    as ``info["action_mask"]`` gives it, has one at least): a random agent."""
+    k = (rng.random(len(mask)) * mask.sum(axis=1)).astype(np.int64)
+    chosen: NDArray[np.int64] = np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1)
+    return chosen
 
 
 class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
