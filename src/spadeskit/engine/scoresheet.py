@@ -211,19 +211,7 @@ class ScoreSheet(MatchTotals):
         engine = self.engine
         assert self.dealer is not None
         summary = sheet_summary(engine, entry, self.match, self.dealer)
-        scored = engine.score(summary, self.match)
-        result = HandResult(
-            len(self.match.results),
-            self.dealer,
-            summary.bids,
-            entry.books,
-            scored.lines,
-            scored.points,
-            scored.scores,
-            scored.bags,
-            transfers=entry.transfers,
-        )
-        match, dealer = engine.settle(self.match, result, (), self.dealer)
+        _, match, dealer = engine.settle_summary(summary, self.match, self.dealer)
         recorded = SheetHand(summary.bids, entry.books, entry.won, entry.transfers)
         return ScoreSheet(rules, self.first_dealer, self.hands + (recorded,), match, dealer, engine)
 

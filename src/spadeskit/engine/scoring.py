@@ -149,6 +149,30 @@ class Scoring(Dealer):
         assert dealer is not None
         return self._hand(game._dealing, match, game.number + 1, dealer)
 
+    def settle_summary(
+        self, summary: HandSummary, match: MatchState, dealer: int
+    ) -> tuple[HandResult, MatchState, int | None]:
+        """Score a hand known by its summary alone (a score sheet's, a batched table's)
+        under ``match`` as it stood, and move the match on: return the hand's result,
+        the match after it and the next dealer (``None`` once the match is over)."""
+        scored = self.score(summary, match)
+        result: HandResult = _make_result(
+            len(match.results),
+            dealer,
+            summary.bids,
+            summary.books,
+            scored.lines,
+            scored.points,
+            scored.scores,
+            scored.bags,
+            False,
+            "",
+            summary.transfers,
+            None,
+        )
+        after, following = self.settle(match, result, (), dealer)
+        return result, after, following
+
     def settle(
         self,
         old: MatchState,

@@ -17,7 +17,7 @@ from spadeskit.core.actions import PLAYS as _PLAYS
 from spadeskit.core.actions import Action, Play
 from spadeskit.core.cards import card_at
 from spadeskit.core.errors import SpadesError
-from spadeskit.core.results import HandResult, HandSummary
+from spadeskit.core.results import HandSummary
 from spadeskit.core.state import GameState, MatchState, evolve
 from spadeskit.engine.rules import Rules
 
@@ -75,22 +75,10 @@ class Tables:
             zip(self.match, self.choice.tolist(), self.books.tolist(), strict=True)
         ):
             summary = HandSummary(tuple(menu[b] for b in bids), tuple(books), trump=trump)
-            scored = engine.score(summary, match)
-            dealer = int(self.dealer[table])
-            result = HandResult(
-                len(match.results),
-                dealer,
-                summary.bids,
-                summary.books,
-                scored.lines,
-                scored.points,
-                scored.scores,
-                scored.bags,
-                False,
-                "",
+            result, after, following = engine.settle_summary(
+                summary, match, int(self.dealer[table])
             )
-            after, following = engine.settle(match, result, (), dealer)
-            self.points[table] = scored.points
+            self.points[table] = result.points
             if following is None:
                 ended[table] = True
                 self.match[table] = self._fresh
