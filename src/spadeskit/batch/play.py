@@ -29,6 +29,12 @@ class BatchPlay(BatchScoring):
     """The card play of a chunk of hands in lockstep, for simulations and for search
     playouts."""
 
+    def dealers(self, numbers: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Return the dealer of each hand ``numbers`` when none is given: rotating with
+        the hand's number, the last seat dealing hand 0."""
+        rotating: NDArray[np.int64] = (self.n - 1 + numbers) % self.n
+        return rotating
+
     def deal(
         self, numbers: NDArray[np.int64], seed: int, choices: int, dealer: Any = None
     ) -> tuple[Any, ...]:
@@ -38,7 +44,7 @@ class BatchPlay(BatchScoring):
         n, size = self.n, len(numbers)
         rows = np.arange(size)
         if dealer is None:
-            dealer = (n - 1 + numbers) % n
+            dealer = self.dealers(numbers)
         first, last = int(numbers[0]), int(numbers[-1]) + 1
         shuffled, auction, cards = draws(seed, first, last, self.deck, choices, self.tricks * n)
         held = np.zeros((size, n), dtype=np.uint64)

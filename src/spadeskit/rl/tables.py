@@ -96,7 +96,7 @@ class Tables:
         engine, n, size = self.engine, self.n, self.num_envs
         numbers = self._rows.astype(np.int64) + self._hand * STRIDE
         if dealers is not None:
-            dealers = np.where(dealers >= 0, dealers, (n - 1 + numbers) % n)
+            dealers = np.where(dealers >= 0, dealers, engine.dealers(numbers))
         self.dealer, self.held, _, self.bid_draws, self.card_draws = engine.deal(
             numbers, self._seed, n, dealers
         )
