@@ -21,9 +21,9 @@ from spadeskit.arena.matchplay import (
     BotSpec,
     Clock,
     aligned,
-    check_rules,
     cpu_summary,
     cpu_text,
+    loaded_rules,
     make_bot,
     mix_seed,
     run_deals,
@@ -269,7 +269,7 @@ def evaluate_hands(
     hand from there.  Or give ``contexts``, a list of states at the start of a hand
     (deal ``i`` plays ``contexts[i % len(contexts)]``).  The margin is the points the
     hand scored, the bag penalty included when it fires."""
-    check_rules(rules)
+    loaded_rules(rules)
     label = "first hands"
     if type(contexts) is str and contexts == "matches":
         label = "hand starts of real matches (scores and bags as they stood)"

@@ -134,7 +134,7 @@ def play_match(
     """Play a whole match between ``bots`` (one per seat, in seat order) and return the
     final state.  A bot that answers an action the rules refuse stops the match with a
     :class:`SpadesError` naming the bot and the seat."""
-    check_rules(rules)
+    loaded_rules(rules)
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
         raise SpadesError(f"bots are a list, one bot per seat, not {shown(bots)}")
     if len(bots) != rules.table.players:
@@ -290,7 +290,7 @@ def spec_name(spec: BotSpec) -> str:
     return spec if isinstance(spec, str) else f"{spec.__module__}:{spec.__qualname__}"
 
 
-def check_rules(rules: object) -> Rules:
+def loaded_rules(rules: object) -> Rules:
     """Return ``rules`` if they are loaded rules; raise a ``SpadesError`` otherwise."""
     if not isinstance(rules, Rules):
         raise SpadesError(f"expected rules from spadeskit.load_rules, not {shown(rules)}")
@@ -311,7 +311,7 @@ def run_deals(
     """Check the arguments, play deals 0 … ``deals - 1`` with ``work`` in batches of
     ``batch`` (here or on ``executor``), drawing a progress bar if asked, and return the
     outcomes in deal and seating order, whatever the batches and the executor."""
-    check_rules(rules)
+    loaded_rules(rules)
     if type(deals) is not int or deals < 1:
         raise SpadesError(f"deals is a whole number, 1 or more, not {shown(deals)}")
     if type(seed) is not int:
