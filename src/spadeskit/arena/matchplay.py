@@ -49,10 +49,24 @@ def _ismcts() -> type:
     return ISMCTSBot
 
 
+def _pointcount() -> type:
+    from spadeskit.bots.pointcount import PointCountBot
+
+    return PointCountBot
+
+
+def _suretricks() -> type:
+    from spadeskit.bots.suretricks import SureTricksBot
+
+    return SureTricksBot
+
+
 BOTS: dict[str, Callable[[], type]] = {
     "random": lambda: RandomBot,
     "simple": lambda: SimpleBot,
     "heuristic": _heuristic,
+    "pointcount": _pointcount,
+    "suretricks": _suretricks,
     "pimc": _pimc,
     "ismcts": _ismcts,
 }
