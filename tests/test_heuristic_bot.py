@@ -250,3 +250,53 @@ def test_a_jjdd_bid_of_0_is_a_contract_bid_not_a_nil() -> None:
     while game.to_act != 2:
         game = game.apply(HeuristicBot(nil_rules).choose(game.view(game.to_act)))
     assert HeuristicBot(nil_rules)._aim(game.view(2)) == "cover"
+
+
+# Round 4 (``version=4``, the default); ``version=3`` plays as round 3's bot did.
+
+NIL_DEAL = [
+    "AS KS QS JS 10S AH QH JH AD KD QD AC KC",
+    "9S 8S 7S 6S 10H 8H 7H 6H JD 10D 9D QC JC",
+    "KH 3H 4H 9H 2C 3C 4C 5C 2D 3D 4D 2S 3S",
+    "4S 5S 5H 2H 6C 7C 8C 9C 10C 5D 6D 7D 8D",
+]
+
+
+def test_round4_nil_beside_a_partner_takes_a_king_with_two_low_cards() -> None:
+    """A king needs two low cards to duck under when a partner covers (round 3: three)."""
+    game = bid_after(spadeskit.load_rules("standard").new_game(deal=NIL_DEAL, dealer=3), [4, 3])
+    assert HeuristicBot(game.rules).choose(game.view(2)) == Nil()
+    assert isinstance(HeuristicBot(game.rules, version=3).choose(game.view(2)), Bid)
+
+
+def test_round4_never_bids_nil_alone() -> None:
+    """Cutthroat: nobody covers a nil, and round 3's were made one time in nine."""
+    rules = spadeskit.load_rules("cutthroat")
+    round3 = 0
+    for seed in range(300):
+        game = rules.new_game(seed=seed)
+        seat = game.to_act
+        assert seat is not None
+        assert HeuristicBot(rules).choose(game.view(seat)) != Nil()
+        round3 += HeuristicBot(rules, version=3).choose(game.view(seat)) == Nil()
+    assert round3 > 0
+
+
+def test_round4_nil_bidder_forced_over_the_trick_plays_its_lowest_card() -> None:
+    """Forced to beat the card led, with seats still to play: the lowest, for them to
+    overtake (round 3 took it with the highest)."""
+    hands = [
+        "AH KH 3H 4D 5D 6D 7D 2C 3C 4C 2S 3S 4S",
+        "KD 2D 2H 6H 8H 5C 6C 7C 8C 5S 6S 7S 8S",
+        "QH 4H 5H 9C 10C JC 8D 10D JD 9S 10S JS 9D",
+        "AD QD AC KC QC AS KS QS 7H 9H 10H JH 3D",
+    ]
+    game = spadeskit.load_rules("standard").new_game(deal=hands, dealer=3)
+    game = bid_after(game, [3, "nil", 3, 3]).apply(Play("2C"))
+    assert HeuristicBot(game.rules).choose(game.view(1)) == Play("5C")
+    assert HeuristicBot(game.rules, version=3).choose(game.view(1)) == Play("8C")
+
+
+def test_version_is_3_or_4() -> None:
+    with pytest.raises(spadeskit.SpadesError, match="version is 3 or 4"):
+        HeuristicBot(version=5)

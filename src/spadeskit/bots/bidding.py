@@ -32,6 +32,13 @@ from spadeskit.engine.rules import Rules
 
 TRUMP = 3  # the effective suit index of spades (and of jokers and deuces in jjdd)
 
+VERSION = 4
+"""The round of the heuristic bot's play and bidding; ``version=3`` keeps round 3's."""
+
+NIL_COUNT = 2.0
+"""The most tricks a hand may count and still bid nil beside a partner (round 3 and
+alone: 1.6)."""
+
 SET_SLACK = 2
 """With its contract made, the bot still plays to win tricks while an opposing side
 needs all but at most this many of the tricks left (it may yet be set)."""
@@ -47,6 +54,9 @@ class TableReading:
     """Whether the last bidders read the table's total (set by the bot's constructor)."""
     set_slack: int
     """See :data:`SET_SLACK` (set by the bot's constructor)."""
+    version: int
+    """The round whose play the bot plays: 3 plays exactly as round 3's bot did (set by
+    the bot's constructor)."""
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         """Prepare to play ``seat`` under ``rules``."""
@@ -351,12 +361,25 @@ class HeuristicBidding(TableReading):
         return 0
 
     def _nil_ok(self, view: View, estimate: float) -> bool:
-        if estimate > 1.6:
+        """Return whether the hand can duck every trick.
+
+        At most three trumps, none of the top four, and no side ace; a king needs three
+        low cards (7 or lower) beside it to duck under, a queen two.  Round 4, with a
+        partner to cover: a king needs two, a queen one, the fourth trump (J♠) may sit
+        beside one other trump, and an ace with four low cards and no king is ducked
+        under until it is safe.  Alone (cutthroat, two-handed) round 4 bids no nil: nobody
+        covers it, and round 3's were made about one time in nine."""
+        covered = self.version >= 4 and view.partner is not None
+        if self.version >= 4 and view.partner is None:
+            return False  # alone, round 3's nils were made one time in nine
+        if estimate > (NIL_COUNT if covered else 1.6):
             return False
         trumps = [c for c in view.cards if self.suit_of[c.index] == TRUMP]
         order = self.suit_cards.get(TRUMP, [])
-        if len(trumps) > 3 or any(order.index(c.index) < 4 for c in trumps):
+        top = 3 if covered and len(trumps) <= 2 else 4
+        if len(trumps) > 3 or any(order.index(c.index) < top for c in trumps):
             return False
+        king_low, queen_low = (2, 1) if covered else (3, 2)
         for suit, cards in self.suit_cards.items():
             if suit == TRUMP:
                 continue
@@ -364,7 +387,9 @@ class HeuristicBidding(TableReading):
                 (cards.index(c.index) for c in view.cards if self.suit_of[c.index] == suit)
             )
             low = sum(1 for r in held if r >= len(cards) - 6)
-            if 0 in held or (1 in held and low < 3) or (2 in held and low < 2):
+            if covered and 0 in held and low >= 4 and 1 not in held:
+                continue  # an ace with four low cards: ducked under until it is safe
+            if 0 in held or (1 in held and low < king_low) or (2 in held and low < queen_low):
                 return False  # an ace, or a high card without low cards to duck under
         return True
 

@@ -31,7 +31,7 @@ import random
 from collections.abc import Sequence
 
 from spadeskit.bots.basic import check_view
-from spadeskit.bots.bidding import SET_SLACK, TRUMP, HeuristicBidding
+from spadeskit.bots.bidding import SET_SLACK, TRUMP, VERSION, HeuristicBidding
 from spadeskit.core.actions import (
     Accept,
     Action,
@@ -63,18 +63,31 @@ class HeuristicBot(HeuristicBidding):
     an opposing side needs all but at most this many of the tricks left.  Round 2's bot
     is ``HeuristicBot(table_bids=False, set_slack=1)`` (``"heuristic[table_bids=false,
     set_slack=1]"`` in the arena), kept to measure against.
+    ``version`` (default 4): round 4 bids more nils beside a partner (a king needs two
+    low cards to duck under, a queen one, the jack of trumps may sit beside one other
+    trump, an ace with four low cards is ducked), none alone, and a nil forced over a
+    trick with seats still to play takes it with its lowest card.  Round 3's bot is
+    ``HeuristicBot(version=3)`` (``"heuristic[version=3]"``), kept to measure against.
     """
 
     def __init__(
-        self, rules: Rules | None = None, *, table_bids: bool = True, set_slack: int = SET_SLACK
+        self,
+        rules: Rules | None = None,
+        *,
+        table_bids: bool = True,
+        set_slack: int = SET_SLACK,
+        version: int = VERSION,
     ) -> None:
         if type(table_bids) is not bool or type(set_slack) is not int or set_slack < 0:
             raise SpadesError(
                 "table_bids is true or false and set_slack a whole number, 0 or more, not "
                 f"{shown(table_bids, 20)} and {shown(set_slack, 20)}"
             )
+        if type(version) is not int or version not in (3, VERSION):
+            raise SpadesError(f"version is 3 or {VERSION}, not {shown(version, 20)}")
         self.table_bids = table_bids
         self.set_slack = set_slack
+        self.version = version
         if rules is not None:
             self.reset(0, rules, random.Random(0))
 
@@ -239,6 +252,10 @@ class HeuristicBot(HeuristicBidding):
         if aim == "avoid":
             if losing:
                 return max(losing, key=lambda p: (row[p.card.index], self.strength[p.card.index]))
+            if after and self.version >= 4:
+                # Forced over the trick with seats still to play: the lowest card, the
+                # one a later seat most likely overtakes.
+                return min(plays, key=lambda p: row[p.card.index])
             return max(plays, key=lambda p: row[p.card.index])  # forced: take it with the highest
         if aim == "duck":
             if losing:
