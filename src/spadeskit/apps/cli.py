@@ -4,6 +4,7 @@ spadeskit demo [--seed N] [--variant standard] [--house-rule NAME] [--option K=V
 spadeskit play [--variant V] [--seat S] [--record FILE] [--resume FILE]
 spadeskit arena [--variant V] [--challenger BOT] [--baseline BOT] [--deals N] [--jobs N]
                 [--ray [ADDRESS]]
+spadeskit arena --gauntlet [--bots BOT,BOT,...] [--deals N] [--csv FILE] [--png FILE]
 spadeskit simulate [--hands N] [--policy random|greedy] [--plot FILE]
 spadeskit list
 spadeskit replay RECORD.json [--tricks] [--seat S] [--key KEY | --key-file FILE]
@@ -17,6 +18,7 @@ import os
 import random
 import sys
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 from spadeskit.apps.cliargs import command_parser
@@ -238,7 +240,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _arena(args: argparse.Namespace) -> int:
-    from concurrent.futures import Executor, ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
 
     from spadeskit.arena.evaluation import RayExecutor, evaluate, write_json
 
@@ -248,6 +250,12 @@ def _arena(args: argparse.Namespace) -> int:
         executor = RayExecutor(None if args.ray == "local" else args.ray)
     elif args.jobs > 1:
         executor = ProcessPoolExecutor(args.jobs)
+    if args.gauntlet:
+        try:
+            return _gauntlet(args, rules, executor)
+        finally:
+            if executor is not None:
+                executor.shutdown()
     try:
         result = evaluate(
             rules,
@@ -264,6 +272,38 @@ def _arena(args: argparse.Namespace) -> int:
     print(result.table())
     if args.json:
         write_json(result, args.json)
+    return 0
+
+
+def _gauntlet(args: argparse.Namespace, rules: Rules, executor: Executor | None) -> int:
+    from spadeskit.arena.gauntlet import GAUNTLET_BOTS, gauntlet
+
+    png = args.png
+    if png is None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print(
+                f"spadeskit: no heat map without matplotlib: {install_hint('plot')}",
+                file=sys.stderr,
+            )
+        else:
+            png = "gauntlet.png"
+    result = gauntlet(
+        rules,
+        args.bots or GAUNTLET_BOTS,
+        deals=args.deals,
+        seed=args.seed,
+        executor=executor,
+        progress=not args.quiet,
+    )
+    print(result.table())
+    result.write_csv(args.csv)
+    written = [args.csv]
+    if png is not None:
+        result.write_png(png)
+        written.append(png)
+    print(f"\nwrote {' and '.join(written)}")
     return 0
 
 

@@ -61,6 +61,21 @@ def rule_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def bot_list(text: str) -> list[str]:
+    """Read ``--bots``: bot specs separated by commas outside their ``[...]`` settings
+    (``heuristic,pimc[iterations=300,veto=0]`` is two bots)."""
+    bots, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            bots.append(text[start:at].strip())
+            start = at + 1
+    bots.append(text[start:].strip())
+    if any(not bot for bot in bots):
+        raise argparse.ArgumentTypeError(f"{text!r} names an empty bot")
+    return bots
+
+
 def command_parser() -> argparse.ArgumentParser:
     """Return the parser of the ``spadeskit`` command and its subcommands."""
     parser = argparse.ArgumentParser(
@@ -226,4 +241,27 @@ def command_parser() -> argparse.ArgumentParser:
         "--json", metavar="FILE", help="write every match and the statistics to FILE"
     )
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.add_argument(
+        "--gauntlet",
+        action="store_true",
+        help="play every bot of --bots against every other (the strength table) and "
+        "write it to --csv, and to --png as a heat map when matplotlib is installed",
+    )
+    arena.add_argument(
+        "--bots",
+        type=bot_list,
+        default=None,
+        metavar="BOT,BOT,...",
+        help="the gauntlet's bots (default heuristic, heuristic[version=3], pointcount, "
+        "suretricks, simple)",
+    )
+    arena.add_argument(
+        "--csv", default="gauntlet.csv", metavar="FILE", help="the gauntlet's table as CSV"
+    )
+    arena.add_argument(
+        "--png",
+        default=None,
+        metavar="FILE",
+        help="the gauntlet's heat map (default gauntlet.png when matplotlib is installed)",
+    )
     return parser

@@ -333,6 +333,7 @@ def evaluate(
     executor: concurrent.futures.Executor | None = None,
     batch: int = 5,
     progress: bool | IO[str] = False,
+    on_deals: Callable[[int], None] | None = None,
 ) -> Evaluation:
     """Play ``deals`` duplicate deals of ``challenger`` against ``baseline`` and return
     the :class:`Evaluation`.
@@ -342,11 +343,12 @@ def evaluate(
     :class:`RayExecutor`); without one they are played here.  ``progress=True`` draws
     a progress bar on stderr (the command line does, unless ``--quiet``); give a stream
     to draw it there.  The default draws nothing, so code that calls it prints nothing
-    it did not ask for.  The result is the same whatever the executor and the batch
-    size.
+    it did not ask for; ``on_deals(count)`` is called as each batch of ``count`` deals
+    ends (to drive a progress display of your own).  The result is the same whatever
+    the executor and the batch size.
     """
     outcomes = run_deals(
-        _play_deals, rules, challenger, baseline, deals, seed, executor, batch, progress
+        _play_deals, rules, challenger, baseline, deals, seed, executor, batch, progress, on_deals
     )
     return Evaluation(
         rules.name, spec_name(challenger), spec_name(baseline), deals, seed, tuple(outcomes)

@@ -321,10 +321,12 @@ def run_deals(
     executor: concurrent.futures.Executor | None,
     batch: int,
     progress: bool | IO[str],
+    on_deals: Callable[[int], None] | None = None,
 ) -> list[Any]:
     """Check the arguments, play deals 0 … ``deals - 1`` with ``work`` in batches of
-    ``batch`` (here or on ``executor``), drawing a progress bar if asked, and return the
-    outcomes in deal and seating order, whatever the batches and the executor."""
+    ``batch`` (here or on ``executor``), drawing a progress bar if asked (and calling
+    ``on_deals(count)`` as each batch of ``count`` deals ends), and return the outcomes
+    in deal and seating order, whatever the batches and the executor."""
     loaded_rules(rules)
     if type(deals) is not int or deals < 1:
         raise SpadesError(f"deals is a whole number, 1 or more, not {shown(deals)}")
@@ -348,6 +350,8 @@ def run_deals(
         done += count
         if stream is not None:
             draw_progress(stream, done, deals, "deals")
+        if on_deals is not None:
+            on_deals(count)
 
     if executor is None:
         for chunk in chunks:
