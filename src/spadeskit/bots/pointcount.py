@@ -45,45 +45,18 @@ Spades chapter's "a few strategies" and "bidding your hand").
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 
-from spadeskit.bots.basic import check_view
-from spadeskit.bots.counting import TRUMP, Count, Table, closest_bid, routine_choice
+from spadeskit.bots.counting import TRUMP, Count, CountingPlayer, closest_bid
 from spadeskit.core.actions import Action, Bid, Nil, Play
 from spadeskit.core.cards import Card
-from spadeskit.core.errors import SpadesError
 from spadeskit.core.views import View
-from spadeskit.engine.rules import Rules
 
 __all__ = ["PointCountBot"]
 
 
-class PointCountBot:
+class PointCountBot(CountingPlayer):
     """Bid by the point count, play second hand low, third hand high (see the module)."""
-
-    def __init__(self, rules: Rules | None = None) -> None:
-        if rules is not None:
-            self.reset(0, rules, random.Random(0))
-
-    def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
-        """Prepare to play ``seat`` under ``rules`` (before each match)."""
-        self.table = Table(seat, rules, rng, self)
-
-    def choose(self, view: View) -> Action:
-        """Return the bot's choice among ``view.legal_actions``."""
-        legal = check_view(self, view).legal_actions
-        if not hasattr(self, "table"):
-            raise SpadesError("call reset(seat, rules, rng) before choose (the arena does)")
-        if not legal:
-            raise SpadesError("this seat has nothing to choose now", code="nothing-to-do")
-        plays = [a for a in legal if isinstance(a, Play)]
-        if plays:
-            return self.play(Count(self.table, view), plays)
-        bids = [a for a in legal if isinstance(a, (Bid, Nil))]
-        if bids:
-            return self.bid(view, bids)
-        return routine_choice(self.table, view, legal)
 
     # -- bidding ---------------------------------------------------------------------
 
@@ -115,14 +88,8 @@ class PointCountBot:
         trumps = held.get(TRUMP, [])
         if len(trumps) > 3 or any(table.rank_from_bottom(i) >= 7 for i in trumps):
             return False
-        for suit, indices in held.items():
-            if suit == TRUMP:
-                continue
-            high = [i for i in indices if table.rank_in_suit(i) <= 2]
-            if len(high) > 1 or (
-                high and table.small(indices) < 3 - table.rank_in_suit(high[0]) // 2
-            ):
-                return False
+        if not table.sides_duckable(held):
+            return False
         return self.points(cards) <= 1.0
 
     def bid(self, view: View, bids: Sequence[Action]) -> Action:
@@ -153,67 +120,23 @@ class PointCountBot:
             tricks = min(tricks, max(table.tricks - bid_so_far, 1))
         return closest_bid(bids, max(tricks, 1))
 
-    # -- play ------------------------------------------------------------------------
+    # -- play (the rest is CountingPlayer's) ------------------------------------------
 
-    def play(self, count: Count, plays: list[Play]) -> Play:
-        """Return the card to play (see the module)."""
-        seat = count.seat
-        if count.led is not None:
-            # Where reneges are only policed afterwards every card is offered: follow.
-            following = [p for p in plays if count.suit(p) == count.led]
-            plays = following or plays
-        if count.nil_alive(seat):
-            return self._avoid(count, plays)
-        partner_nil = [p for p in count.partners if count.nil_alive(p)]
-        if partner_nil:
-            return self._cover(count, plays, partner_nil)
-        nil_opponents = [o for o in count.opponents if count.nil_alive(o)]
-        if nil_opponents and count.need(seat) < count.left:
-            return self._under(count, plays, nil_opponents)
-        if count.need(seat) > 0 or not self.table.overtricks_cost:
-            return self._lead(count, plays) if count.led is None else self._follow(count, plays)
-        return self._duck(count, plays)
-
-    def _avoid(self, count: Count, plays: list[Play]) -> Play:
-        if count.led is None:
-            return min(
-                plays, key=lambda p: (count.suit(p) == TRUMP, -count.higher_out(p.card.index))
-            )
-        loser = count.highest_loser(plays)
-        if loser is not None:
-            return loser
-        # Forced over the trick: the lowest card, for a later seat to overtake; the
-        # last to play takes it with its highest card, one fewer high card to shed.
-        return count.lowest(plays) if count.after else count.highest(plays)
-
-    def _cover(self, count: Count, plays: list[Play], nils: list[int]) -> Play:
-        if count.led is None:
-            return max(plays, key=lambda p: (count.is_master(p.card.index), count.trick_power(p)))
-        winners = count.winners(plays)
-        if any(n in count.after for n in nils):
-            return winners[-1] if winners else count.lowest(plays)
-        if count.winner in nils and winners:
-            return winners[0]
-        return count.lowest(plays)
-
-    def _under(self, count: Count, plays: list[Play], nils: list[int]) -> Play:
+    def set_nil(self, count: Count, plays: list[Play], nils: list[int]) -> Play:
+        """Play under the nil bidder; low while it is still to play."""
         if count.led is None:
             return min(
                 plays, key=lambda p: (count.suit(p) == TRUMP, count.table.strength[p.card.index])
             )
-        if count.winner in nils:
-            loser = count.highest_loser(plays)
-            return loser if loser is not None else count.lowest(plays)
-        if any(n in count.after for n in nils):
-            return count.lowest(plays)
-        return self._follow(count, plays)
+        under = self.under_nil(count, plays, nils)
+        if under is not None:
+            return under
+        return self.follow(count, plays)
 
-    def _lead(self, count: Count, plays: list[Play]) -> Play:
+    def lead(self, count: Count, plays: list[Play]) -> Play:
+        """Masters (the lower of touching ones), the partner's void, trumps, long suits."""
         table = count.table
-        masters = [p for p in plays if count.suit(p) != TRUMP and count.is_master(p.card.index)]
-        safe = [
-            p for p in masters if not any(count.suit(p) in count.voids[o] for o in count.opponents)
-        ]
+        safe = count.safe_masters(plays)
         if safe:
             # The lower of touching masters: the king from ace-king.
             return min(safe, key=lambda p: table.strength[p.card.index])
@@ -226,13 +149,10 @@ class PointCountBot:
         if trumps and out and any(count.is_master(p.card.index) for p in trumps):
             if 2 * len(trumps) >= out:
                 return max(trumps, key=lambda p: table.strength[p.card.index])
-        side = [p for p in plays if count.suit(p) != TRUMP] or plays
-        return min(
-            side,
-            key=lambda p: (-count.held_in_suit(count.suit(p)), table.strength[p.card.index]),
-        )
+        return self.long_suit_lead(count, plays)
 
-    def _follow(self, count: Count, plays: list[Play]) -> Play:
+    def follow(self, count: Count, plays: list[Play]) -> Play:
+        """Second hand low, third hand high, last hand cheapest; ruff or throw when void."""
         assert count.led is not None
         following = count.suit(plays[0]) == count.led
         winners = count.winners(plays)
@@ -241,12 +161,8 @@ class PointCountBot:
         placed = len(count.view.trick)
         opponents_after = [s for s in count.after if s not in count.partners]
         if count.partner_winning():
-            partner_card = next(c for s, c in count.view.trick if s == count.winner)
-            if winners and opponents_after and not count.sure_to_hold(Play(partner_card)):
-                # Third hand high: the partner's card may not hold.
-                holding = [p for p in winners if count.sure_to_hold(p)]
-                return holding[0] if holding else winners[-1]
-            return count.lowest(plays)
+            high = self.third_hand_high(count, winners)
+            return high if high is not None else count.lowest(plays)
         if not winners:
             return count.lowest(plays)
         if not opponents_after:
@@ -261,22 +177,4 @@ class PointCountBot:
             trumps = [p for p in winners if count.suit(p) == TRUMP]
             if trumps:
                 return trumps[0]
-        return self._throw(count, plays)
-
-    def _throw(self, count: Count, plays: list[Play]) -> Play:
-        side = [p for p in plays if count.suit(p) != TRUMP] or plays
-        return min(
-            side,
-            key=lambda p: (count.held_in_suit(count.suit(p)), count.table.strength[p.card.index]),
-        )
-
-    def _duck(self, count: Count, plays: list[Play]) -> Play:
-        if count.led is None:
-            return max(
-                plays,
-                key=lambda p: (count.suit(p) != TRUMP, count.higher_out(p.card.index)),
-            )
-        loser = count.highest_loser(plays)
-        if loser is not None:
-            return loser
-        return count.lowest(plays) if count.after else count.highest(plays)
+        return self.throw(count, plays)

@@ -43,16 +43,12 @@ series of the eliters club, and the "play for the set" advice that strategy guid
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
-from spadeskit.bots.basic import check_view
-from spadeskit.bots.counting import TRUMP, Count, Table, closest_bid, routine_choice
-from spadeskit.core.actions import Action, Bid, BlindNil, Nil, Play, is_nil
+from spadeskit.bots.counting import TRUMP, Count, CountingPlayer, closest_bid
+from spadeskit.core.actions import Action, Bid, Nil, Play, is_nil
 from spadeskit.core.cards import Card
-from spadeskit.core.errors import SpadesError
 from spadeskit.core.views import View
-from spadeskit.engine.rules import Rules
 
 __all__ = ["SureTricksBot"]
 
@@ -61,36 +57,11 @@ SET_SLACK = 3
 many of the tricks left."""
 
 
-class SureTricksBot:
+class SureTricksBot(CountingPlayer):
     """Bid sure tricks, set nils and contracts in reach (see the module)."""
 
     maybe = 0
     """Kings without their ace counted by the last :meth:`sure_tricks` (half a trick each)."""
-
-    def __init__(self, rules: Rules | None = None) -> None:
-        if rules is not None:
-            self.reset(0, rules, random.Random(0))
-
-    def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
-        """Prepare to play ``seat`` under ``rules`` (before each match)."""
-        self.table = Table(seat, rules, rng, self)
-
-    def choose(self, view: View) -> Action:
-        """Return the bot's choice among ``view.legal_actions``."""
-        legal = check_view(self, view).legal_actions
-        if not hasattr(self, "table"):
-            raise SpadesError("call reset(seat, rules, rng) before choose (the arena does)")
-        if not legal:
-            raise SpadesError("this seat has nothing to choose now", code="nothing-to-do")
-        plays = [a for a in legal if isinstance(a, Play)]
-        if plays:
-            return self.play(Count(self.table, view), plays)
-        if BlindNil() in legal and self.must_blind_nil(view):
-            return BlindNil()
-        bids = [a for a in legal if isinstance(a, (Bid, Nil))]
-        if bids:
-            return self.bid(view, bids)
-        return routine_choice(self.table, view, legal)
 
     # -- bidding ---------------------------------------------------------------------
 
@@ -142,17 +113,11 @@ class SureTricksBot:
         trumps = held.get(TRUMP, [])
         if len(trumps) > max_trumps or any(table.rank_from_bottom(i) >= 6 for i in trumps):
             return False
-        for suit, indices in held.items():
-            if suit == TRUMP:
-                continue
-            high = [i for i in indices if table.rank_in_suit(i) <= 2]
-            if len(high) > 1 or (
-                high and table.small(indices) < 3 - table.rank_in_suit(high[0]) // 2
-            ):
-                return False
+        if not table.sides_duckable(held):
+            return False
         return True
 
-    def must_blind_nil(self, view: View) -> bool:
+    def blind_nil(self, view: View) -> bool:
         """Return whether the side is so far behind that only a blind nil can catch up."""
         table, seat = self.table, view.seat
         if (
@@ -195,59 +160,21 @@ class SureTricksBot:
                 tricks -= 1
         return closest_bid(bids, max(tricks, 1))
 
-    # -- play ------------------------------------------------------------------------
+    # -- play (the rest is CountingPlayer's) ------------------------------------------
 
-    def play(self, count: Count, plays: list[Play]) -> Play:
-        """Return the card to play (see the module)."""
-        seat = count.seat
-        if count.led is not None:
-            following = [p for p in plays if count.suit(p) == count.led]
-            plays = following or plays
-        if count.nil_alive(seat):
-            return self._avoid(count, plays)
-        partner_nil = [p for p in count.partners if count.nil_alive(p)]
-        if partner_nil:
-            return self._cover(count, plays, partner_nil)
-        nil_opponents = [o for o in count.opponents if count.nil_alive(o)]
-        if nil_opponents and count.need(seat) < count.left:
-            return self._set_nil(count, plays, nil_opponents)
-        if count.need(seat) > 0 or not self.table.overtricks_cost or self._set_on(count):
-            return self._lead(count, plays) if count.led is None else self._follow(count, plays)
-        return self._duck(count, plays)
-
-    def _set_on(self, count: Count) -> bool:
-        """Return whether an opposing side needs all but at most SET_SLACK tricks left."""
+    def playing_for_tricks(self, count: Count) -> bool:
+        """Return whether to play for tricks: the side's contract, or the set (an opposing
+        side needs all but at most :data:`SET_SLACK` of the tricks left)."""
+        if super().playing_for_tricks(count):
+            return True
         for other in count.opponents:
             need = count.need(other)
             if 0 < need <= count.left and count.left - need <= SET_SLACK:
                 return True
         return False
 
-    def _avoid(self, count: Count, plays: list[Play]) -> Play:
-        if count.led is None:
-            # The card with the most cards out above it: someone else must win it.
-            return max(
-                plays, key=lambda p: (count.suit(p) != TRUMP, count.higher_out(p.card.index))
-            )
-        loser = count.highest_loser(plays)
-        if loser is not None:
-            return loser
-        # Forced over the trick: the lowest card, for a later seat to overtake; the
-        # last to play takes it with its highest card, one fewer high card to shed.
-        return count.lowest(plays) if count.after else count.highest(plays)
-
-    def _cover(self, count: Count, plays: list[Play], nils: list[int]) -> Play:
-        if count.led is None:
-            masters = [p for p in plays if count.is_master(p.card.index)]
-            return max(masters or plays, key=count.trick_power)
-        winners = count.winners(plays)
-        if any(n in count.after for n in nils):
-            return winners[-1] if winners else count.lowest(plays)
-        if count.winner in nils and winners:
-            return winners[0]
-        return count.lowest(plays)
-
-    def _set_nil(self, count: Count, plays: list[Play], nils: list[int]) -> Play:
+    def set_nil(self, count: Count, plays: list[Play], nils: list[int]) -> Play:
+        """Never cover it: under the nil bidder, low before it, high spades once it ducked."""
         if count.led is None:
             # Low in a suit the nil still holds; never one it has shown void in.
             voids = set().union(*(count.voids[n] for n in nils))
@@ -256,53 +183,40 @@ class SureTricksBot:
                 fair,
                 key=lambda p: (count.suit(p) == TRUMP, count.table.strength[p.card.index]),
             )
-        if count.winner in nils:
-            loser = count.highest_loser(plays)
-            return loser if loser is not None else count.lowest(plays)
-        if any(n in count.after for n in nils):
-            return count.lowest(plays)
+        under = self.under_nil(count, plays, nils)
+        if under is not None:
+            return under
         following = count.suit(plays[0]) == count.led
         trumps = [p for p in count.winners(plays) if count.suit(p) == TRUMP]
         if not following and trumps and not count.partner_winning():
             return trumps[-1]  # the nil has played under: spend a high spade
-        return self._follow(count, plays)
+        return self.follow(count, plays)
 
-    def _lead(self, count: Count, plays: list[Play]) -> Play:
+    def lead(self, count: Count, plays: list[Play]) -> Play:
+        """Masters (the ace first), the master trump to draw, long side suits."""
         table = count.table
-        masters = [p for p in plays if count.suit(p) != TRUMP and count.is_master(p.card.index)]
-        safe = [
-            p for p in masters if not any(count.suit(p) in count.voids[o] for o in count.opponents)
-        ]
+        safe = count.safe_masters(plays)
         if safe:
             return max(safe, key=lambda p: table.strength[p.card.index])
         trumps = [p for p in plays if count.suit(p) == TRUMP]
         if trumps and count.is_master(max(trumps, key=count.trick_power).card.index):
             if len(trumps) >= count.out_in_suit(TRUMP):
                 return max(trumps, key=count.trick_power)
-        side = [p for p in plays if count.suit(p) != TRUMP] or plays
-        return min(
-            side,
-            key=lambda p: (-count.held_in_suit(count.suit(p)), table.strength[p.card.index]),
-        )
+        return self.long_suit_lead(count, plays)
 
-    def _follow(self, count: Count, plays: list[Play]) -> Play:
+    def follow(self, count: Count, plays: list[Play]) -> Play:
+        """Second hand low unless a master holds, third hand high, last hand cheapest."""
         assert count.led is not None
         following = count.suit(plays[0]) == count.led
         winners = count.winners(plays)
         opponents_after = [s for s in count.after if s not in count.partners]
         if count.partner_winning():
-            partner_card = next(c for s, c in count.view.trick if s == count.winner)
-            if (
-                following
-                and winners
-                and opponents_after
-                and not count.sure_to_hold(Play(partner_card))
-            ):
-                holding = [p for p in winners if count.sure_to_hold(p)]
-                return holding[0] if holding else winners[-1]  # third hand high
-            return self._throw(count, plays) if not following else count.lowest(plays)
+            high = self.third_hand_high(count, winners) if following else None
+            if high is not None:
+                return high
+            return self.throw(count, plays) if not following else count.lowest(plays)
         if not winners:
-            return self._throw(count, plays) if not following else count.lowest(plays)
+            return self.throw(count, plays) if not following else count.lowest(plays)
         if not opponents_after:
             return winners[0]
         if following and len(count.view.trick) == 1:
@@ -311,20 +225,3 @@ class SureTricksBot:
             return holding[0] if holding else count.lowest(plays)
         holding = [p for p in winners if count.sure_to_hold(p)]
         return holding[0] if holding else winners[-1]
-
-    def _throw(self, count: Count, plays: list[Play]) -> Play:
-        side = [p for p in plays if count.suit(p) != TRUMP] or plays
-        return min(
-            side,
-            key=lambda p: (count.held_in_suit(count.suit(p)), count.table.strength[p.card.index]),
-        )
-
-    def _duck(self, count: Count, plays: list[Play]) -> Play:
-        if count.led is None:
-            return max(
-                plays, key=lambda p: (count.suit(p) != TRUMP, count.higher_out(p.card.index))
-            )
-        loser = count.highest_loser(plays)
-        if loser is not None:
-            return loser
-        return count.lowest(plays) if count.after else count.highest(plays)
