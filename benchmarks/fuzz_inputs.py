@@ -33,7 +33,9 @@ from typing import Any
 
 import spadeskit
 from spadeskit.apps import cli
-from spadeskit.arena import evaluate, evaluate_hands, make_bot, play_match
+from spadeskit.arena import evaluate, evaluate_hands, gauntlet, make_bot, play_match
+from spadeskit.bots.pointcount import PointCountBot
+from spadeskit.bots.suretricks import SureTricksBot
 from spadeskit.core import actions
 from spadeskit.core.cards import ALL_CARDS
 from spadeskit.core.errors import shown
@@ -410,8 +412,10 @@ class Fuzzer:
         rng = self.rng
         rules = state.rules
         settings = {
-            spadeskit.HeuristicBot: ["rules", "table_bids", "set_slack"],
+            spadeskit.HeuristicBot: ["rules", "table_bids", "set_slack", "version"],
             spadeskit.SimpleBot: ["rules"],
+            PointCountBot: ["rules"],
+            SureTricksBot: ["rules"],
             spadeskit.RandomBot: ["seed"],
             spadeskit.PIMCBot: ["iterations", "seconds", "seed", "rollout", "bid_by", "veto"],
             spadeskit.ISMCTSBot: ["iterations", "seconds", "rollout", "exploration", "bid_deals"],
@@ -429,6 +433,8 @@ class Fuzzer:
         if not isinstance(view, spadeskit.View) or cls in (
             spadeskit.RandomBot,
             spadeskit.SimpleBot,
+            PointCountBot,
+            SureTricksBot,
         ):
             self.attempt(f"{cls.__name__}.choose({type(view).__name__})", lambda: bot.choose(view))
 
@@ -447,6 +453,10 @@ class Fuzzer:
             )
             self.attempt(
                 "evaluate_hands", lambda: evaluate_hands(*args, deals=deals, contexts=junk(rng))
+            )
+            self.attempt(
+                "gauntlet",
+                lambda: gauntlet(args[0], rng.choice([args[1:], junk(rng), "heuristic"]), deals),
             )
         elif what == 1:
             bots = rng.choice([[spadeskit.RandomBot(1)] * n, [junk(rng)] * n, junk(rng)])

@@ -91,6 +91,12 @@ def test_bad_gauntlets_are_refused_before_any_match() -> None:
         gauntlet(STANDARD, ["heuristic", "nobody"], deals=1)
     with pytest.raises(spadeskit.SpadesError, match="two bots or more, each once"):
         gauntlet(STANDARD, ["heuristic", "heuristic"], deals=1)
+    with pytest.raises(spadeskit.SpadesError, match="a list of bots"):
+        gauntlet(STANDARD, "heuristic", deals=1)  # type: ignore[arg-type]
+    with pytest.raises(spadeskit.SpadesError, match="deals is a whole number"):
+        gauntlet(STANDARD, BOTS, deals=0)
+    with pytest.raises(spadeskit.SpadesError, match="a bot is a name"):
+        gauntlet(STANDARD, ["heuristic", 7], deals=1)
     with pytest.raises(spadeskit.SpadesError, match="rules from spadeskit.load_rules"):
         gauntlet("standard", BOTS, deals=1)  # type: ignore[arg-type]
 

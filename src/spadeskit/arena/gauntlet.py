@@ -247,11 +247,15 @@ def gauntlet(
     draws one bar on stderr over every match of the gauntlet (or give a stream).
     """
     loaded_rules(rules)
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise SpadesError(f"bots is a list of bots (names or classes), not {shown(bots, 40)}")
+    if type(deals) is not int or deals < 1:
+        raise SpadesError(f"deals is a whole number, 1 or more, not {shown(deals)}")
+    for spec in bots:
+        bot_class(spec)  # an unknown bot fails before any match is played
     names = [spec_name(b) for b in bots]
     if len(names) < 2 or len(set(names)) != len(names):
         raise SpadesError(f"a gauntlet takes two bots or more, each once, not {shown(names)}")
-    for spec in bots:
-        bot_class(spec)  # an unknown bot fails before any match is played
     both_ways = len(rules.table.sides) == 2
     pairs = [
         (a, b)
