@@ -13,19 +13,19 @@ import spadeskit
 from spadeskit.apps.cli import main
 from spadeskit.apps.cliargs import bot_list
 from spadeskit.arena import evaluate
-from spadeskit.arena.gauntlet import CSV_COLUMNS, gauntlet
+from spadeskit.arena.strength import CSV_COLUMNS, Gauntlet, gauntlet
 
 STANDARD = spadeskit.load_rules("standard", options={"target": 200})
 BOTS = ("heuristic", "pointcount", "simple")
 
 
 @pytest.fixture(scope="module")
-def played() -> spadeskit.arena.gauntlet.Gauntlet:
+def played() -> Gauntlet:
     return gauntlet(STANDARD, BOTS, deals=3, seed=4)
 
 
 def test_two_sides_play_each_pair_once_and_read_it_both_ways(
-    played: spadeskit.arena.gauntlet.Gauntlet,
+    played: Gauntlet,
 ) -> None:
     assert len(played.evaluations) == 3  # pairs, not ordered pairs
     for a in BOTS:
@@ -46,7 +46,7 @@ def test_two_sides_play_each_pair_once_and_read_it_both_ways(
 
 
 def test_each_row_is_the_evaluation_its_command_runs(
-    played: spadeskit.arena.gauntlet.Gauntlet, capsys: pytest.CaptureFixture[str]
+    played: Gauntlet, capsys: pytest.CaptureFixture[str]
 ) -> None:
     row = played.rows()[0]
     words = shlex.split(row["command"])
@@ -67,9 +67,7 @@ def test_players_alone_play_every_ordered_pair() -> None:
     assert result.share("heuristic", "heuristic") == pytest.approx(1 / 3)
 
 
-def test_csv_and_table_hold_every_row(
-    played: spadeskit.arena.gauntlet.Gauntlet, tmp_path: Path
-) -> None:
+def test_csv_and_table_hold_every_row(played: Gauntlet, tmp_path: Path) -> None:
     path = tmp_path / "g.csv"
     played.write_csv(str(path))
     rows = list(csv.DictReader(io.StringIO(path.read_text())))
@@ -79,7 +77,7 @@ def test_csv_and_table_hold_every_row(
     assert "heuristic v pointcount" in text and "95% CI" in text
 
 
-def test_heat_map_is_a_png(played: spadeskit.arena.gauntlet.Gauntlet, tmp_path: Path) -> None:
+def test_heat_map_is_a_png(played: Gauntlet, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     path = tmp_path / "g.png"
     played.write_png(str(path))

@@ -276,7 +276,7 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _gauntlet(args: argparse.Namespace, rules: Rules, executor: Executor | None) -> int:
-    from spadeskit.arena.gauntlet import GAUNTLET_BOTS, gauntlet
+    from spadeskit.arena.strength import GAUNTLET_BOTS, gauntlet
 
     png = args.png
     if png is None:
