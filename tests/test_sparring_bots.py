@@ -193,3 +193,19 @@ def test_sure_tricks_last_bidder_bids_more_when_four_go_unbid_less_over_the_tric
 def test_the_heuristic_bot_beats_each_sparring_partner_on_duplicate_deals(name: str) -> None:
     result = evaluate(STANDARD, "heuristic", name, deals=20, seed=2)
     assert result.win_rate > 0.55
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_the_count_is_read_as_a_share_of_a_players_tricks_at_every_table(bot: type) -> None:
+    """The guides count for four players of thirteen cards: there the count is the bid;
+    three players holding seventeen cards take more tricks each, and the count grows."""
+    four = bot(STANDARD)
+    view = after(DEAL).view(0)
+    assert four.scaled_count(view) == four.count(view.cards)
+    cutthroat = spadeskit.load_rules("cutthroat")
+    three = bot(cutthroat)
+    game = cutthroat.new_game(seed=2)
+    seat = game.to_act
+    assert seat is not None
+    cards = game.view(seat).cards
+    assert three.scaled_count(game.view(seat)) > three.count(cards) > 0

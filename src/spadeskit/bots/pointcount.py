@@ -60,6 +60,10 @@ class PointCountBot(CountingPlayer):
 
     # -- bidding ---------------------------------------------------------------------
 
+    def count(self, cards: Sequence[Card]) -> float:
+        """Return :meth:`points` (the partner's trick count)."""
+        return self.points(cards)
+
     def points(self, cards: Sequence[Card]) -> float:
         """Return the hand's points: about the tricks it takes (see the module)."""
         table = self.table
@@ -97,11 +101,7 @@ class PointCountBot(CountingPlayer):
         table = self.table
         seat = view.seat
         assert seat is not None
-        points = self.points(view.cards)
-        if view.pile_size:
-            # Cards still to come from a pile take tricks too: scale to the whole hand.
-            held = len(view.cards)
-            points *= (held + view.pile_size / table.n) / held
+        points = self.scaled_count(view)
         others = [s for s in range(table.n) if s != seat]
         bid_so_far = sum(b.tricks for s in others if isinstance(b := view.bids[s], Bid))
         last = all(view.bids[s] is not None for s in others)

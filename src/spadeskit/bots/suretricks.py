@@ -65,6 +65,10 @@ class SureTricksBot(CountingPlayer):
 
     # -- bidding ---------------------------------------------------------------------
 
+    def count(self, cards: Sequence[Card]) -> float:
+        """Return :meth:`sure_tricks` (the partner's trick count)."""
+        return float(self.sure_tricks(cards))
+
     def sure_tricks(self, cards: Sequence[Card]) -> int:
         """Return the tricks the cards cannot reasonably lose (see the module)."""
         table = self.table
@@ -145,10 +149,8 @@ class SureTricksBot(CountingPlayer):
             left_nil = is_nil(view.bids[left]) and left not in partners
             if not right_nil and self.nil_hand(view.cards, 4 if left_nil else 3):
                 return Nil()
-        tricks = self.sure_tricks(view.cards)
-        if view.pile_size:
-            held = len(view.cards)
-            tricks = round(tricks * (held + view.pile_size / table.n) / held)
+        tricks = round(self.scaled_count(view))
+        self.sure_tricks(view.cards)  # sets self.maybe (the kings counted as halves) last
         others = [s for s in range(table.n) if s != seat]
         if all(view.bids[s] is not None for s in others):
             total = sum(b.tricks for s in others if isinstance(b := view.bids[s], Bid))
