@@ -5,8 +5,9 @@ It owns the simple bots (:mod:`~spadeskit.bots.basic`), :class:`HeuristicBot`
 search bots :class:`PIMCBot` and :class:`ISMCTSBot` (:mod:`~spadeskit.bots.search`,
 bidding by rollouts in :mod:`~spadeskit.bots.bidsearch`), the sparring partners written
 from published strategy, :class:`~spadeskit.bots.pointcount.PointCountBot` and
-:class:`~spadeskit.bots.suretricks.SureTricksBot` (on :mod:`~spadeskit.bots.counting`,
-what a careful player keeps count of), and what the search bots share: what a
+:class:`~spadeskit.bots.suretricks.SureTricksBot` (on :mod:`~spadeskit.bots.sparring`
+and :mod:`~spadeskit.bots.counting`, what a careful player keeps count of), and what
+the search bots share: what a
 view implies about hidden cards (:mod:`~spadeskit.bots.inference`) and deals drawn from
 it (:mod:`~spadeskit.bots.determinize`).  It may import :mod:`spadeskit.core`,
 :mod:`spadeskit.engine` and :mod:`spadeskit.batch`.

@@ -27,6 +27,7 @@ from spadeskit.core.actions import (
     is_nil,
 )
 from spadeskit.core.cards import Card
+from spadeskit.core.errors import SpadesError, shown
 from spadeskit.core.views import View
 from spadeskit.engine.rules import Rules
 
@@ -45,6 +46,14 @@ needs all but at most this many of the tricks left (it may yet be set)."""
 
 # Card points of the 1970s three-handed game: A♠ 40, other aces 20, K Q J 10, 10-7 5.
 _TST_POINTS = {14: 20, 13: 10, 12: 10, 11: 10, 10: 5, 9: 5, 8: 5, 7: 5}
+
+
+def checked_version(version: object) -> int:
+    """Return ``version`` if it names a round of the heuristic bot (3 or :data:`VERSION`);
+    raise a ``SpadesError`` otherwise."""
+    if type(version) is not int or version not in (3, VERSION):
+        raise SpadesError(f"version is 3 or {VERSION}, not {shown(version, 20)}")
+    return version
 
 
 class TableReading:

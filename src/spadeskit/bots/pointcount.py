@@ -47,7 +47,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from spadeskit.bots.counting import TRUMP, Count, CountingPlayer, closest_bid
+from spadeskit.bots.counting import TRUMP, Count, closest_bid
+from spadeskit.bots.sparring import CountingPlayer
 from spadeskit.core.actions import Action, Bid, Nil, Play
 from spadeskit.core.cards import Card
 from spadeskit.core.views import View

@@ -45,7 +45,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from spadeskit.bots.counting import TRUMP, Count, CountingPlayer, closest_bid
+from spadeskit.bots.counting import TRUMP, Count, closest_bid
+from spadeskit.bots.sparring import CountingPlayer
 from spadeskit.core.actions import Action, Bid, Nil, Play, is_nil
 from spadeskit.core.cards import Card
 from spadeskit.core.views import View
