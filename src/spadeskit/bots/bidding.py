@@ -373,7 +373,7 @@ class HeuristicBidding(TableReading):
         """Return whether the hand can duck every trick.
 
         At most three trumps, none of the top four, and no side ace; a king needs three
-        low cards (7 or lower) beside it to duck under, a queen two.  Round 4, with a
+        low cards (8 or lower) beside it to duck under, a queen two.  Round 4, with a
         partner to cover: a king needs two, a queen one, the fourth trump (J♠) may sit
         beside one other trump, and an ace with four low cards and no king is ducked
         under until it is safe.  Alone (cutthroat, two-handed) round 4 bids no nil: nobody
