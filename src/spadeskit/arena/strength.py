@@ -264,12 +264,13 @@ def gauntlet(
         if (i < j if both_ways else i != j)
     ]
     stream = sys.stderr if progress is True else (progress or None)
-    total = len(pairs) * deals * len(seatings(rules))
+    per_deal = len(seatings(rules))
+    total = len(pairs) * deals * per_deal
     done = 0
 
     def advance(count: int) -> None:
         nonlocal done
-        done += count * len(seatings(rules))
+        done += count * per_deal
         if stream is not None:
             draw_progress(stream, done, total, "matches")
 
