@@ -1,9 +1,14 @@
 """Doctest collection of the package: modules that need an optional extra (Textual,
-OpenSpiel, PettingZoo) are skipped when it is not installed."""
+OpenSpiel, PettingZoo) are skipped when it is not installed, and the compiled core's
+modules when their compiled copies run (they hold no doctests; pytest would import
+them by path, beside the extension Python already imported)."""
 
 from __future__ import annotations
 
 import importlib.util
+
+import spadeskit
+from spadeskit import _native
 
 _OPTIONAL = {
     "src/spadeskit/apps/tui.py": "textual",
@@ -17,3 +22,6 @@ _OPTIONAL = {
 collect_ignore = [
     path for path, module in _OPTIONAL.items() if importlib.util.find_spec(module) is None
 ]
+
+if spadeskit.COMPILED:
+    collect_ignore += ["src/" + name.replace(".", "/") + ".py" for name in _native.COMPILED_MODULES]

@@ -319,6 +319,8 @@ def main() -> None:
     only = {v for v in args.only.split(",") if v}
     theirs = openspiel_unit()
     print(f"spadeskit {spadeskit.__version__} core benchmark, {datetime.date.today()}")
+    core = "compiled (mypyc)" if spadeskit.COMPILED else "pure Python"
+    print(f"core: {core}; SPADESKIT_PURE=1 runs the pure-Python core")
     print(
         f"machine: {os.cpu_count()} cores, {platform.machine()}, Python "
         f"{platform.python_version()} "

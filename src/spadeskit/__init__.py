@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
-from spadeskit import _compat
+# _native chooses the engine's compiled copy or its source as it is imported: first.
+from spadeskit import _compat, _native
 from spadeskit.apps.service import Connection, Seat, SeatError, Table
 from spadeskit.apps.text_input import parse_action
 from spadeskit.bots import Bot, HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, SimpleBot
@@ -81,6 +82,10 @@ def _simulate_batch(rules: Rules, *args: Any, **kwargs: Any) -> Iterator[Any]:
 register_batch_engine(_simulate_batch)
 _compat.install()
 
+COMPILED: bool = _native.compiled_now()
+"""Whether the engine runs compiled (mypyc) rather than as pure Python: see
+:doc:`performance`.  ``SPADESKIT_PURE=1`` in the environment forces pure Python."""
+
 
 def __getattr__(name: str) -> ModuleType:
     # spadeskit.cards and the like, as 0.2.0 had them: the module at its new home.
@@ -90,6 +95,7 @@ def __getattr__(name: str) -> ModuleType:
 
 
 __all__ = [
+    "COMPILED",
     "REFEREE",
     "Accept",
     "Action",

@@ -6,7 +6,7 @@ re-exports every name here.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import attrs
 
@@ -20,8 +20,10 @@ __all__ = ["Breach", "Deal", "Dealing", "Dealt", "Log", "LogEntry", "MatchState"
 LogEntry = tuple["int | None", Action]
 """One logged action: ``(seat, action)``; the referee's seat is ``spadeskit.REFEREE``."""
 
-Log = Optional[tuple["Log", LogEntry]]
-"""The linked log: ``None``, or ``(earlier log, newest entry)``."""
+Log = Optional[tuple[Any, LogEntry]]
+"""The linked log: ``None``, or ``(earlier log, newest entry)``.  (The earlier log is
+typed ``Any``: a recursive alias here sends mypyc's type expansion into endless
+recursion when it compiles the core.)"""
 
 
 @attrs.frozen

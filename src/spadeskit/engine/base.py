@@ -10,6 +10,12 @@ lines, the match after it), :class:`~spadeskit.engine.tricks.Tricks` (legal play
 played, the end of play), :class:`~spadeskit.engine.turns.Turns` (legal actions and
 ``apply``, out-of-turn actions), :class:`~spadeskit.engine.loops.PlayoutLoops` (the compiled
 playout loops) and :class:`~spadeskit.engine.playouts.Playouts` (rollouts and simulations).
+
+These modules are the compiled core (:mod:`spadeskit._native`): mypyc compiles them
+where it can, and compiled code checks each argument's declared type on entry.  So an
+argument that comes from a caller unchecked (a seat, a seed, a count) is typed ``Any``
+at the entry point that checks it: a bad one raises the engine's own
+:class:`~spadeskit.core.errors.SpadesError`, compiled or not, never a ``TypeError``.
 """
 
 from __future__ import annotations

@@ -61,9 +61,9 @@ class Dealer(AuctionRules):
 
     def new_game(
         self,
-        seed: int | None,
+        seed: Any,  # untrusted: see EngineBase
         deal: Sequence[Iterable[CardLike] | str] | None,
-        dealer: int | None,
+        dealer: Any,
         blind: Iterable[CardLike] | str,
         pile: Iterable[CardLike] | str,
     ) -> GameState:

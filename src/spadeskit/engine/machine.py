@@ -71,7 +71,7 @@ class Engine(Playouts):
         self._checked_auction: dict[int, tuple[Action, ...]] = {}
         self._compile_playouts()
 
-    def view(self, game: GameState, seat: int | None) -> View:
+    def view(self, game: GameState, seat: Any) -> View:
         """Return what ``seat`` may see (checked first)."""
         refused: tuple[tuple[Card, str, str], ...] = ()
         if seat is not None:
@@ -81,6 +81,6 @@ class Engine(Playouts):
                 refused = tuple((ALL_CARDS[i], *found[i]) for i in sorted(found))
         return make_view(game, seat, refused=refused)
 
-    def record(self, game: GameState, key: bytes | str | None) -> dict[str, Any]:
+    def record(self, game: GameState, key: Any) -> dict[str, Any]:
         """Return the record of ``game`` (see :meth:`GameState.to_record`)."""
         return make_record(game, key)

@@ -38,6 +38,11 @@ from spadeskit.engine.tricks import won_with_blind
 # Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
 _PLAY, _AUCTION, _EXCHANGE = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE
 
+PlayOutcome = tuple[Any, ...]
+"""``(HandScore, MatchEnd | None)``, typed as a tuple of any length: the compiled core
+returns such a tuple as the object it holds, where a fixed-length tuple type would be
+rebuilt on the way out, and search keys its memo on the object's identity."""
+
 
 def _check_policy(policy: object) -> None:
     if policy is not None and not callable(policy):
@@ -53,7 +58,7 @@ class Playouts(PlayoutLoops):
     # Rollouts and simulations
     # ----------------------------------------------------------------------------------
 
-    def rollout(self, game: GameState, seed: int | None, policy: Policy | None) -> GameState:
+    def rollout(self, game: GameState, seed: Any, policy: Policy | None) -> GameState:
         if seed is not None:
             check_seed(seed)
         _check_policy(policy)
@@ -205,7 +210,10 @@ class Playouts(PlayoutLoops):
     ) -> HandScore | None:
         """:meth:`random_play_outcome`'s score alone."""
         found = self.random_play_outcome(game, fraction, memo, follower, False)
-        return None if found is None else found[0]
+        if found is None:
+            return None
+        score: HandScore = found[0]
+        return score
 
     def random_play_outcome(
         self,
@@ -214,7 +222,7 @@ class Playouts(PlayoutLoops):
         memo: dict[Any, Any] | None = None,
         follower: Callable[..., int] | None = None,
         ends: bool = True,
-    ) -> tuple[HandScore, MatchEnd | None] | None:
+    ) -> PlayOutcome | None:
         """Play the rest of the hand's cards at random (``fraction`` gives floats in
         [0, 1)) and return the hand's :class:`HandScore` and, with ``ends``, how the
         match would end after it (:meth:`end_after`; ``None``: it goes on), without
@@ -232,7 +240,9 @@ class Playouts(PlayoutLoops):
         ``follower`` chooses each card that follows a lead instead (leads stay random):
         ``follower(trick, allowed, seat, rows, suit_of, side_of)`` returns the mask of one
         card of ``allowed``.  Search passes :func:`spadeskit.bots.greedy_card`, for
-        playouts that look more like play; the rules compile a loop around it once."""
+        playouts that look more like play; the rules compile a loop around it once.
+
+        A memo's answer is the very tuple it keeps (callers may key on its identity)."""
         if (
             game.phase is not _PLAY
             or self.play_offer is not None
@@ -256,13 +266,17 @@ class Playouts(PlayoutLoops):
             score = self.score(self.summary(end), end.match)
             return score, self.end_after(end, score) if ends else None
         key = (end.books, end.transfers)
-        found = memo.get(key)
+        found: PlayOutcome | None = memo.get(key)
         if found is None:
             summary = self.summary(end)
             score = self.score(summary, end.match)
-            found = score, self.end_after(end, score) if ends else None
+            # Declared as PlayOutcome, the tuple is one object from the start: the one
+            # kept is the one returned (compiled code boxes a fixed-length tuple anew
+            # each time it leaves native code).
+            outcome: PlayOutcome = (score, self.end_after(end, score) if ends else None)
             if callable(summary._won) and summary.points is None:  # no card was read
-                memo[key] = found
+                memo[key] = outcome
+            return outcome
         return found
 
     def end_after(self, game: GameState, score: HandScore) -> MatchEnd | None:
@@ -289,7 +303,7 @@ class Playouts(PlayoutLoops):
                 return game
 
     def simulate(
-        self, hands: int, seed: int, policy: Policy | None, start: int
+        self, hands: Any, seed: Any, policy: Policy | None, start: Any
     ) -> Iterator[HandResult]:
         check_range(hands, start, 2**63)
         check_seed(seed)

@@ -139,11 +139,11 @@ class Tricks(Scoring):
             pile,
         )
         if self.calls.after_trick is not None:
-            changed = self.calls.after_trick(new, done)
-            if changed is not None:
-                if not isinstance(changed, GameState):
-                    raise self._bad_after_trick(changed)
-                new = changed
+            hooked = self.calls.after_trick(new, done)
+            if hooked is not None:
+                if not isinstance(hooked, GameState):
+                    raise self._bad_after_trick(hooked)
+                new = hooked
         if any(new.hands) or new.pile:
             return new
         after = self._end_play(new)

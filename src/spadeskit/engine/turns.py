@@ -40,7 +40,7 @@ class Turns(Tricks):
     # Legal actions
     # ----------------------------------------------------------------------------------
 
-    def legal_actions(self, game: GameState, seat: int | None) -> tuple[Action, ...]:
+    def legal_actions(self, game: GameState, seat: Any) -> tuple[Action, ...]:
         if game.match.end is not None:
             return _NO_ACTIONS
         actor = game.to_act
@@ -85,7 +85,7 @@ class Turns(Tricks):
     # Applying actions
     # ----------------------------------------------------------------------------------
 
-    def apply(self, game: GameState, action: Action, seat: int | None) -> GameState:
+    def apply(self, game: GameState, action: Action, seat: Any) -> GameState:
         if type(action) is Play and game.phase is _PLAY:
             actor = game.to_act
             if actor is not None and (seat is None or (seat == actor and type(seat) is int)):
@@ -98,7 +98,7 @@ class Turns(Tricks):
                 return self._play(game, actor, index)
         return self._apply_slow(game, action, seat)
 
-    def _apply_slow(self, game: GameState, action: Action, seat: int | None) -> GameState:
+    def _apply_slow(self, game: GameState, action: Action, seat: Any) -> GameState:
         if game.match.end is not None:
             raise GameOver(
                 f"{shown(action, 60)} refused: the match is over ({game.match.end.reason})",

@@ -1,0 +1,195 @@
+"""The compiled core and the pure-Python core are one rulebook.
+
+When the engine runs compiled (``spadeskit.COMPILED``), this plays the same games here
+and in a second Python with ``SPADESKIT_PURE=1`` and compares them: every shipped
+variant and house rule, seeded random play through the step API, a whole match between
+bots, ``Rules.simulate``, a rollout and the records, each hashed action by action, and
+each core loads the other's pickles as states equal to its own.
+A plugin written in plain Python (here, and the example package when installed) runs
+on the compiled core.  Run this file as a script to print the fingerprints.
+
+Without a compiled build (no C compiler, or ``SPADESKIT_PURE=1``) the comparison has
+nothing to compare and is skipped; the choosing of the core is tested either way.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import pickle
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import spadeskit
+from spadeskit import _native
+from spadeskit.arena import make_bot, play_match
+
+HOUSE_RULES = [p for p in spadeskit.available() if p.kind == "house-rule"]
+CONFIGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
+    *((p.name, (), {}) for p in spadeskit.available() if p.kind == "variant"),
+    *(((p.fits or ("standard",))[0], (p.name,), {}) for p in HOUSE_RULES),
+    ("jjdd", (), {"enforcement": "table"}),
+    ("jjdd", (), {"nil": True, "first_lead": "last-book"}),
+    ("standard", ("blind-nil", "hidden-bids", "partnership-nil"), {"blind_nil_pass": 1}),
+    ("cutthroat", ("no-trump-first-trick",), {"all_tricks": "score-200"}),
+    ("two-handed", ("spades-anytime", "no-bags"), {}),
+]
+"""Every variant alone, every house rule on the first variant it fits, and a few
+combinations and options that take other paths (table enforcement, draws, trades)."""
+
+
+def _name(variant: str, house: tuple[str, ...], options: dict[str, Any]) -> str:
+    return " + ".join((variant, *house)) + (f" {options}" if options else "")
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def fingerprint(variant: str, house: tuple[str, ...], options: dict[str, Any]) -> dict[str, str]:
+    """Return hashes of what the engine does with one rule set: random step play of
+    two hands (every action, every state's legal actions), a bot match, simulate, the
+    record and the pickle of a finished state."""
+    rules = spadeskit.load_rules(variant, house, options)
+    rng = random.Random(_name(variant, house, options))
+    game = rules.new_game(seed=11)
+    steps: list[Any] = []
+    while game.match.end is None and len(game.hand_results) < 2:
+        legal = game.legal_actions()
+        action = rng.choice(legal)
+        steps.append((game.to_act, legal, action))
+        game = game.apply(action)
+    bots = [
+        make_bot("heuristic", seat, rules, random.Random(seat))
+        for seat in range(rules.table.players)
+    ]
+    match = play_match(rules, bots, seed=5)
+    rolled = rules.new_game(seed=3).rollout(seed=4)
+    return {
+        "steps": _digest(steps, game.scores, game.hand_results),
+        "match": _digest(match.scores, match.hand_results, match.winner),
+        "simulate": _digest(list(rules.simulate(30, seed=2))),
+        "rollout": _digest(rolled.scores, rolled.hand_results, rolled.log),
+        "record": _digest(json.dumps(game.to_record(), sort_keys=True)),
+        "pickle": base64.b64encode(pickle.dumps((game, match), protocol=5)).decode(),
+    }
+
+
+def fingerprints(other: dict[str, dict[str, str]] | None = None) -> dict[str, dict[str, str]]:
+    """Return every rule set's fingerprint.  With ``other`` (another core's), each
+    pickle that core made is loaded here: ``"loads"`` says whether it gives states equal
+    to this core's own."""
+    found = {}
+    for config in CONFIGS:
+        name = _name(*config)
+        mine = found[name] = fingerprint(*config)
+        if other is not None:
+            theirs = pickle.loads(base64.b64decode(other[name]["pickle"]))
+            ours = pickle.loads(base64.b64decode(mine["pickle"]))
+            mine["loads"] = str(theirs == ours)
+    return found
+
+
+def pure_fingerprints(compiled: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """Return :func:`fingerprints` computed by a second Python running pure, which
+    also loads the compiled core's pickles."""
+    env = dict(os.environ, **{_native.PURE_VARIABLE: "1"})
+    out = subprocess.run(
+        [sys.executable, __file__],
+        env=env,
+        input=json.dumps(compiled),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    found: dict[str, dict[str, str]] = json.loads(out)
+    return found
+
+
+needs_compiled = pytest.mark.skipif(
+    not spadeskit.COMPILED, reason="the compiled core is not built here (pure Python only)"
+)
+
+
+@needs_compiled
+@pytest.mark.slow
+def test_compiled_and_pure_cores_play_every_rule_set_alike() -> None:
+    assert _native.compiled_now()
+    compiled = fingerprints()
+    pure = pure_fingerprints(compiled)
+    compiled = fingerprints(pure)  # and the compiled core loads the pure core's pickles
+    assert set(compiled) == set(pure) == {_name(*config) for config in CONFIGS}
+    # Pickles hold equal values, though not byte for byte: the pure core shares some
+    # equal tuples between fields where the compiled one builds each anew.
+    differ = {
+        name: [part for part in parts if part != "pickle" and pure[name][part] != parts[part]]
+        for name, parts in compiled.items()
+    }
+    assert all(parts["loads"] == "True" for parts in (*compiled.values(), *pure.values()))
+    assert not any(differ.values()), f"compiled and pure cores differ: {differ}"
+
+
+def test_spadeskit_pure_runs_the_source_of_every_compiled_module() -> None:
+    code = (
+        "import spadeskit, sys\n"
+        "from spadeskit import _native\n"
+        "files = [sys.modules[m].__file__ for m in _native.COMPILED_MODULES]\n"
+        "assert all(f.endswith('.py') for f in files), files\n"
+        "assert spadeskit.COMPILED is False\n"
+    )
+    env = dict(os.environ, **{_native.PURE_VARIABLE: "1"})
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+
+
+def test_compiled_says_which_core_runs() -> None:
+    files = [sys.modules[name].__file__ or "" for name in _native.COMPILED_MODULES]
+    assert spadeskit.COMPILED == all(not f.endswith(".py") for f in files)
+    assert spadeskit.COMPILED == _native.compiled_now()
+
+
+def test_a_stale_compiled_module_runs_its_source_with_one_warning(tmp_path: Path) -> None:
+    # A copy of the package where one module has an extension older than its source:
+    # an edited checkout whose compiled core was not rebuilt.
+    package = tmp_path / "pkg"
+    source = Path(_native.__file__).parent
+    root = package / "spadeskit" / "engine"
+    root.mkdir(parents=True)
+    (package / "spadeskit" / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    for name in _native.COMPILED_MODULES:
+        tail = name.rpartition(".")[2]
+        (root / f"{tail}.py").write_text((source / "engine" / f"{tail}.py").read_text())
+        built = root / f"{tail}{_native._SUFFIXES[0]}"
+        built.write_bytes(b"")
+        os.utime(built, (1, 1))  # built long before the source was written
+    sources = [str(root / (n.rpartition(".")[2] + ".py")) for n in _native.COMPILED_MODULES]
+    why = _native._stale(sources)
+    assert why is not None and "changed after it was compiled" in why
+    for name in _native.COMPILED_MODULES:  # now current: nothing is stale
+        os.utime(root / f"{name.rpartition('.')[2]}{_native._SUFFIXES[0]}")
+    assert _native._stale(sources) is None
+    (root / f"turns{_native._SUFFIXES[0]}").unlink()
+    assert "has no compiled copy" in (_native._stale(sources) or "")
+
+
+def test_a_plain_python_plugin_runs_on_whichever_core_is_built() -> None:
+    # The example third-party package, when installed, is a house rule in plain Python.
+    try:
+        rules = spadeskit.load_rules("standard", ["suicide"])
+    except spadeskit.UnknownPlugin:
+        pytest.skip("the example plugin package is not installed")
+    game = rules.new_game(seed=1).rollout(seed=1)
+    assert game.hand_results
+
+
+if __name__ == "__main__":
+    # Given another core's fingerprints on stdin, load its pickles too.
+    given = sys.stdin.read() if not sys.stdin.isatty() else ""
+    json.dump(fingerprints(json.loads(given) if given.strip() else None), sys.stdout)
