@@ -14,6 +14,10 @@ complete hand: the deal, the auction, every card, and the scoring.
   ``chance_outcomes()``, uniformly random ``legal_actions()`` until ``is_terminal()``,
   then ``returns()`` (one hand, deal included), as BENCHMARKING asks.
 
+When the compiled core runs (``spadeskit.COMPILED``), the pure-Python core is measured
+in the same rounds too, in a second Python with ``SPADESKIT_PURE=1``: the table then
+gives both speeds against OpenSpiel.
+
 Then: a third-party plugin whose out-of-turn hook is declared for the auction only,
 against plain ``standard``; bytes per state kept alive in a 100,000-state search tree
 (``tracemalloc``: keep the tree, measure, drop it, measure again); the cost of moving a
@@ -33,6 +37,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -128,25 +133,85 @@ def rate(unit: Unit, seconds: float) -> float:
 
 
 def interleaved(
-    mine: Unit, theirs: Unit, rounds: int, seconds: float
-) -> tuple[float, float, float, float, float]:
-    """Return (median ratio, lowest, highest, my median rate, their median rate)."""
+    mine: Unit,
+    theirs: Unit,
+    rounds: int,
+    seconds: float,
+    pure: Callable[[float], float] | None = None,
+) -> tuple[float, ...]:
+    """Return (median ratio, lowest, highest, my median rate, their median rate), then
+    with ``pure`` (the pure core's rate, measured in the same rounds) its median ratio,
+    lowest, highest and median rate."""
     mine()
     theirs()
-    ratios, ours, others = [], [], []
+    ratios, ours, others, pures, pure_ratios = [], [], [], [], []
     for _ in range(rounds):
         other = rate(theirs, seconds)
         own = rate(mine, seconds)
         ratios.append(own / other)
         ours.append(own)
         others.append(other)
-    return (
+        if pure is not None:
+            pures.append(pure(seconds))
+            pure_ratios.append(pures[-1] / other)
+    found = (
         statistics.median(ratios),
         min(ratios),
         max(ratios),
         statistics.median(ours),
         statistics.median(others),
     )
+    if pure is None:
+        return found
+    return (
+        *found,
+        statistics.median(pure_ratios),
+        min(pure_ratios),
+        max(pure_ratios),
+        statistics.median(pures),
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# The pure-Python core beside the compiled one
+# ------------------------------------------------------------------------------------------
+
+
+def serve_pure() -> None:
+    """Answer rate requests on stdin (``variant|house,…|mode|seconds``) with hands per
+    CPU second of this process, which runs the pure-Python core (``SPADESKIT_PURE=1``)."""
+    units: dict[str, Unit] = {}
+    for line in sys.stdin:
+        variant, house, mode, seconds = line.strip().split("|")
+        key = f"{variant}|{house}|{mode}"
+        if key not in units:
+            rules = spadeskit.load_rules(variant, tuple(h for h in house.split(",") if h))
+            units[key] = step_unit(rules) if mode == "step" else simulate_unit(rules)
+            units[key]()
+        print(rate(units[key], float(seconds)), flush=True)
+
+
+class PureCore:
+    """A second Python running the pure-Python core, measured in the same rounds."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ, SPADESKIT_PURE="1")
+        self.child = subprocess.Popen(
+            [sys.executable, __file__, "--serve-pure"],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def unit(self, variant: str, house: Sequence[str], mode: str) -> Callable[[float], float]:
+        def measure(seconds: float) -> float:
+            assert self.child.stdin is not None and self.child.stdout is not None
+            self.child.stdin.write(f"{variant}|{','.join(house)}|{mode}|{seconds}\n")
+            self.child.stdin.flush()
+            return float(self.child.stdout.readline())
+
+        return measure
 
 
 # ------------------------------------------------------------------------------------------
@@ -315,7 +380,11 @@ def main() -> None:
         "--only", default="", help="comma-separated variants to measure (default all)"
     )
     parser.add_argument("--states", type=int, default=100_000, help="states in the memory tree")
+    parser.add_argument("--serve-pure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_pure:
+        serve_pure()
+        return
     only = {v for v in args.only.split(",") if v}
     theirs = openspiel_unit()
     print(f"spadeskit {spadeskit.__version__} core benchmark, {datetime.date.today()}")
@@ -335,21 +404,45 @@ def main() -> None:
         "÷ OpenSpiel spades hands/s in the same round; median (range)"
     )
     print("OpenSpiel spades: Python-driven, chance outcomes sampled from chance_outcomes()\n")
-    print(
-        f"| {'rule set':28} | {'mode':8} | {'spadeskit':>11} | {'OpenSpiel':>11} | "
-        f"{'ratio':>6} | {'range':>11} |"
-    )
-    print(f"|{'-' * 30}|{'-' * 10}|{'-' * 13}|{'-' * 13}|{'-' * 8}|{'-' * 13}|")
+    pure = PureCore() if spadeskit.COMPILED else None
+    if pure is None:
+        print(
+            f"| {'rule set':28} | {'mode':8} | {'spadeskit':>11} | {'OpenSpiel':>11} | "
+            f"{'ratio':>6} | {'range':>11} |"
+        )
+        print(f"|{'-' * 30}|{'-' * 10}|{'-' * 13}|{'-' * 13}|{'-' * 8}|{'-' * 13}|")
+    else:
+        print("compiled and pure cores in the same rounds (the pure one in a second Python)\n")
+        print(
+            f"| {'rule set':28} | {'mode':8} | {'compiled':>11} | {'pure':>11} | "
+            f"{'OpenSpiel':>11} | {'compiled':>8} | {'range':>11} | {'pure':>6} | "
+            f"{'range':>11} |"
+        )
+        print(
+            f"|{'-' * 30}|{'-' * 10}|{'-' * 13}|{'-' * 13}|{'-' * 13}|{'-' * 10}|"
+            f"{'-' * 13}|{'-' * 8}|{'-' * 13}|"
+        )
     for variant, house in CONFIGS:
         if only and variant not in only:
             continue
         rules = spadeskit.load_rules(variant, house)
         for mode, unit in (("step", step_unit(rules)), ("simulate", simulate_unit(rules))):
-            median, low, high, mine, other = interleaved(unit, theirs, args.rounds, args.round)
+            beside = pure.unit(variant, house, mode) if pure is not None else None
+            row = interleaved(unit, theirs, args.rounds, args.round, beside)
+            median, low, high, mine, other = row[:5]
+            if pure is None:
+                print(
+                    f"| {label(variant, house):28} | {mode:8} | {mine:>7,.0f} h/s | "
+                    f"{other:>7,.0f} h/s | "
+                    f"{median:>5.2f}x | {low:.2f}-{high:.2f}x |",
+                    flush=True,
+                )
+                continue
+            p_median, p_low, p_high, p_rate = row[5:]
             print(
                 f"| {label(variant, house):28} | {mode:8} | {mine:>7,.0f} h/s | "
-                f"{other:>7,.0f} h/s | "
-                f"{median:>5.2f}x | {low:.2f}-{high:.2f}x |",
+                f"{p_rate:>7,.0f} h/s | {other:>7,.0f} h/s | {median:>7.2f}x | "
+                f"{low:.2f}-{high:.2f}x | {p_median:>5.2f}x | {p_low:.2f}-{p_high:.2f}x |",
                 flush=True,
             )
     if only and "standard" not in only:

@@ -77,8 +77,11 @@ class EngineBase:
     check: PlayCheck
     advisory: tuple[PlayFilter, ...]
     next_seat: tuple[int, ...]
-    pairs: tuple[tuple[tuple[int, int], ...], ...]
-    entries: tuple[tuple[tuple[int, Action], ...], ...]
+    # Each seat's (seat, card) pair and log entry per card, built once and shared by
+    # every trick and log.  Typed Any: compiled code would rebuild a fixed-length tuple
+    # each time it stored one, and every state would hold its own copies.
+    pairs: tuple[tuple[Any, ...], ...]
+    entries: tuple[tuple[Any, ...], ...]
     player_offers: dict[Phase, Compiled | None]
     referee_offers: dict[Phase, Compiled | None]
     play_offer: Compiled | None
