@@ -78,7 +78,7 @@ def compiled_core() -> list[Any]:
                 opt_level="3",
             )
         )
-    except BaseException as exc:  # noqa: BLE001  (mypyc exits on a type error)
+    except (Exception, SystemExit) as exc:  # mypyc exits on a type error
         warn(f"mypyc could not compile the core: {str(exc)[:160]!r}")
         return []
 
