@@ -2,9 +2,10 @@
 
 When the engine runs compiled (``spadeskit.COMPILED``), this plays the same games here
 and in a second Python with ``SPADESKIT_PURE=1`` and compares them: every shipped
-variant and house rule, seeded random play through the step API, a whole match between
-bots, ``Rules.simulate``, a rollout and the records, each hashed action by action, and
-each core loads the other's pickles as states equal to its own.
+variant and house rule, seeded random play through the step API, search bots'
+choices, a whole match between bots, ``Rules.simulate``, a rollout and the records,
+each hashed action by action, and each core loads the other's pickles as states equal
+to its own.
 A plugin written in plain Python (here, and the example package when installed) runs
 on the compiled core.  Run this file as a script to print the fingerprints.
 
@@ -55,17 +56,28 @@ def _digest(*parts: Any) -> str:
 
 def fingerprint(variant: str, house: tuple[str, ...], options: dict[str, Any]) -> dict[str, str]:
     """Return hashes of what the engine does with one rule set: random step play of
-    two hands (every action, every state's legal actions), a bot match, simulate, the
-    record and the pickle of a finished state."""
+    two hands (every action, every state's legal actions), the choices of both search
+    bots on three of its states, a bot match, simulate, a rollout, the record, and the
+    pickle of the finished states."""
     rules = spadeskit.load_rules(variant, house, options)
     rng = random.Random(_name(variant, house, options))
     game = rules.new_game(seed=11)
     steps: list[Any] = []
+    positions: list[spadeskit.GameState] = []
     while game.match.end is None and len(game.hand_results) < 2:
         legal = game.legal_actions()
         action = rng.choice(legal)
         steps.append((game.to_act, legal, action))
+        if game.phase is spadeskit.Phase.PLAY and len(steps) % 9 == 0 and len(positions) < 3:
+            positions.append(game)
         game = game.apply(action)
+    searched = []  # search's playouts, memo and rewards, seeded
+    for spec in ("pimc[iterations=24]", "ismcts[iterations=40]"):
+        for position in positions:
+            seat = position.to_act
+            assert seat is not None
+            searcher = make_bot(spec, seat, rules, random.Random(seat))
+            searched.append(searcher.choose(position.view(seat)))
     bots = [
         make_bot("heuristic", seat, rules, random.Random(seat))
         for seat in range(rules.table.players)
@@ -74,6 +86,7 @@ def fingerprint(variant: str, house: tuple[str, ...], options: dict[str, Any]) -
     rolled = rules.new_game(seed=3).rollout(seed=4)
     return {
         "steps": _digest(steps, game.scores, game.hand_results),
+        "search": _digest(searched),
         "match": _digest(match.scores, match.hand_results, match.winner),
         "simulate": _digest(list(rules.simulate(30, seed=2))),
         "rollout": _digest(rolled.scores, rolled.hand_results, rolled.log),
