@@ -27,6 +27,8 @@ from spadeskit.core.state import (
     Phase,
     copy_to_builder,
     freeze,
+    freeze_undealt,
+    mark_dealt,
 )
 from spadeskit.engine.auction import AuctionRules
 
@@ -190,7 +192,7 @@ class Dealer(AuctionRules):
         o.books = o.won = (0,) * n
         o.played, o.breaches, o.transfers, o.extra = 0, (), (), _EMPTY
         o._log = o._legal = None
-        return freeze(o)
+        return freeze_undealt(o)
 
     def deal_now(self, game: GameState, rng: random.Random | None = None) -> None:
         """Deal the hand of a new ``game`` in place and start its auction.
@@ -232,3 +234,4 @@ class Dealer(AuctionRules):
                 object.__delattr__(game, name)
             raise
         put(game, "_legal", None)
+        mark_dealt(game)
