@@ -8,6 +8,7 @@ hand by hand.  The batched policies' bids are drawn here.
 from __future__ import annotations
 
 import random
+import sys
 from typing import TYPE_CHECKING, Any
 
 import numpy as np  # the package checked for it (spadeskit.batch.common)
@@ -23,7 +24,13 @@ from spadeskit.batch.tree import derive_tree
 from spadeskit.core.actions import Action, Bid, Nil
 from spadeskit.core.cards import card_at
 from spadeskit.core.state import GameState, Phase, copy_to_builder, freeze
-from spadeskit.engine.auction import _UNSHARED, _refcount
+from spadeskit.engine.auction import _refcount
+
+# The reference count of an object held by one name, as this module's code sees it: the
+# engine's own figure is measured in its code, which may run compiled (and count one
+# reference fewer).  Elsewhere than CPython, 0: the state is always copied.
+_probe = object()
+_UNSHARED = _refcount(_probe) if hasattr(sys, "getrefcount") else 0
 
 if TYPE_CHECKING:
     pass
