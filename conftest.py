@@ -24,4 +24,4 @@ collect_ignore = [
 ]
 
 if spadeskit.COMPILED:
-    collect_ignore += ["src/" + name.replace(".", "/") + ".py" for name in _native.COMPILED_MODULES]
+    collect_ignore += _native.source_paths("src")

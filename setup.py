@@ -64,7 +64,7 @@ def compiled_core() -> list[Any]:
     except ImportError:
         warn("mypyc is not installed")
         return []
-    sources = [os.path.join("src", *name.split(".")) + ".py" for name in NATIVE["COMPILED_MODULES"]]
+    sources = NATIVE["source_paths"]("src")
     try:
         return list(
             mypycify(

@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
-__all__ = ["COMPILED_MODULES", "PURE_VARIABLE", "compiled_now", "install"]
+__all__ = ["COMPILED_MODULES", "PURE_VARIABLE", "compiled_now", "install", "source_paths"]
 
 COMPILED_MODULES: tuple[str, ...] = (
     "spadeskit.engine.base",
@@ -53,6 +53,12 @@ _SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 _SLACK = 2.0
 """Seconds a source may be newer than its extension and still count as compiled (an
 installer writes the two files one after the other, in either order)."""
+
+
+def source_paths(root: str) -> list[str]:
+    """Return the ``.py`` file of each compiled module under ``root``, the folder that
+    holds the ``spadeskit`` package (``src`` in a clone)."""
+    return [os.path.join(root, *name.split(".")) + ".py" for name in COMPILED_MODULES]
 
 
 def _wants_pure() -> bool:
@@ -107,7 +113,7 @@ def install() -> None:
     if any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
         return
     root = os.path.dirname(_package_dir())
-    sources = [os.path.join(root, *name.split(".")) + ".py" for name in COMPILED_MODULES]
+    sources = source_paths(root)
     if _wants_pure():
         sys.meta_path.insert(0, _SourceFinder())
         return
