@@ -38,6 +38,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "spadeskit.engine.scoring",
     "spadeskit.engine.tricks",
     "spadeskit.engine.turns",
+    "spadeskit.engine.nativeloops",
     "spadeskit.engine.loops",
     "spadeskit.engine.playouts",
     "spadeskit.engine.machine",

@@ -93,6 +93,7 @@ class EngineBase:
     _checked_auction: dict[int, tuple[Action, ...]]
     _playout: tuple[str, dict[str, Any]] | None
     _follower_loops: dict[Any, Callable[..., Any]]
+    _kit: Any  # the compiled core's playout loops (spadeskit.engine.nativeloops.Kit)
 
     # ----------------------------------------------------------------------------------
     # Naming and checking, for messages
