@@ -328,6 +328,9 @@ class PlayoutLoops(Turns):
         nothing outside this loop sees the hand during a trick, so it is kept in locals and
         written to a state at the end of the hand, and to a frozen copy before each
         ``spadeskit_after_trick`` call where the rules have one.
+
+        On the compiled core the loops are :mod:`~spadeskit.engine.nativeloops`' (the
+        same template, compiled), given the statements as one generated function.
         """
         self._follower_loops = {}
         self._playout = None
