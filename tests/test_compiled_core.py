@@ -173,9 +173,9 @@ def test_a_compiled_module_missing_or_older_than_its_source_is_stale(tmp_path: P
     # sources, with one warning naming the module _stale returns).
     originals = _native.source_paths(str(Path(_native.__file__).parent.parent))
     sources = _native.source_paths(str(tmp_path))
-    (tmp_path / "spadeskit" / "engine").mkdir(parents=True)
     built = [path[: -len(".py")] + _native._SUFFIXES[0] for path in sources]
     for original, source, extension in zip(originals, sources, built, strict=True):
+        Path(source).parent.mkdir(parents=True, exist_ok=True)
         Path(source).write_text(Path(original).read_text())
         Path(extension).write_bytes(b"")
         os.utime(extension, (1, 1))

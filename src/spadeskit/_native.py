@@ -32,6 +32,7 @@ from types import ModuleType
 __all__ = ["COMPILED_MODULES", "PURE_VARIABLE", "compiled_now", "install", "source_paths"]
 
 COMPILED_MODULES: tuple[str, ...] = (
+    "spadeskit.core.playsets",
     "spadeskit.engine.base",
     "spadeskit.engine.auction",
     "spadeskit.engine.dealing",
@@ -44,8 +45,9 @@ COMPILED_MODULES: tuple[str, ...] = (
     "spadeskit.engine.machine",
 )
 """The engine's state machine, base class to :class:`~spadeskit.engine.machine.Engine`:
-legal actions, ``apply``, the auction, the deal, trick play, scoring and the playout
-driver.  Plugins, states, views and everything above the engine stay pure Python."""
+legal actions, ``apply``, the auction, the deal, trick play, scoring, the playout driver
+and its loops; and the loop that lists a mask's plays (``spadeskit.core.playsets``).
+Plugins, states, views, actions and everything above the engine stay pure Python."""
 
 PURE_VARIABLE = "SPADESKIT_PURE"
 """Set it to ``1`` (before spadeskit is imported) to run the pure-Python core."""

@@ -13,12 +13,14 @@ from typing import Any, ClassVar
 
 import attrs
 
-from spadeskit.core.cards import Card, CardLike, iter_mask, parse_card, parse_cards
+from spadeskit.core.cards import Card, CardLike, parse_card, parse_cards
 from spadeskit.core.errors import RecordError, SpadesError, shown
+from spadeskit.core.playsets import PlaySets
 
 __all__ = [
     "ACTION_TYPES",
     "PLAYS",
+    "PLAY_SETS",
     "Accept",
     "Action",
     "Bid",
@@ -231,8 +233,9 @@ class Accept(Action):
 PLAYS: tuple[Play, ...] = tuple(Play(i) for i in range(54))
 """The one ``Play`` value of each card index, shared by every rules object."""
 
-_CHUNK_OF = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
-_plays_by_chunk: dict[int, tuple[Action, ...]] = {}
+PLAY_SETS = PlaySets(PLAYS)
+"""The legal-play tuples of card masks, built from :data:`PLAYS` (compiled on the
+compiled core); :func:`plays_of` asks it, and so does the engine directly."""
 
 
 def plays_of(mask: int) -> tuple[Action, ...]:
@@ -244,15 +247,7 @@ def plays_of(mask: int) -> tuple[Action, ...]:
     >>> plays_of(Play("AS").card.bit | Play("2C").card.bit)
     (Play(card=Card.of('2C')), Play(card=Card.of('AS')))
     """
-    actions: tuple[Action, ...] = ()
-    while mask:
-        chunk = mask & _CHUNK_OF[(mask & -mask).bit_length() - 1]
-        part = _plays_by_chunk.get(chunk)
-        if part is None:
-            part = _plays_by_chunk[chunk] = tuple(PLAYS[i] for i in iter_mask(chunk))
-        actions = actions + part if actions else part
-        mask ^= chunk
-    return actions
+    return PLAY_SETS.of(mask)
 
 
 def label(action: Action, side_names: Sequence[str] = ()) -> str:

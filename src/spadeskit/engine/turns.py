@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spadeskit.core.actions import Action, Play, plays_of
+from spadeskit.core.actions import PLAY_SETS, Action, Play
 from spadeskit.core.errors import (
     GameOver,
     IllegalAction,
@@ -49,7 +49,7 @@ class Turns(Tricks):
             assert actor is not None
             if phase is _PLAY:
                 mask = game._legal
-                own = plays_of(mask if mask is not None else self.legal_mask(game))
+                own = PLAY_SETS.of(mask if mask is not None else self.legal_mask(game))
                 if self.play_offer is None:
                     return own
             elif phase is _AUCTION:
