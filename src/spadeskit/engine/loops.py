@@ -256,23 +256,6 @@ class Kit:
         self.bad_after = bad_after
         self.follow = follow
 
-    def with_follower(self, follow: Callable[..., int]) -> Kit:
-        """Return a kit like this one whose follower loop calls ``follow``."""
-        return Kit(
-            self.n,
-            self.draw,
-            self.pairs,
-            self.entries,
-            self.next_seat,
-            self.suit_of,
-            self.side_of,
-            self.allowed_of,
-            self.bad,
-            self.after,
-            self.bad_after,
-            follow,
-        )
-
     def play_exact(self, hand: Any, draw: Callable[[int], int], rows: Rows) -> Any:
         """Play ``hand`` (a builder) to the end, each card the ``draw(k)``-th allowed."""
         return _play_exact(self, hand, draw, rows)
@@ -384,24 +367,32 @@ class PlayoutLoops(Turns):
                 label=f"playout filters {self.rules.name}",
                 sources=self.sources,
             )
-            self._kit = nativeloops.Kit(
-                self.n,
-                self.draw,
-                self.pairs,
-                self.entries,
-                self.next_seat,
-                self.suit_of,
-                self.rules.side_of,
-                allowed_of,
-                self._bad_filters,
-                self.calls.after_trick,
-                self._bad_after_trick,
-            )
+            self._kit = self._native_kit(allowed_of)
             self.compiled_play = self._kit.play_exact
             self.compiled_play_fast = self._kit.play_floats
             return
         self.compiled_play = self._playout_loop("exact")
         self.compiled_play_fast = self._playout_loop("floats")
+
+    def _native_kit(
+        self, allowed_of: Callable[..., object], follow: Callable[..., int] | None = None
+    ) -> Any:
+        """Return the compiled core's :class:`~spadeskit.engine.nativeloops.Kit` for
+        these rules, its filters ``allowed_of``, its follower loop calling ``follow``."""
+        return nativeloops.Kit(
+            self.n,
+            self.draw,
+            self.pairs,
+            self.entries,
+            self.next_seat,
+            self.suit_of,
+            self.rules.side_of,
+            allowed_of,
+            self._bad_filters,
+            self.calls.after_trick,
+            self._bad_after_trick,
+            *(() if follow is None else (follow,)),
+        )
 
     def _playout_loop(
         self, pick: str, follower: Callable[..., int] | None = None
@@ -422,7 +413,7 @@ class PlayoutLoops(Turns):
         loop = self._follower_loops.get(follower)
         if loop is None and self._playout is not None:
             if self._kit is not None:
-                loop = self._kit.with_follower(follower).play_follower
+                loop = self._native_kit(self._kit.allowed_of, follower).play_follower
             else:
                 loop = self._playout_loop("follower", follower)
             self._follower_loops[follower] = loop

@@ -65,23 +65,6 @@ class Kit:
         self.bad_after = bad_after
         self.follow = follow
 
-    def with_follower(self, follow: Callable[..., int]) -> Kit:
-        """Return a kit like this one whose follower loop calls ``follow``."""
-        return Kit(
-            self.n,
-            self.draw,
-            self.pairs,
-            self.entries,
-            self.next_seat,
-            self.suit_of,
-            self.side_of,
-            self.allowed_of,
-            self.bad,
-            self.after,
-            self.bad_after,
-            follow,
-        )
-
     def play_exact(self, hand: Any, draw: Callable[[int], int], rows: Rows) -> Any:
         """Play ``hand`` (a builder) to the end, each card the ``draw(k)``-th allowed."""
         return _play_exact(self, hand, draw, rows)
