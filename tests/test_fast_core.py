@@ -137,8 +137,8 @@ def test_rollout_equals_apply_with_an_after_trick_hook_or_a_filter_without_sourc
     variant: str, make: Callable[[], types.ModuleType]
 ) -> None:
     rules = spadeskit.load_rules(variant, [make()])
-    loop = rules.engine.compiled_play
-    assert (loop is None) == (make is sourceless_filter)  # the scratch loop, or the compiled one
+    loop = rules.engine.loop
+    assert (loop is None) == (make is sourceless_filter)  # card by card, or the playout loop
     for seed in range(8):
         start = midway(rules, seed, steps=seed * 3)
         rng = random.Random(seed)

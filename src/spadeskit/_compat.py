@@ -47,7 +47,6 @@ MOVED: dict[str, str] = {
     "invariants": "testing.invariants",
     "linting": "testing.linting",
     "loader": "engine.loader",
-    "loops": "engine.loops",
     "matchplay": "arena.matchplay",
     "playouts": "engine.playouts",
     "prompt": "apps.prompt",

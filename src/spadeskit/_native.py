@@ -33,14 +33,13 @@ __all__ = ["COMPILED_MODULES", "PURE_VARIABLE", "compiled_now", "install", "sour
 
 COMPILED_MODULES: tuple[str, ...] = (
     "spadeskit.core.playsets",
+    "spadeskit.engine.winner",
     "spadeskit.engine.base",
     "spadeskit.engine.auction",
     "spadeskit.engine.dealing",
     "spadeskit.engine.scoring",
     "spadeskit.engine.tricks",
     "spadeskit.engine.turns",
-    "spadeskit.engine.nativeloops",
-    "spadeskit.engine.loops",
     "spadeskit.engine.playouts",
     "spadeskit.engine.machine",
 )

@@ -3,8 +3,6 @@ first lead (and a paper score sheet's bids)."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -29,21 +27,6 @@ from spadeskit.engine.combos import combos_of
 _PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
 
 _with_bid = evolver("auction", "bids", "_log")
-
-
-def _probe_unshared() -> int:
-    """Return the reference count of an object held by one local name only (CPython;
-    elsewhere 0, so a state is always copied)."""
-    count = getattr(sys, "getrefcount", None)
-    if count is None:
-        return 0
-    probe = object()
-    found: int = count(probe)
-    return found
-
-
-_refcount: Callable[[object], int] = getattr(sys, "getrefcount", lambda _: 1 << 30)
-_UNSHARED = _probe_unshared()
 
 
 _next_bidder = evolver("to_act")
@@ -160,25 +143,14 @@ class AuctionRules(EngineBase):
         bids = game.bids
         new = _with_bid(
             game,
-            game.auction + (entry,),
-            bids[:seat] + (action,) + bids[seat + 1 :],
-            (game._log, entry),
+            auction=game.auction + (entry,),
+            bids=bids[:seat] + (action,) + bids[seat + 1 :],
+            _log=(game._log, entry),
         )
         nxt = self.calls.auction_next(new)
         if type(nxt) is int and 0 <= nxt < self.n:  # the next seat bids: the common case
-            if _refcount(new) <= _UNSHARED:
-                # No hook kept the state it was shown, so nothing can see it change:
-                # finish it in place instead of copying it (the idea of CPython's own
-                # in-place string concatenation).  A kept state is never changed.
-                object.__setattr__(new, "to_act", nxt)
-                return new
-            return _next_bidder(new, nxt)
-        changes = self._auction_step(new, nxt)
-        if _refcount(new) <= _UNSHARED:
-            for name, value in changes.items():
-                object.__setattr__(new, name, value)
-            return new
-        return evolve(new, **changes)
+            return _next_bidder(new, to_act=nxt)
+        return evolve(new, **self._auction_step(new, nxt))
 
     def _auction_step(self, game: GameState, nxt: object = _ASK) -> dict[str, Any]:
         """Return the fields that change when the auction moves on (a seat, or play

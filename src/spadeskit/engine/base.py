@@ -20,7 +20,7 @@ at the entry point that checks it: a bad one raises the engine's own
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from spadeskit.core import codegen
@@ -43,6 +43,7 @@ from spadeskit.engine.filters import PlayCheck, PlayFilter
 if TYPE_CHECKING:
     from spadeskit.engine.compiled import CompiledRules
     from spadeskit.engine.hookcalls import CompiledHooks
+    from spadeskit.engine.playouts import CardLoop
 
 
 def listed(action: Action, legal: Sequence[Action]) -> bool:
@@ -88,12 +89,8 @@ class EngineBase:
     draw: int
     deck: tuple[int, ...]
     deal_map: tuple[tuple[int, ...], ...]
-    compiled_play: Callable[..., Any] | None
-    compiled_play_fast: Callable[..., Any] | None
+    loop: CardLoop | None
     _checked_auction: dict[int, tuple[Action, ...]]
-    _playout: tuple[str, dict[str, Any]] | None
-    _follower_loops: dict[Any, Callable[..., Any]]
-    _kit: Any  # the compiled core's playout loops (spadeskit.engine.nativeloops.Kit)
 
     # ----------------------------------------------------------------------------------
     # Naming and checking, for messages

@@ -27,6 +27,7 @@ from spadeskit.core.state import GameState
 from spadeskit.engine.authoring import PlayFilter, PluginInfo, Ranking
 from spadeskit.engine.compiler import PASS_THROUGH, Compiled, answered_by, compile_hook
 from spadeskit.engine.hookcalls import CompiledHooks
+from spadeskit.engine.winner import trick_won
 
 __all__ = [
     "CompiledHooks",
@@ -275,7 +276,7 @@ class CompiledRules:
         if len(cards) > players:
             raise SpadesError(f"a trick of {self.name!r} has at most {players} plays")
         row = self.strength_table(trump)[self.ranking.suit_of[cards[0][1].index]]
-        return max(cards, key=lambda pair: row[pair[1].index])[0]
+        return trick_won(row, tuple((seat, card.index) for seat, card in cards))[0]
 
     def effective_suit(self, card: CardLike) -> Suit:
         """Return the suit a card follows as in this variant (the 2♦ is a spade in jjdd)."""

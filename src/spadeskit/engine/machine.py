@@ -69,7 +69,7 @@ class Engine(Playouts):
         self.deal_map = self._deal_map()
         # Auction tuples already checked, by id (each kept alive here, so ids stay unique).
         self._checked_auction: dict[int, tuple[Action, ...]] = {}
-        self._compile_playouts()
+        self._build_loop()
 
     def view(self, game: GameState, seat: Any) -> View:
         """Return what ``seat`` may see (checked first)."""

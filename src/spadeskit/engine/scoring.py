@@ -49,13 +49,13 @@ class Scoring(Dealer):
         """Return the hand's :class:`HandSummary` for the scoring hooks."""
         contract = game.contract
         summary: HandSummary = _make_summary(
-            game.bids,
-            game.books,
-            partial(_cards_won, game.won),
-            game.transfers,
-            contract.trump if contract else "spades",
-            contract.declarer if contract else None,
-            None if self.card_points is None else points_won(self.card_points, game.won),
+            bids=game.bids,
+            books=game.books,
+            _won=partial(_cards_won, game.won),
+            transfers=game.transfers,
+            trump=contract.trump if contract else "spades",
+            declarer=contract.declarer if contract else None,
+            points=None if self.card_points is None else points_won(self.card_points, game.won),
         )
         return summary
 
@@ -91,10 +91,10 @@ class Scoring(Dealer):
             points[line.side] += line.points
             bag_delta[line.side] += line.bags
         score: HandScore = _make_score(
-            tuple(lines),
-            tuple(points),
-            tuple([a + b for a, b in zip(match.scores, points)]),
-            tuple([a + b for a, b in zip(match.bags, bag_delta)]),
+            lines=tuple(lines),
+            points=tuple(points),
+            scores=tuple([a + b for a, b in zip(match.scores, points)]),
+            bags=tuple([a + b for a, b in zip(match.bags, bag_delta)]),
         )
         return score
 
@@ -105,18 +105,18 @@ class Scoring(Dealer):
     def result_of(self, game: GameState, scored: HandScore) -> HandResult:
         """Return the result of ``game``'s finished play scored ``scored``."""
         result: HandResult = _make_result(
-            game.number,
-            game.dealer,
-            game.bids,
-            game.books,
-            scored.lines,
-            scored.points,
-            scored.scores,
-            scored.bags,
-            False,
-            "",
-            game.transfers,
-            game.tricks[-1].winner if game.tricks else None,
+            number=game.number,
+            dealer=game.dealer,
+            bids=game.bids,
+            books=game.books,
+            lines=scored.lines,
+            points=scored.points,
+            scores=scored.scores,
+            bags=scored.bags,
+            void=False,
+            note="",
+            transfers=game.transfers,
+            last_trick_winner=game.tricks[-1].winner if game.tricks else None,
         )
         return result
 
@@ -157,18 +157,18 @@ class Scoring(Dealer):
         the match after it and the next dealer (``None`` once the match is over)."""
         scored = self.score(summary, match)
         result: HandResult = _make_result(
-            len(match.results),
-            dealer,
-            summary.bids,
-            summary.books,
-            scored.lines,
-            scored.points,
-            scored.scores,
-            scored.bags,
-            False,
-            "",
-            summary.transfers,
-            None,
+            number=len(match.results),
+            dealer=dealer,
+            bids=summary.bids,
+            books=summary.books,
+            lines=scored.lines,
+            points=scored.points,
+            scores=scored.scores,
+            bags=scored.bags,
+            void=False,
+            note="",
+            transfers=summary.transfers,
+            last_trick_winner=None,
         )
         after, following = self.settle(match, result, (), dealer)
         return result, after, following
@@ -185,13 +185,13 @@ class Scoring(Dealer):
         match is over): the one place the match-end and next-dealer hooks are asked."""
         deals = old.deals if dealt is None else old.deals + (dealt,)
         match = _make_match(
-            result.scores,
-            result.bags,
-            old.results + (result,),
-            old.logs + (log,),
-            None,
-            old.extra,
-            deals,
+            scores=result.scores,
+            bags=result.bags,
+            results=old.results + (result,),
+            logs=old.logs + (log,),
+            end=None,
+            extra=old.extra,
+            deals=deals,
         )
         end = None if result.void else self.calls.match_end(match, result)
         if end is not None:

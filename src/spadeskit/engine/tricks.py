@@ -3,7 +3,6 @@ draw after a trick, and the end of play (the blind, a review step, the score).""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from spadeskit.core import _fast
@@ -16,6 +15,7 @@ from spadeskit.core.state import (
     evolver,
 )
 from spadeskit.engine.scoring import Scoring
+from spadeskit.engine.winner import trick_won
 
 # Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
 _REVIEW = Phase.REVIEW
@@ -41,16 +41,19 @@ _next_trick = evolver(
 make_trick = _fast.maker(Trick)  # (leader, plays, winner)
 
 
-def trick_won(row: Sequence[int], trick: tuple[tuple[int, int], ...]) -> tuple[int, int]:
-    """Return the seat that wins ``trick`` (the highest card in ``row``, the strength of
-    each card given the suit led) and the mask of its cards.  The compiled random-play
-    loop inlines the same lines."""
-    winner, best, taken = -1, -1, 0
-    for who, card in trick:
-        taken |= 1 << card
-        if row[card] > best:
-            winner, best = who, row[card]
-    return winner, taken
+def draw_cards(hands: list[int], pile: tuple[int, ...], winner: int, count: int) -> tuple[int, ...]:
+    """Give each seat ``count`` cards from the top of ``pile``, the trick's ``winner``
+    first, then clockwise, while cards remain; change ``hands`` (one mask per seat) in
+    place and return what is left of the pile."""
+    n = len(hands)
+    taken = 0
+    for step in range(n):
+        seat = (winner + step) % n
+        for _ in range(count):
+            if taken < len(pile):
+                hands[seat] |= 1 << pile[taken]
+                taken += 1
+    return pile[taken:]
 
 
 def won_with_blind(game: GameState) -> tuple[int, ...]:
@@ -110,33 +113,43 @@ class Tricks(Scoring):
         log = (game._log, self.entries[seat][index])
         played = game.played | bit
         if len(trick) < self.n:
-            return _next_card(game, self.next_seat[seat], hands, trick, played, log, breaches)
+            return _next_card(
+                game,
+                to_act=self.next_seat[seat],
+                hands=hands,
+                trick=trick,
+                played=played,
+                _log=log,
+                breaches=breaches,
+            )
         contract = game.contract
         assert contract is not None
         winner, taken = trick_won(
             self.rules.strength_table(contract.trump)[self.suit_of[trick[0][1]]], trick
         )
-        done = make_trick(game.leader, trick, winner)
+        done = make_trick(leader=game.leader, plays=trick, winner=winner)
         counts, taken_by = list(game.books), list(game.won)
         counts[winner] += 1
         taken_by[winner] |= taken
         books, won = tuple(counts), tuple(taken_by)
         pile = game.pile
         if pile and self.draw:
-            hands, pile = self._draw(hands, pile, winner)
+            drawn = list(hands)
+            pile = draw_cards(drawn, pile, winner, self.draw)
+            hands = tuple(drawn)
         new = _next_trick(
             game,
-            winner,
-            winner,
-            hands,
-            (),
-            game.tricks + (done,),
-            books,
-            won,
-            played,
-            log,
-            breaches,
-            pile,
+            to_act=winner,
+            leader=winner,
+            hands=hands,
+            trick=(),
+            tricks=game.tricks + (done,),
+            books=books,
+            won=won,
+            played=played,
+            _log=log,
+            breaches=breaches,
+            pile=pile,
         )
         if self.calls.after_trick is not None:
             hooked = self.calls.after_trick(new, done)
@@ -149,20 +162,6 @@ class Tricks(Scoring):
         after = self._end_play(new)
         assert isinstance(after, GameState)
         return after
-
-    def _draw(
-        self, hands: tuple[int, ...], pile: tuple[int, ...], winner: int
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Return the hands and pile after each seat draws, the trick's winner first."""
-        drawn = list(hands)
-        taken = 0
-        for step in range(self.n):
-            seat = (winner + step) % self.n
-            for _ in range(self.draw):
-                if taken < len(pile):
-                    drawn[seat] |= 1 << pile[taken]
-                    taken += 1
-        return tuple(drawn), pile[taken:]
 
     # ----------------------------------------------------------------------------------
     # The end of play

@@ -160,7 +160,9 @@ class Turns(Tricks):
         """Return the state after an offered out-of-turn action (``claimant`` ``None``: the
         referee): logged in the hand where it happened, before the plugin that offered
         it applies it (and perhaps closes that hand)."""
-        logged = _logged(game, (game._log, (REFEREE if claimant is None else claimant, action)))
+        logged = _logged(
+            game, _log=(game._log, (REFEREE if claimant is None else claimant, action))
+        )
         hook = self.calls.apply_out_of_turn
         new = hook(logged, claimant, action) if hook is not None else None
         if new is None:
