@@ -153,7 +153,7 @@ class BatchAuction(BatchFields):
                 seat = (dealer + relative) % n
                 choice[rows, seat] = (draws_[:, turn] * m).astype(np.int64)
             return choice
-        ask = self.rules.engine._auction_actions
+        ask = self.rules.engine.auction._auction_actions
         index = self.menu_index
         dealers = dealer.tolist()
         first = self.templates[0][2]

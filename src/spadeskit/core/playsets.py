@@ -1,5 +1,5 @@
 """The legal plays of a card mask as shared ``Play`` values: the one loop behind
-:func:`spadeskit.core.actions.plays_of`, compiled with the engine on the compiled core
+:func:`spadeskit.core.actions.plays_of`, compiled with the engine on the native core
 (``legal_actions`` calls it for every state in play).
 
 It holds no value classes, so that it compiles (mypyc), and it does not import

@@ -40,10 +40,13 @@ from spadeskit.core.state import (
     copy_to_builder,
     freeze,
 )
-from spadeskit.engine.base import listed
+from spadeskit.engine.auction import Auction
+from spadeskit.engine.base import Shared, listed
 from spadeskit.engine.combos import nth_combo
+from spadeskit.engine.dealing import Dealer
 from spadeskit.engine.filters import STATE_READS
-from spadeskit.engine.tricks import draw_cards, make_trick, won_with_blind
+from spadeskit.engine.scoring import Scoring
+from spadeskit.engine.tricks import Tricks, draw_cards, make_trick, won_with_blind
 from spadeskit.engine.turns import Turns
 from spadeskit.engine.winner import trick_won
 
@@ -51,7 +54,7 @@ from spadeskit.engine.winner import trick_won
 _PLAY, _AUCTION, _EXCHANGE = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE
 
 PlayOutcome = tuple[Any, ...]
-"""``(HandScore, MatchEnd | None)``, typed as a tuple of any length: the compiled core
+"""``(HandScore, MatchEnd | None)``, typed as a tuple of any length: the native core
 returns such a tuple as the object it holds, where a fixed-length tuple type would be
 rebuilt on the way out, and search keys its memo on the object's identity."""
 
@@ -210,16 +213,34 @@ def _store(
     hand.leader, hand.to_act, hand.pile = leader, seat, pile
 
 
-class Playouts(Turns):
+class Playouts:
     """Rollouts, simulations and the playout loop (see :mod:`spadeskit.engine.base`)."""
+
+    def __init__(
+        self,
+        shared: Shared,
+        auction: Auction,
+        dealer: Dealer,
+        scoring: Scoring,
+        tricks: Tricks,
+        turns: Turns,
+    ) -> None:
+        self.shared = shared
+        self.auction = auction
+        self.dealer = dealer
+        self.scoring = scoring
+        self.tricks = tricks
+        self.turns = turns
+        self.loop: CardLoop | None = None
+        self._build_loop()
 
     def _build_loop(self) -> None:
         """Build the playout loop (:class:`CardLoop`), or leave it ``None`` where the
         rules play card by card instead: where a filter is advisory, or an enforced
         filter is plain Python rather than a building block."""
         self.loop = None
-        filters = [f for f in self.rules.filters if f.enforced]
-        if self.advisory or any(f.block is None for f in filters):
+        filters = [f for f in self.shared.rules.filters if f.enforced]
+        if self.shared.advisory or any(f.block is None for f in filters):
             return
         namespace: dict[str, Any] = {}
         body = []
@@ -230,21 +251,21 @@ class Playouts(Turns):
             "allowed_of",
             codegen.render(_FILTERS, body=codegen.indent("".join(body), 1)),
             namespace,
-            label=f"playout filters {self.rules.name}",
-            sources=self.sources,
+            label=f"playout filters {self.shared.rules.name}",
+            sources=self.shared.sources,
         )
         self.loop = CardLoop(
-            n=self.n,
-            draw=self.draw,
-            pairs=self.pairs,
-            entries=self.entries,
-            next_seat=self.next_seat,
-            suit_of=self.suit_of,
-            side_of=self.rules.side_of,
+            n=self.shared.n,
+            draw=self.shared.draw,
+            pairs=self.shared.pairs,
+            entries=self.shared.entries,
+            next_seat=self.shared.next_seat,
+            suit_of=self.shared.suit_of,
+            side_of=self.shared.rules.side_of,
             allowed_of=allowed_of,
-            bad=self._bad_filters,
-            after=self.calls.after_trick,
-            bad_after=self._bad_after_trick,
+            bad=self.shared._bad_filters,
+            after=self.shared.calls.after_trick,
+            bad_after=self.shared._bad_after_trick,
         )
 
     # ----------------------------------------------------------------------------------
@@ -310,7 +331,7 @@ class Playouts(Turns):
         while game.match is match and match.end is None:
             if policy is None:
                 phase = game.phase
-                if phase is _PLAY and self.play_offer is None:
+                if phase is _PLAY and self.shared.play_offer is None:
                     after = self._random_play(game, draw, fraction, close)
                     if type(after) is HandResult:
                         return after
@@ -319,7 +340,7 @@ class Playouts(Turns):
                 if phase is _AUCTION:
                     game = self._random_auction(game, choice)
                     continue
-                if phase is _EXCHANGE and self.player_offers[_EXCHANGE] is None:
+                if phase is _EXCHANGE and self.shared.player_offers[_EXCHANGE] is None:
                     game = self._random_step(game, draw)
                     continue
             legal = game.legal_actions()
@@ -336,27 +357,27 @@ class Playouts(Turns):
         own code (:meth:`_bid_state`, the legality check aside); an offered action
         through :meth:`_take_offered`, as :meth:`apply` decides it.
         """
-        offer = self.player_offers[_AUCTION]
+        offer = self.shared.player_offers[_AUCTION]
         match = game.match
         while game.phase is _AUCTION:
             seat = game.to_act
             assert seat is not None
-            own = self._auction_actions(game, seat)
+            own = self.auction._auction_actions(game, seat)
             if offer is None:
                 if not own:
-                    raise self._stuck(game, seat)
+                    raise self.shared._stuck(game, seat)
                 action = choice(own)
             else:
-                offered = self._offered(offer, game, seat)
+                offered = self.turns._offered(offer, game, seat)
                 if not own and not offered:
-                    raise self._stuck(game, seat)
+                    raise self.shared._stuck(game, seat)
                 action = choice(own + offered)
                 if listed(action, offered):  # as apply() decides: offered actions first
-                    game = self._take_offered(game, seat, action)
+                    game = self.turns._take_offered(game, seat, action)
                     if game.match is not match:
                         return game
                     continue
-            game = self._bid_state(game, seat, action)
+            game = self.auction._bid_state(game, seat, action)
         return game
 
     def _random_step(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
@@ -370,7 +391,7 @@ class Playouts(Turns):
         action = nth_combo(
             kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count))
         )
-        return self._exchange(game, seat, action)
+        return self.auction._exchange(game, seat, action)
 
     def _random_play(
         self,
@@ -382,11 +403,15 @@ class Playouts(Turns):
         """Play random cards to the end of the hand's play: each the ``randbelow(k)``-th
         legal card, or, given ``fraction`` (floats in [0, 1)), the ``int(fraction() * k)``-th."""
         loop = self.loop
-        if loop is not None and (not game.pile or self.draw or self.calls.after_trick is not None):
+        if loop is not None and (
+            not game.pile or self.shared.draw or self.shared.calls.after_trick is not None
+        ):
             s = copy_to_builder(game)
             s._legal = None
-            s = loop.play(s, self.rules.strength_table(s.contract.trump), randbelow, fraction)
-            return self._end_play(freeze(s), close)
+            s = loop.play(
+                s, self.shared.rules.strength_table(s.contract.trump), randbelow, fraction
+            )
+            return self.tricks._end_play(freeze(s), close)
         return self._step_play(game, randbelow)
 
     def random_play_score(
@@ -433,29 +458,31 @@ class Playouts(Turns):
         A memo's answer is the very tuple it keeps (callers may key on its identity)."""
         if (
             game.phase is not _PLAY
-            or self.play_offer is not None
+            or self.shared.play_offer is not None
             or self.loop is None
-            or (game.pile and not self.draw and self.calls.after_trick is None)
+            or (game.pile and not self.shared.draw and self.shared.calls.after_trick is None)
         ):
             return None
         s = copy_to_builder(game)
         s._legal = None
-        s = self.loop.play(s, self.rules.strength_table(s.contract.trump), None, fraction, follower)
+        s = self.loop.play(
+            s, self.shared.rules.strength_table(s.contract.trump), None, fraction, follower
+        )
         contract = s.contract
         if contract.blind_to == "last-trick" and s.blind:
             s.won, s.blind = won_with_blind(s), 0
         end = freeze(s)  # hooks see frozen states only
-        review = self.calls.before_scoring
+        review = self.shared.calls.before_scoring
         if review is not None and review(end) is not None:
             return None  # a review step follows the play: only the full path has it
         if memo is None:
-            score = self.score(self.summary(end), end.match)
+            score = self.scoring.score(self.scoring.summary(end), end.match)
             return score, self.end_after(end, score) if ends else None
         key = (end.books, end.transfers)
         found: PlayOutcome | None = memo.get(key)
         if found is None:
-            summary = self.summary(end)
-            score = self.score(summary, end.match)
+            summary = self.scoring.summary(end)
+            score = self.scoring.score(summary, end.match)
             # Declared as PlayOutcome, the tuple is one object from the start: the one
             # kept is the one returned (compiled code boxes a fixed-length tuple anew
             # each time it leaves native code).
@@ -468,7 +495,9 @@ class Playouts(Turns):
     def end_after(self, game: GameState, score: HandScore) -> MatchEnd | None:
         """Return how the match would end if ``game``'s finished play scored ``score``
         (``None``: it goes on), as the rules' match-end hook says when the hand closes."""
-        return self.settle(game.match, self.result_of(game, score), (), game.dealer)[0].end
+        return self.scoring.settle(
+            game.match, self.scoring.result_of(game, score), (), game.dealer
+        )[0].end
 
     def _step_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
         """Play random cards to the end of the hand's play through the step API's own
@@ -481,10 +510,10 @@ class Playouts(Turns):
         while True:
             seat = game.to_act
             assert seat is not None
-            mask = self.legal_mask(game)
+            mask = self.tricks.legal_mask(game)
             for _ in range(randbelow(mask.bit_count())):
                 mask &= mask - 1
-            game = self._play(game, seat, (mask & -mask).bit_length() - 1)
+            game = self.tricks._play(game, seat, (mask & -mask).bit_length() - 1)
             if game.phase is not _PLAY or game.match is not match:
                 return game
 
@@ -502,14 +531,15 @@ class Playouts(Turns):
         """The hands of :meth:`simulate`; each result is taken from the finished play
         without recording it in a match (``close=True`` records each, as stepping does,
         for the tests that compare the two)."""
-        n = self.n
-        match = MatchState.fresh(len(self.table.sides))
+        n = self.shared.n
+        match = MatchState.fresh(len(self.shared.table.sides))
         for number in range(start, start + hands):
             # One generator per hand deals it and makes its random choices.  Choices are
             # drawn from 53-bit floats (uniform to within n / 2**53): random.Random's own
             # integer draw is Python code, a third of the cost of a simulated card.
             rng = random.Random(f"spadeskit simulate {seed} {number}")
-            game = self._hand(Dealing(mix(seed, number), None), match, 0, (n - 1 + number) % n)
-            self.deal_now(game, rng=rng)
+            game = self.dealer._hand(
+                Dealing(mix(seed, number), None), match, 0, (n - 1 + number) % n, rng
+            )
             end = self._play_out_floats(game, rng.random, policy, close)
             yield end if type(end) is HandResult else end.match.results[-1]  # type: ignore[union-attr]

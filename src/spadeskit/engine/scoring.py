@@ -16,6 +16,7 @@ from spadeskit.core.state import (
     Phase,
     evolve,
 )
+from spadeskit.engine.base import Shared
 from spadeskit.engine.dealing import Dealer
 
 # Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
@@ -38,8 +39,12 @@ def _cards_won(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
     return tuple([cards_of(m) for m in masks])
 
 
-class Scoring(Dealer):
+class Scoring:
     """A hand scored and the match moved on (see :mod:`spadeskit.engine.base`)."""
+
+    def __init__(self, shared: Shared, dealer: Dealer) -> None:
+        self.shared = shared
+        self.dealer = dealer
 
     # ----------------------------------------------------------------------------------
     # Scoring and the next hand
@@ -55,19 +60,23 @@ class Scoring(Dealer):
             transfers=game.transfers,
             trump=contract.trump if contract else "spades",
             declarer=contract.declarer if contract else None,
-            points=None if self.card_points is None else points_won(self.card_points, game.won),
+            points=None
+            if self.shared.card_points is None
+            else points_won(self.shared.card_points, game.won),
         )
         return summary
 
     def score(self, summary: HandSummary, match: MatchState) -> HandScore:
         """Return the score of the hand ``summary`` sums up, under ``match`` as it stood:
         the score lines the scoring hooks give, each side's points, scores and bags."""
-        found = self.calls.score_hand(summary, match)
+        found = self.shared.calls.score_hand(summary, match)
         lines: list[ScoreLine] = []
-        sides = range(len(self.table.sides))
-        call = self.calls.score_hand
+        sides = range(len(self.shared.table.sides))
+        call = self.shared.calls.score_hand
         # Backwards: pluggy called later registrations first; lines go in registration order.
-        for index, line in self._answers("spadeskit_score_hand", call, found, backwards=True):
+        for index, line in self.shared._answers(
+            "spadeskit_score_hand", call, found, backwards=True
+        ):
             if (
                 not isinstance(line, ScoreLine)
                 or type(line.side) is not int
@@ -76,7 +85,7 @@ class Scoring(Dealer):
                 or type(line.bags) is not int
                 or (line.bag_text is not None and type(line.bag_text) is not str)
             ):
-                raise self._bad(
+                raise self.shared._bad(
                     "spadeskit_score_hand",
                     call,
                     line,
@@ -123,7 +132,7 @@ class Scoring(Dealer):
     def void_hand(self, game: GameState, note: str) -> GameState:
         """End the hand in progress unscored (a misdeal) and deal the next one."""
         match = game.match
-        sides = len(self.table.sides)
+        sides = len(self.shared.table.sides)
         result = HandResult(
             game.number,
             game.dealer,
@@ -139,7 +148,7 @@ class Scoring(Dealer):
         return self.close_hand(game, result)
 
     def close_hand(self, game: GameState, result: HandResult) -> GameState:
-        """Record ``result``, then end the match or start the next hand (dealt when read).
+        """Record ``result``, then end the match or start the next hand (dealt now).
 
         Plugins that void a hand (a misdeal) call this with a ``void=True`` result.
         """
@@ -147,7 +156,7 @@ class Scoring(Dealer):
         if match.end is not None:
             return evolve(game, match=match, phase=_OVER, to_act=None, _log=None)
         assert dealer is not None
-        return self._hand(game._dealing, match, game.number + 1, dealer)
+        return self.dealer._hand(game._dealing, match, game.number + 1, dealer)
 
     def settle_summary(
         self, summary: HandSummary, match: MatchState, dealer: int
@@ -193,19 +202,24 @@ class Scoring(Dealer):
             extra=old.extra,
             deals=deals,
         )
-        end = None if result.void else self.calls.match_end(match, result)
+        end = None if result.void else self.shared.calls.match_end(match, result)
         if end is not None:
             if (
                 not isinstance(end, MatchEnd)
                 or type(end.winner) is not int
-                or not 0 <= end.winner < len(self.table.sides)
+                or not 0 <= end.winner < len(self.shared.table.sides)
             ):
-                raise self._bad(
-                    "spadeskit_match_end", self.calls.match_end, end, "not a MatchEnd naming a side"
+                raise self.shared._bad(
+                    "spadeskit_match_end",
+                    self.shared.calls.match_end,
+                    end,
+                    "not a MatchEnd naming a side",
                 )
             return MatchState(
                 match.scores, match.bags, match.results, match.logs, end, match.extra, match.deals
             ), None
-        return match, self._plugin_seat(
-            self.calls.next_dealer(dealer, result), "spadeskit_next_dealer", self.calls.next_dealer
+        return match, self.shared._plugin_seat(
+            self.shared.calls.next_dealer(dealer, result),
+            "spadeskit_next_dealer",
+            self.shared.calls.next_dealer,
         )

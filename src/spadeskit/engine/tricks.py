@@ -14,6 +14,7 @@ from spadeskit.core.state import (
     evolve,
     evolver,
 )
+from spadeskit.engine.base import Shared
 from spadeskit.engine.scoring import Scoring
 from spadeskit.engine.winner import trick_won
 
@@ -65,8 +66,12 @@ def won_with_blind(game: GameState) -> tuple[int, ...]:
     return tuple(won)
 
 
-class Tricks(Scoring):
+class Tricks:
     """Legal plays and cards played (see :mod:`spadeskit.engine.base`)."""
+
+    def __init__(self, shared: Shared, scoring: Scoring) -> None:
+        self.shared = shared
+        self.scoring = scoring
 
     # ----------------------------------------------------------------------------------
     # Legal plays
@@ -79,9 +84,9 @@ class Tricks(Scoring):
             seat = game.to_act
             assert seat is not None
             held = game.hands[seat]
-            mask = self.check(game, seat, held)
+            mask = self.shared.check(game, seat, held)
             if type(mask) is not int or mask & ~held or not mask:
-                raise self._bad_filters(seat, held, mask)
+                raise self.shared._bad_filters(seat, held, mask)
             object.__setattr__(game, "_legal", mask)
         return int(mask)
 
@@ -91,31 +96,32 @@ class Tricks(Scoring):
 
     def _breach(self, game: Any, seat: int, held: int, bit: int, index: int) -> Breach | None:
         proper = held
-        for f in self.advisory:
+        for f in self.shared.advisory:
             proper = f.check(game, seat, proper)
             if not proper & bit:
                 return Breach(len(game.tricks), seat, index, f.name)
         return None
 
     def _play(self, game: GameState, seat: int, index: int) -> GameState:
+        shared = self.shared  # one read: the step API's hot path
         bit = 1 << index
         hands = game.hands
         held = hands[seat]
         breaches = game.breaches
-        if self.advisory:
+        if shared.advisory:
             breach = self._breach(game, seat, held, bit, index)
             if breach is not None:
                 breaches = breaches + (breach,)
         changed = list(hands)  # half the cost of slicing and joining three tuples
         changed[seat] = held ^ bit
         hands = tuple(changed)
-        trick = game.trick + (self.pairs[seat][index],)
-        log = (game._log, self.entries[seat][index])
+        trick = game.trick + (shared.pairs[seat][index],)
+        log = (game._log, shared.entries[seat][index])
         played = game.played | bit
-        if len(trick) < self.n:
+        if len(trick) < shared.n:
             return _next_card(
                 game,
-                to_act=self.next_seat[seat],
+                to_act=shared.next_seat[seat],
                 hands=hands,
                 trick=trick,
                 played=played,
@@ -125,7 +131,8 @@ class Tricks(Scoring):
         contract = game.contract
         assert contract is not None
         winner, taken = trick_won(
-            self.rules.strength_table(contract.trump)[self.suit_of[trick[0][1]]], trick
+            shared.rules.strength_table(contract.trump)[shared.suit_of[trick[0][1]]],
+            trick,
         )
         done = make_trick(leader=game.leader, plays=trick, winner=winner)
         counts, taken_by = list(game.books), list(game.won)
@@ -133,9 +140,9 @@ class Tricks(Scoring):
         taken_by[winner] |= taken
         books, won = tuple(counts), tuple(taken_by)
         pile = game.pile
-        if pile and self.draw:
+        if pile and shared.draw:
             drawn = list(hands)
-            pile = draw_cards(drawn, pile, winner, self.draw)
+            pile = draw_cards(drawn, pile, winner, shared.draw)
             hands = tuple(drawn)
         new = _next_trick(
             game,
@@ -151,11 +158,11 @@ class Tricks(Scoring):
             breaches=breaches,
             pile=pile,
         )
-        if self.calls.after_trick is not None:
-            hooked = self.calls.after_trick(new, done)
+        if shared.calls.after_trick is not None:
+            hooked = shared.calls.after_trick(new, done)
             if hooked is not None:
                 if not isinstance(hooked, GameState):
-                    raise self._bad_after_trick(hooked)
+                    raise shared._bad_after_trick(hooked)
                 new = hooked
         if any(new.hands) or new.pile:
             return new
@@ -187,11 +194,11 @@ class Tricks(Scoring):
         return after
 
     def _review_or_result(self, game: GameState, close: bool) -> GameState | HandResult:
-        hook = self.calls.before_scoring
+        hook = self.shared.calls.before_scoring
         if hook is not None:
             seat = hook(game)
             if seat is not None:
-                self._plugin_seat(seat, "spadeskit_before_scoring", hook)
+                self.shared._plugin_seat(seat, "spadeskit_before_scoring", hook)
                 return evolve(game, phase=_REVIEW, to_act=seat)
-        result = self._result(game)
-        return self.close_hand(game, result) if close else result
+        result = self.scoring._result(game)
+        return self.scoring.close_hand(game, result) if close else result

@@ -15,8 +15,8 @@ from spadeskit.core.errors import PluginError, shown
 from spadeskit.core.events import sealed
 from spadeskit.core.state import GameState
 from spadeskit.core.views import View, shown_tricks
-from spadeskit.engine.compiled import compiled_rules
 from spadeskit.engine.compiler import answered_by
+from spadeskit.engine.loaded import loaded_rules
 from spadeskit.engine.telling import hand_events
 
 __all__ = ["make_view"]
@@ -34,12 +34,12 @@ def make_view(
 
     ``refused`` lists the cards the seat holds that a rule of play refuses now, with
     the rule's name and reason (the engine gives them: :meth:`Engine.view
-    <spadeskit.engine.machine.Engine.view>`).
+    <spadeskit.engine.playing.Engine.view>`).
 
     ``events=False`` leaves the hand's events out (``()``): for bots inside a playout
     that read the rest of the view only, where rebuilding the events is a quarter of
     the time a decision takes."""
-    rules = compiled_rules(game)
+    rules = loaded_rules(game)
     table = rules.table
     contract = game.contract
     match = game.match

@@ -2,7 +2,7 @@
 
 Every path that decides a trick calls :func:`trick_won`: the step API
 (:mod:`spadeskit.engine.tricks`), the playout loop (:mod:`spadeskit.engine.playouts`) and
-:meth:`Rules.trick_winner <spadeskit.engine.compiled.CompiledRules.trick_winner>`; the
+:meth:`Rules.trick_winner <spadeskit.engine.loaded.LoadedRules.trick_winner>`; the
 batched engine derives its vector form from the same strength table.
 """
 
@@ -19,9 +19,9 @@ def trick_won(row: Sequence[int], trick: tuple[tuple[int, int], ...]) -> tuple[i
 
     ``trick`` is the ``(seat, card index)`` plays in order; ``row`` is each card's
     strength given the suit led (a row of :meth:`Rules.strength_table
-    <spadeskit.engine.compiled.CompiledRules.strength_table>`).  The strongest card
+    <spadeskit.engine.loaded.LoadedRules.strength_table>`).  The strongest card
     wins; of two equally strong cards, the one played first.  The step API, the playout
-    loop and :meth:`Rules.trick_winner <spadeskit.engine.compiled.CompiledRules.trick_winner>`
+    loop and :meth:`Rules.trick_winner <spadeskit.engine.loaded.LoadedRules.trick_winner>`
     all call this function.
     """
     winner, best, taken = -1, -1, 0

@@ -17,7 +17,7 @@ finished hand's last is ``info["final_obs"]``, marked by ``info["_final_obs"]``)
 An episode is one hand (``episode="hand"``), or a whole match (``episode="match"``):
 each table then keeps its match (scores, bags, dealer) from hand to hand, scored and
 ended by the rules' own hooks (:meth:`Engine.settle_summary
-<spadeskit.engine.machine.Engine.settle_summary>`, as a score sheet is), and a table is
+<spadeskit.engine.playing.Engine.settle_summary>`, as a score sheet is), and a table is
 terminated when its match ends, to start a new one on the same step.
 
 Rules are those of :func:`spadeskit.load_rules`, as the batched engine derives them (the
