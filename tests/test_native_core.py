@@ -212,3 +212,12 @@ def test_both_cores_play_through_the_one_playout_loop() -> None:
     rules = spadeskit.load_rules("standard")
     assert isinstance(rules.engine.playouts.loop, playouts.CardLoop)
     assert (not (playouts.__file__ or "").endswith(".py")) == spadeskit.NATIVE
+
+
+def test_every_engine_module_names_a_file_that_exists() -> None:
+    # mypyc gives a compiled module its build folder's path (no src/ in an editable
+    # install); spadeskit points __file__ at the extension module beside the source.
+    for name in _native.NATIVE_MODULES:
+        module = sys.modules[name]
+        assert module.__file__ is not None and Path(module.__file__).exists(), name
+        assert module.__file__.endswith(".py") != spadeskit.NATIVE, name

@@ -80,6 +80,7 @@ def _simulate_batch(rules: Rules, *args: Any, **kwargs: Any) -> Iterator[Any]:
 # other (the engine below, the batched engine above it).
 register_batch_engine(_simulate_batch)
 
+_native.correct_paths()
 NATIVE: bool = _native.native_now()
 """Whether the engine runs as the native core (compiled by mypyc) rather than as pure
 Python: see :doc:`performance`.  ``SPADESKIT_PURE=1`` in the environment forces pure

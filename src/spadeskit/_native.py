@@ -29,7 +29,14 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
-__all__ = ["NATIVE_MODULES", "PURE_VARIABLE", "native_now", "install", "source_paths"]
+__all__ = [
+    "NATIVE_MODULES",
+    "PURE_VARIABLE",
+    "correct_paths",
+    "install",
+    "native_now",
+    "source_paths",
+]
 
 NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.core.playsets",
@@ -131,6 +138,23 @@ def install() -> None:
             stacklevel=3,
         )
         sys.meta_path.insert(0, _SourceFinder())
+
+
+def correct_paths() -> None:
+    """Point each native module's ``__file__`` at its extension module.
+
+    mypyc gives a compiled module the ``__file__`` it had in the build folder, relative
+    to the package's root (``…/spadeskit/engine/base.cpython-311-….so``), which in an
+    editable install from a ``src`` layout names a file that does not exist; tools that
+    locate a module by its ``__file__`` then fail.  To read the engine's sources (a
+    debugger, a profiler, coverage), run the pure core: ``SPADESKIT_PURE=1``.
+    """
+    root = os.path.dirname(_package_dir())
+    for name, source in zip(NATIVE_MODULES, source_paths(root), strict=True):
+        module = sys.modules.get(name)
+        built = _extension_beside(source)
+        if module is not None and built is not None and (module.__file__ or "").endswith(_SUFFIXES):
+            module.__file__ = built
 
 
 def native_now() -> bool:

@@ -8,11 +8,11 @@ It holds no value classes, so that it compiles (mypyc), and it does not import
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["PlaySets"]
 
-_CHUNK_OF = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
+_CHUNK_OF: Final = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
 """The mask of the 13 card indices each index shares a chunk with (a suit's cards, in
 index order; the jokers are a chunk of their own)."""
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from spadeskit.core import codegen
 from spadeskit.core.actions import Action, Discard, Exchange
@@ -50,8 +50,12 @@ from spadeskit.engine.tricks import Tricks, draw_cards, make_trick, won_with_bli
 from spadeskit.engine.turns import Turns
 from spadeskit.engine.winner import trick_won
 
-# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
-_PLAY, _AUCTION, _EXCHANGE = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE
+# Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
+# Final, as every module global the hot path reads: the native core then reads them as
+# constants instead of looking them up in the module dict.
+_PLAY: Final = Phase.PLAY
+_AUCTION: Final = Phase.AUCTION
+_EXCHANGE: Final = Phase.EXCHANGE
 
 PlayOutcome = tuple[Any, ...]
 """``(HandScore, MatchEnd | None)``, typed as a tuple of any length: the native core
@@ -73,10 +77,12 @@ Follow = Callable[..., int]
 """``follow(trick, allowed, seat, rows, suit_of, side_of)``: the mask of one card of
 ``allowed`` to follow ``trick`` with (see :func:`spadeskit.bots.greedy_card`)."""
 
-_FILTERS = "def allowed_of(allowed, _k_trick, _k_played, _k_tricks):\n$body    return allowed\n"
+_FILTERS: Final = (
+    "def allowed_of(allowed, _k_trick, _k_played, _k_tricks):\n$body    return allowed\n"
+)
 """The enforced building blocks as one function of what they read of the hand in play."""
 
-_FILTER_READS = {name: f"_k_{name}" for name in STATE_READS}
+_FILTER_READS: Final = {name: f"_k_{name}" for name in STATE_READS}
 
 
 class CardLoop:
