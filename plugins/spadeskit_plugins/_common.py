@@ -139,10 +139,15 @@ def contract_lines(
                     bags=over,
                     bag_points=over,
                     bag_text=bags_text(over) if over else None,
+                    kind="contract",
                 )
             )
         else:
-            lines.append(ScoreLine(side, -10 * contract, partial(_set, name, contract, took), 0, 0))
+            lines.append(
+                ScoreLine(
+                    side, -10 * contract, partial(_set, name, contract, took), 0, 0, kind="contract"
+                )
+            )
     for seat in nils:
         bid = bids[seat]
         blind = isinstance(bid, BlindNil)
@@ -165,6 +170,7 @@ def contract_lines(
                 bags=extra,
                 bag_points=bonus,
                 bag_text=_nil_bags_text(extra, made),
+                kind="nil",
             )
         )
     limit, penalty = options["bag_limit"], options["bag_penalty"]
@@ -177,6 +183,7 @@ def contract_lines(
                 partial(_bag_penalty, name, limit * times, -penalty * times),
                 bags=-limit * times,
                 bag_points=0,
+                kind="bag-penalty",
             )
         )
     return lines

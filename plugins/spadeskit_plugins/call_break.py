@@ -112,7 +112,11 @@ def spadeskit_score_hand(summary: HandSummary, table: TableSpec) -> Sequence[Sco
             points = UNIT * call + (took - call)
         else:
             points = -UNIT * call
-        lines.append(ScoreLine(seat, points, partial(_line, SEATS[seat], call, took, points)))
+        lines.append(
+            ScoreLine(
+                seat, points, partial(_line, SEATS[seat], call, took, points), kind="contract"
+            )
+        )
     return lines
 
 

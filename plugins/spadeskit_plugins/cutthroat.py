@@ -95,7 +95,9 @@ def spadeskit_score_hand(
             and options["all_tricks"] == "score-200"
         ):
             lines.append(
-                ScoreLine(seat, 200, f"{SEATS[seat]} took all {HAND} tricks: {signed(200)}")
+                ScoreLine(
+                    seat, 200, f"{SEATS[seat]} took all {HAND} tricks: {signed(200)}", kind="bonus"
+                )
             )
         else:
             lines += contract_lines(seat, summary, match, table, options)

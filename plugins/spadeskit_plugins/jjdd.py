@@ -404,7 +404,7 @@ def spadeskit_score_hand(
     summary: HandSummary, match: MatchState, table: TableSpec, options: Any
 ) -> Sequence[ScoreLine]:
     books, texts = side_books(summary, table)
-    lines = [ScoreLine(side, 0, text) for side, text in texts]
+    lines = [ScoreLine(side, 0, text, kind="penalty") for side, text in texts]
     for side, seats in enumerate(table.sides):
         name = table.side_names[side]
         bid = team_bid(summary.bids, seats)
@@ -431,12 +431,18 @@ def spadeskit_score_hand(
                     bags=took_nil,
                     bag_points=bonus,
                     bag_text=sandbags_text(took_nil, bonus),
+                    kind="nil",
                 )
             )
         label = f"{name} bid {bid}, took {took}"
         if not made:
             lines.append(
-                ScoreLine(side, -10 * bid * factor, f"{label}: set, {signed(-10 * bid * factor)}")
+                ScoreLine(
+                    side,
+                    -10 * bid * factor,
+                    f"{label}: set, {signed(-10 * bid * factor)}",
+                    kind="contract",
+                )
             )
         elif doubled_over:
             lines.append(
@@ -446,6 +452,7 @@ def spadeskit_score_hand(
                     f"{label}: double over, {signed(-10 * bid)}, {count(over, 'sandbag')}",
                     bags=over,
                     bag_points=0,
+                    kind="contract",
                 )
             )
         else:
@@ -459,6 +466,7 @@ def spadeskit_score_hand(
                     bags=over,
                     bag_points=bonus,
                     bag_text=sandbags_text(over, bonus),
+                    kind="contract",
                 )
             )
         counted = match.bags[side] + over + nil_books
@@ -471,6 +479,7 @@ def spadeskit_score_hand(
                     f"{name} reached {SANDBAG_LIMIT * times} sandbags: "
                     f"{signed(-SANDBAG_COST * times)}",
                     bags=-SANDBAG_LIMIT * times,
+                    kind="bag-penalty",
                 )
             )
     return lines

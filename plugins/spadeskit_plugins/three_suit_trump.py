@@ -175,6 +175,7 @@ def spadeskit_score_hand(
             seat,
             earned[seat],
             partial(_line_text, names[seat], why[seat], points[seat], earned[seat]),
+            kind="game-points",
         )
         for seat in seats
     ]

@@ -46,7 +46,9 @@ def spadeskit_score_hand(
             continue
         name = table.side_names[side]
         if sum(summary.books[s] for s in bidders) >= 13:
-            lines.append(ScoreLine(side, bonus, f"{name} made a Boston: {bonus:+d}"))
+            lines.append(ScoreLine(side, bonus, f"{name} made a Boston: {bonus:+d}", kind="bonus"))
         else:
-            lines.append(ScoreLine(side, -bonus, f"{name} were set in a Boston: {-bonus:+d}"))
+            lines.append(
+                ScoreLine(side, -bonus, f"{name} were set in a Boston: {-bonus:+d}", kind="penalty")
+            )
     return lines

@@ -3,7 +3,7 @@
 A wrapper around the scoring hook: every score line that carries bags loses the points
 those bags scored (its ``bag_points``: one a bag, or none for a failed nil's tricks
 beside a set contract) and its bags, its ``bag_text`` says so ("1 overtrick, no
-bags"), and the bag-penalty lines go.  It never edits another rule's text: a line's
+bags"), and the bag-penalty lines (their ``kind``) go.  It never edits another rule's text: a line's
 bag part is its own field.  It only touches lines that carry bags, so it combines with
 ``boston`` and ``partnership-nil`` (whose lines carry none) in any order.
 """
@@ -31,7 +31,7 @@ Groups = list["Sequence[ScoreLine] | None"]
 
 def without_bags(line: ScoreLine) -> ScoreLine | None:
     """Return ``line`` with its bags scoring nothing; ``None`` for a bag-penalty line."""
-    if line.bags < 0:
+    if line.kind == "bag-penalty":
         return None
     if line.bags == 0:
         return line

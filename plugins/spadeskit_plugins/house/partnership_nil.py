@@ -40,7 +40,10 @@ def spadeskit_score_hand(
     bonus = options["partnership_nil_bonus"]
     return [
         ScoreLine(
-            side, bonus, f"{table.side_names[side]} both made nil: partnership bonus {bonus:+d}"
+            side,
+            bonus,
+            f"{table.side_names[side]} both made nil: partnership bonus {bonus:+d}",
+            kind="bonus",
         )
         for side, seats in enumerate(table.sides)
         if all(is_nil(summary.bids[s]) and summary.books[s] == 0 for s in seats)

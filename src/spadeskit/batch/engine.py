@@ -54,6 +54,7 @@ class BatchEngine(BatchTreePlay):
         for what, present in (
             ("an out-of-turn action during play", shared.play_offer is not None),
             ("an after-trick hook", shared.calls.after_trick is not None),
+            ("a seat-aware trick winner", shared.calls.trick_winner is not None),
             ("a review before scoring", shared.calls.before_scoring is not None),
             ("a hook choosing the first leader", shared.calls.first_leader is not None),
         ):

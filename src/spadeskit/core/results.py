@@ -1,8 +1,9 @@
 """Hand summaries, score lines and results: what scoring hooks read and write.
 
 Scoring works from a :class:`HandSummary` (bids and books per seat, cards won where a
-variant counts card points, and book transfers from penalties), never from the card
-play itself, so a scorekeeping app with pen-and-paper results uses the same rules.
+variant counts card points, book transfers from penalties, the tricks in order and the
+hand's plugin data).  A scorekeeping app with pen-and-paper results uses the same
+rules: its summaries have no tricks, and only a rule that reads them cannot score it.
 """
 
 from __future__ import annotations
@@ -14,9 +15,18 @@ import attrs
 
 from spadeskit.core.actions import Action
 from spadeskit.core.cards import Card, card_at
-from spadeskit.core.errors import PluginError, shown
+from spadeskit.core.errors import PluginError, SpadesError, shown
+from spadeskit.core.seating import FrozenMap
 
-__all__ = ["BookTransfer", "HandResult", "HandSummary", "MatchEnd", "ScoreLine", "Trick"]
+__all__ = [
+    "LINE_KINDS",
+    "BookTransfer",
+    "HandResult",
+    "HandSummary",
+    "MatchEnd",
+    "ScoreLine",
+    "Trick",
+]
 
 
 @attrs.frozen
@@ -43,8 +53,11 @@ class HandSummary:
     ``transfers`` the penalty book transfers, and ``trump`` the hand's trump mode.
 
     ``won`` may be given as a function returning the cards: they are then listed the
-    first time a scoring hook reads them (most variants never do).  ``points`` holds
-    each seat's card points, the cards in ``won`` valued as the variant's
+    first time a scoring hook reads them (most variants never do).  ``tricks`` holds the
+    hand's tricks in order, ``None`` on a score sheet (reading it then raises), and may
+    be given as a function too; ``extra`` is the hand's plugin data
+    (the state's ``extra`` when it was scored).
+    ``points`` holds each seat's card points, the cards in ``won`` valued as the variant's
     ``spadeskit_card_points`` declares; the engine and :meth:`Rules.score_hand
     <spadeskit.engine.rules.Rules.score_hand>` fill it in from ``won`` (``None`` where the
     variant values no card, or the cards won are not given).
@@ -59,6 +72,10 @@ class HandSummary:
     trump: str = "spades"
     declarer: int | None = None
     points: tuple[int, ...] | None = None
+    _tricks: tuple[Trick, ...] | Callable[[], tuple[Trick, ...]] | None = attrs.field(
+        default=None, alias="tricks", eq=_won_of
+    )
+    extra: FrozenMap = attrs.field(factory=FrozenMap)
 
     @property
     def won(self) -> tuple[tuple[Card, ...], ...] | None:
@@ -69,12 +86,48 @@ class HandSummary:
             object.__setattr__(self, "_won", value)
         return value
 
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """Return the hand's tricks in the order they were played (who led, the plays as
+        ``(seat, card index)``, who won).
+
+        Raises :class:`~spadeskit.core.errors.SpadesError` for a hand written on a score
+        sheet, which has bids and books but no tricks: a scoring rule that reads them
+        cannot score it.
+        """
+        value = self._tricks
+        if callable(value):
+            value = value()
+            object.__setattr__(self, "_tricks", value)
+        if value is None:
+            raise SpadesError(
+                "this hand was written on a score sheet: it has bids and books but no "
+                "tricks, so a scoring rule that reads the tricks (HandSummary.tricks) cannot "
+                "score it; score it from a game played card by card",
+                code="no-tricks",
+            )
+        return value
+
     def __repr__(self) -> str:
         return (
             f"HandSummary(bids={self.bids!r}, books={self.books!r}, won={self.won!r}, "
             f"transfers={self.transfers!r}, trump={self.trump!r}, declarer={self.declarer!r}, "
-            f"points={self.points!r})"
+            f"points={self.points!r}, extra={self.extra!r})"
         )
+
+
+LINE_KINDS: tuple[str, ...] = (
+    "contract",
+    "nil",
+    "bag-penalty",
+    "bonus",
+    "penalty",
+    "game-points",
+    "other",
+)
+"""What a :class:`ScoreLine` may be for: a side's (or seat's) contract made or set, a
+nil or blind nil, a bag (sandbag) penalty, a bonus, a penalty, game points (a variant
+scored in points per hand won), or anything else."""
 
 
 def _text_of(value: str | Callable[[], str]) -> str:
@@ -98,6 +151,12 @@ class ScoreLine:
     ``text`` may be given as a function returning the text: it is then built the first
     time it is read, so simulations that never read score lines never format them.
 
+    ``kind`` says what the line is for, so a rule that wraps the scoring can find what it
+    adjusts without reading another rule's words: one of :data:`LINE_KINDS`
+    (``"contract"``, ``"nil"``, ``"bag-penalty"``, ``"bonus"``, ``"penalty"``,
+    ``"game-points"``, ``"other"``).  It is a label: two lines that score alike are
+    equal whatever their kinds.
+
     >>> ScoreLine(0, 70, lambda: "N/S bid 7: +70").text
     'N/S bid 7: +70'
     >>> ScoreLine(0, 71, "N/S bid 7, took 8: +70", bags=1, bag_text="1 bag (+1)").text
@@ -112,12 +171,13 @@ class ScoreLine:
         default=attrs.Factory(lambda line: max(line.bags, 0), takes_self=True)
     )
     bag_text: str | None = None
+    kind: str = attrs.field(default="other", eq=False)
 
     def __repr__(self) -> str:
         return (
             f"ScoreLine(side={self.side!r}, points={self.points!r}, text={self._base()!r}, "
             f"bags={self.bags!r}, "
-            f"bag_points={self.bag_points!r}, bag_text={self.bag_text!r})"
+            f"bag_points={self.bag_points!r}, bag_text={self.bag_text!r}, kind={self.kind!r})"
         )
 
     @property

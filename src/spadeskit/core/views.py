@@ -285,7 +285,13 @@ def hand_result_json(result: HandResult) -> dict[str, Any]:
         "bids": [b.to_json() if b is not None else None for b in result.bids],
         "books": list(result.books),
         "lines": [
-            {"side": ln.side, "points": ln.points, "bags": ln.bags, "text": ln.text}
+            {
+                "side": ln.side,
+                "points": ln.points,
+                "bags": ln.bags,
+                "text": ln.text,
+                "kind": ln.kind,
+            }
             for ln in result.lines
         ],
         "points": list(result.points),

@@ -41,6 +41,7 @@ from spadeskit.core.state import (
 )
 from spadeskit.engine.compiler import Compiled, answered_by
 from spadeskit.engine.filters import PlayCheck, PlayFilter, compile_filters
+from spadeskit.engine.winner import Decide
 
 if TYPE_CHECKING:
     from spadeskit.engine.hookcalls import HookCalls
@@ -102,6 +103,7 @@ class Shared:
         }
         self.play_offer: Compiled | None = self.player_offers[Phase.PLAY]
         self.draw: int = rules.table.deal.draw
+        self.decide: Decide | None = rules.decide_winner
 
     # ----------------------------------------------------------------------------------
     # Naming and checking, for messages

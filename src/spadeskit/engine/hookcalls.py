@@ -57,6 +57,7 @@ class HookCalls:
         "offers",
         "paper_bids",
         "score_hand",
+        "trick_winner",
         "view",
     )
 
@@ -82,6 +83,7 @@ class HookCalls:
         self.match_end: Compiled = hook("spadeskit_match_end")
         self.next_dealer: Compiled = hook("spadeskit_next_dealer")
         self.after_trick: Compiled | None = hook("spadeskit_after_trick")
+        self.trick_winner: Compiled | None = hook("spadeskit_trick_winner")
         self.first_leader: Compiled | None = hook("spadeskit_first_leader")
         self.contract_steps: Compiled | None = hook("spadeskit_contract_steps")
         self.before_scoring: Compiled | None = hook("spadeskit_before_scoring")

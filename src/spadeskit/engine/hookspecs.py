@@ -130,6 +130,38 @@ def spadeskit_trick_strength(
     """
 
 
+@hookspec(firstresult=True)
+def spadeskit_trick_winner(
+    plays: tuple[tuple[int, Card], ...],
+    led: Suit,
+    trump: str,
+    strongest: int,
+    table: TableSpec,
+    options: Options,
+) -> int | None:
+    """Name the seat that wins a finished trick, where who played a card matters.
+
+    The strength table (:func:`spadeskit_trick_strength`) decides every trick by the
+    cards alone; implement this hook only for a rule in which the winner depends on the
+    seats too (a trump played by the leader's partner does not count, say).  A rule set
+    without it pays nothing: the engine then never calls it.
+
+    :param plays: the trick's ``(seat, card)`` plays, in the order they were played.
+    :param led: the effective suit of the card led.
+    :param trump: the hand's trump mode (``"spades"``, ``"ladder"``, ``"none"`` …).
+    :param strongest: the seat the strength table names: the strongest card, the first
+        played of two equally strong.
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: the winning seat, one of the seats in ``plays``; or ``None`` to leave the
+        trick to the strength table (``strongest``).
+    :kind: first result: the first non-``None`` answer wins.
+    :called: once per finished trick, on every path (the step API, playouts and search,
+        :meth:`Rules.trick_winner <spadeskit.engine.loaded.LoadedRules.trick_winner>`);
+        the batched engine refuses rule sets that implement it.
+    """
+
+
 @hookspec
 def spadeskit_play_filters(
     table: TableSpec, ranking: Ranking, options: Options
@@ -147,7 +179,11 @@ def spadeskit_play_filters(
 
     Following suit and breaking spades are filters (the library's building blocks,
     :mod:`spadeskit.engine.filters`); so is "no trump in the first trick".  A house rule that
-    lifts a restriction wraps this hook and drops the filter by name.  A filter with
+    lifts a restriction wraps this hook and drops the filter by name: a wrapper's
+    ``groups = yield`` is one answer per plugin (a list of lists, ``None`` for a plugin
+    that answered ``None``), and it returns the same shape,
+    ``[[f for f in group if f.name != "break-spades"] for group in groups if group]``.
+    A filter with
     ``enforced=False`` does not refuse a card: a play outside it is accepted and
     recorded as a secret :class:`~spadeskit.core.state.Breach` (table enforcement).
     """
@@ -391,8 +427,11 @@ def spadeskit_score_hand(
     """Return score lines for a finished hand.
 
     :param summary: the :class:`~spadeskit.core.results.HandSummary`: bids, books, book
-        transfers, the cards won where a variant counts them (never the card play, so a
-        paper score sheet scores the same).
+        transfers, the cards won where a variant counts them, the hand's tricks in order
+        (``summary.tricks``: who led, the plays, who won) and its plugin data
+        (``summary.extra``).  A paper score sheet gives bids and books only: a rule that
+        reads ``summary.tricks`` cannot score a sheet's hand, and reading them there
+        raises a :class:`~spadeskit.core.errors.SpadesError` saying so.
     :param match: the match before this hand (scores and bag counters), for bag
         penalties.
     :param table: the table.
@@ -406,7 +445,10 @@ def spadeskit_score_hand(
 
     A house rule that adds a line (a Boston bonus, a partnership-nil bonus)
     implements the hook plainly; one that changes the variant's own lines (no bags)
-    wraps it (``wrapper=True``): ``lines = yield``, then return the new list.  It
+    wraps it (``wrapper=True``).  As for every collected hook, what a wrapper receives
+    from ``yield`` is *one answer per plugin* (a list of lists, ``None`` for a plugin
+    that answered ``None``), and it returns the same shape: ``groups = yield``, then
+    ``return [[change(line) for line in group or ()] for group in groups]``.  It
     changes a line's fields (``points``, ``bags``, ``bag_points``, ``bag_text``) with
     ``attrs.evolve``, never its ``text``: another rule's words are that rule's.
     """

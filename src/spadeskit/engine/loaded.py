@@ -27,7 +27,7 @@ from spadeskit.core.state import GameState
 from spadeskit.engine.authoring import PlayFilter, PluginInfo, Ranking
 from spadeskit.engine.compiler import PASS_THROUGH, Compiled, answered_by, compile_hook
 from spadeskit.engine.hookcalls import HookCalls
-from spadeskit.engine.winner import trick_won
+from spadeskit.engine.winner import Decide, trick_won
 
 __all__ = [
     "HookCalls",
@@ -195,6 +195,11 @@ class LoadedRules:
             self.name,
         )
         self.calls = HookCalls(pm, table, options, self.name, self.sources)
+        self.decide_winner: Decide | None = (
+            None if self.calls.trick_winner is None else self._decide_winner
+        )
+        """The seat-aware trick winner (``spadeskit_trick_winner``, checked), or ``None``
+        where no plugin implements it: see :func:`~spadeskit.engine.winner.trick_won`."""
         self._strength: dict[str, tuple[tuple[int, ...], ...]] = {}
 
     @property
@@ -276,7 +281,26 @@ class LoadedRules:
         if len(cards) > players:
             raise SpadesError(f"a trick of {self.name!r} has at most {players} plays")
         row = self.strength_table(trump)[self.ranking.suit_of[cards[0][1].index]]
-        return trick_won(row, tuple((seat, card.index) for seat, card in cards))[0]
+        trick = tuple((seat, card.index) for seat, card in cards)
+        return trick_won(row, trick, self.decide_winner, trump)[0]
+
+    def _decide_winner(self, trick: tuple[Any, ...], strongest: int, trump: str) -> int:
+        """Ask ``spadeskit_trick_winner`` who wins ``trick`` (``(seat, card index)``
+        plays), the strength table naming ``strongest``; check the answer."""
+        call = self.calls.trick_winner
+        assert call is not None
+        plays = tuple((seat, card_at(index)) for seat, index in trick)
+        led = Suit(self.ranking.suit_of[trick[0][1]])
+        seat = call(plays, led, trump, strongest)
+        if seat is None:
+            return strongest
+        if type(seat) is not int or all(seat != who for who, _ in trick):
+            raise PluginError(
+                f"spadeskit_trick_winner answered {shown(seat, 40)}, not a seat that played "
+                f"to the trick {' '.join(f'{s}:{c.code}' for s, c in plays)} "
+                f"({answered_by(call)}, in {self.name!r})"
+            )
+        return seat
 
     def effective_suit(self, card: CardLike) -> Suit:
         """Return the suit a card follows as in this variant (the 2♦ is a spade in jjdd)."""

@@ -48,7 +48,7 @@ from spadeskit.engine.filters import STATE_READS
 from spadeskit.engine.scoring import Scoring
 from spadeskit.engine.tricks import Tricks, draw_cards, make_trick, won_with_blind
 from spadeskit.engine.turns import Turns
-from spadeskit.engine.winner import trick_won
+from spadeskit.engine.winner import Decide, trick_won
 
 # Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
 # Final, as every module global the hot path reads: the native core then reads them as
@@ -109,6 +109,7 @@ class CardLoop:
         bad: Callable[[int, int, object], Exception],
         after: Callable[[Any, Any], Any] | None,
         bad_after: Callable[[object], Exception],
+        decide: Decide | None,
     ) -> None:
         self.n = n
         self.draw = draw
@@ -121,6 +122,7 @@ class CardLoop:
         self.bad = bad
         self.after = after
         self.bad_after = bad_after
+        self.decide = decide
 
     def play(
         self,
@@ -138,7 +140,8 @@ class CardLoop:
         """
         n, draw, pairs, entries = self.n, self.draw, self.pairs, self.entries
         next_seat, suit_of, side_of = self.next_seat, self.suit_of, self.side_of
-        allowed_of, after = self.allowed_of, self.after
+        allowed_of, after, decide = self.allowed_of, self.after, self.decide
+        trump: str = hand.contract.trump
         hands: list[int] = list(hand.hands)
         books: list[int] = list(hand.books)
         won: list[int] = list(hand.won)
@@ -174,7 +177,7 @@ class CardLoop:
             if len(trick) < n:
                 seat = next_seat[seat]
                 continue
-            winner, taken = trick_won(rows[suit_of[trick[0][1]]], trick)
+            winner, taken = trick_won(rows[suit_of[trick[0][1]]], trick, decide, trump)
             done = make_trick(leader=leader, plays=trick, winner=winner)
             tricks = tricks + (done,)
             books[winner] += 1
@@ -272,6 +275,7 @@ class Playouts:
             bad=self.shared._bad_filters,
             after=self.shared.calls.after_trick,
             bad_after=self.shared._bad_after_trick,
+            decide=self.shared.decide,
         )
 
     # ----------------------------------------------------------------------------------
@@ -451,8 +455,8 @@ class Playouts:
 
         ``memo``, a dict shared by calls on states of one hand's play (the same bids,
         contract and match), keeps each score the scoring hooks gave without reading the
-        cards won (nor card points, where the variant counts them), by books and book
-        transfers, and answers from it: scoring hooks are
+        cards won or the tricks (nor card points, where the variant counts them), by
+        books, book transfers and the hand's plugin data, and answers from it: scoring hooks are
         functions of what they are given, so the same books score the same (and end the
         match the same way; one memo serves calls that all ask ``ends``, or none).
 
@@ -484,7 +488,7 @@ class Playouts:
         if memo is None:
             score = self.scoring.score(self.scoring.summary(end), end.match)
             return score, self.end_after(end, score) if ends else None
-        key = (end.books, end.transfers)
+        key = (end.books, end.transfers, end.extra)
         found: PlayOutcome | None = memo.get(key)
         if found is None:
             summary = self.scoring.summary(end)
@@ -493,7 +497,8 @@ class Playouts:
             # kept is the one returned (compiled code boxes a fixed-length tuple anew
             # each time it leaves native code).
             outcome: PlayOutcome = (score, self.end_after(end, score) if ends else None)
-            if callable(summary._won) and summary.points is None:  # no card was read
+            # Kept only where the scoring read no card and no trick.
+            if callable(summary._won) and callable(summary._tricks) and summary.points is None:
                 memo[key] = outcome
             return outcome
         return found

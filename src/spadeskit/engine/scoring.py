@@ -8,7 +8,15 @@ from typing import Any, Final
 
 from spadeskit.core import _fast
 from spadeskit.core.cards import Card, cards_of, points_won
-from spadeskit.core.results import HandResult, HandScore, HandSummary, MatchEnd, ScoreLine
+from spadeskit.core.results import (
+    LINE_KINDS,
+    HandResult,
+    HandScore,
+    HandSummary,
+    MatchEnd,
+    ScoreLine,
+    Trick,
+)
 from spadeskit.core.state import (
     Dealt,
     GameState,
@@ -34,6 +42,11 @@ _make_match: Final = _fast.maker(MatchState)
 
 
 _make_score: Final = _fast.maker(HandScore)
+
+
+def _tricks_of(game: GameState) -> tuple[Trick, ...]:
+    """Return the tricks of ``game`` (a hand summary's ``tricks``, marked read when read)."""
+    return game.tricks
 
 
 def _cards_won(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
@@ -65,6 +78,8 @@ class Scoring:
             points=None
             if self.shared.card_points is None
             else points_won(self.shared.card_points, game.won),
+            _tricks=partial(_tricks_of, game),
+            extra=game.extra,
         )
         return summary
 
@@ -86,13 +101,14 @@ class Scoring:
                 or type(line.points) is not int
                 or type(line.bags) is not int
                 or (line.bag_text is not None and type(line.bag_text) is not str)
+                or line.kind not in LINE_KINDS
             ):
                 raise self.shared._bad(
                     "spadeskit_score_hand",
                     call,
                     line,
                     "not a ScoreLine of whole numbers for a side of this table "
-                    "(bag_text: a string or None)",
+                    f"(bag_text: a string or None; kind: one of {', '.join(LINE_KINDS)})",
                     index,
                 )
             lines.append(line)

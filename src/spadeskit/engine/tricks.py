@@ -132,9 +132,12 @@ class Tricks:
             )
         contract = game.contract
         assert contract is not None
+        trump = contract.trump
         winner, taken = trick_won(
-            shared.rules.strength_table(contract.trump)[shared.suit_of[trick[0][1]]],
+            shared.rules.strength_table(trump)[shared.suit_of[trick[0][1]]],
             trick,
+            shared.decide,
+            trump,
         )
         done = make_trick(leader=game.leader, plays=trick, winner=winner)
         counts, taken_by = list(game.books), list(game.won)
