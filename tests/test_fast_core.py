@@ -94,7 +94,7 @@ def test_rollout_equals_apply_step_by_step_with_the_same_random_choices(config: 
         assert rolled == stepped
         assert rolled.to_record() == stepped.to_record()
         assert rolled.hand_results == stepped.hand_results
-        if not rolled.is_over:  # the next hand, dealt when read, is the same too
+        if not rolled.is_over:  # the next hand, dealt when it starts, is the same too
             assert rolled.legal_actions() == stepped.legal_actions()
 
 
@@ -242,7 +242,7 @@ def test_rules_built_from_plugin_objects_refuse_to_pickle_with_a_clear_error() -
 
 
 # ------------------------------------------------------------------------------------------
-# The next hand is dealt when read; score-line text is built when read
+# The next hand is dealt when it starts; score-line text is built when read
 # ------------------------------------------------------------------------------------------
 
 

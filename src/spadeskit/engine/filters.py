@@ -13,11 +13,11 @@ and neither is ever written twice:
   :class:`Narrow` steps ("when these hold, keep only these cards, unless none"),
   written as expressions that run on one hand and on arrays of hands alike.  The
   library derives from those steps the filter's ``check``, the code it inlines into
-  the compiled playout loops (see :mod:`spadeskit.core.codegen`) and the code of the
-  batched engine (:mod:`spadeskit.batch`), so no path can differ.
+  the playout loop's filter function (generated, see :mod:`spadeskit.core.codegen`)
+  and the code of the batched engine (:mod:`spadeskit.batch`), so no path can differ.
 
 A rule set whose enforced filters are all building blocks plays its rollouts and
-simulations in a compiled loop, and its batches in arrays; one with any plain Python
+simulations in the one playout loop, and its batches in arrays; one with any plain Python
 filter plays them card by card through the step API's own code, so a third-party
 filter is always correct (the batched engine refuses it, saying which).
 """
@@ -114,8 +114,8 @@ class Block:
     """A building block's one definition: the :class:`Narrow` steps it takes, in order,
     and the constants they read (``$name``).
 
-    Every path derives its code from these steps: the reference check and the compiled
-    playout loops from :attr:`statements`, the batched engine from
+    Every path derives its code from these steps: the reference check and the playout
+    loop's filter function from :attr:`statements`, the batched engine from
     :meth:`vector_statements`.
     """
 
@@ -254,7 +254,7 @@ def building_block(
 ) -> PlayFilter:
     """Return a play filter defined by ``steps`` alone (each a :class:`Narrow`, or a
     pair ``(when, keep)``): its ``check`` is derived from them, and so is the code the
-    compiled playout loops and the batched engine inline, so no path can differ.
+    playout loop's filter function and the batched engine inline, so no path can differ.
     ``ranking`` is the rules' ranking, which ``$lead`` and ``$top`` read.
 
     >>> import spadeskit

@@ -210,8 +210,8 @@ class LoadedRules:
     def generated_source(self) -> str:
         """Return the source of every function generated for these rules, as it runs.
 
-        spadeskit compiles each hook into one plain call, the play filters into one
-        function and the playout loops into one function each when rules load (see
+        spadeskit generates each hook call as one plain call, the play filters as one
+        function and the playout loop's filters as one function when rules load (see
         :mod:`spadeskit.core.codegen`); this shows that code, each piece under a comment
         naming it.  A traceback through it shows the same lines.
 

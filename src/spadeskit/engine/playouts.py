@@ -451,7 +451,7 @@ class Playouts:
         match would end after it (:meth:`end_after`; ``None``: it goes on), without
         closing the hand (no next hand is built): the fast path for search.  ``None`` where
         the rules need the full path (a review step, out-of-turn offers during play, no
-        compiled loop); call :meth:`GameState.rollout` then.
+        playout loop); call :meth:`GameState.rollout` then.
 
         ``memo``, a dict shared by calls on states of one hand's play (the same bids,
         contract and match), keeps each score the scoring hooks gave without reading the
