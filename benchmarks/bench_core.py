@@ -173,7 +173,7 @@ def interleaved(
 
 
 # ------------------------------------------------------------------------------------------
-# The pure-Python core beside the compiled one
+# The pure-Python core beside the native one
 # ------------------------------------------------------------------------------------------
 
 
@@ -388,7 +388,7 @@ def main() -> None:
     only = {v for v in args.only.split(",") if v}
     theirs = openspiel_unit()
     print(f"spadeskit {spadeskit.__version__} core benchmark, {datetime.date.today()}")
-    core = "compiled (mypyc)" if spadeskit.NATIVE else "pure Python"
+    core = "native (mypyc)" if spadeskit.NATIVE else "pure Python"
     print(f"core: {core}; SPADESKIT_PURE=1 runs the pure-Python core")
     print(
         f"machine: {os.cpu_count()} cores, {platform.machine()}, Python "
@@ -412,10 +412,10 @@ def main() -> None:
         )
         print(f"|{'-' * 30}|{'-' * 10}|{'-' * 13}|{'-' * 13}|{'-' * 8}|{'-' * 13}|")
     else:
-        print("compiled and pure cores in the same rounds (the pure one in a second Python)\n")
+        print("native and pure cores in the same rounds (the pure one in a second Python)\n")
         print(
-            f"| {'rule set':28} | {'mode':8} | {'compiled':>11} | {'pure':>11} | "
-            f"{'OpenSpiel':>11} | {'compiled':>8} | {'range':>11} | {'pure':>6} | "
+            f"| {'rule set':28} | {'mode':8} | {'native':>11} | {'pure':>11} | "
+            f"{'OpenSpiel':>11} | {'native':>8} | {'range':>11} | {'pure':>6} | "
             f"{'range':>11} |"
         )
         print(

@@ -48,7 +48,7 @@ from spadeskit.engine.filters import STATE_READS
 from spadeskit.engine.scoring import Scoring
 from spadeskit.engine.tricks import Tricks, draw_cards, make_trick, won_with_blind
 from spadeskit.engine.turns import Turns
-from spadeskit.engine.winner import Decide, trick_won
+from spadeskit.engine.winner import trick_won
 
 # Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
 # Final, as every module global the hot path reads: the native core then reads them as
@@ -86,7 +86,8 @@ _FILTER_READS: Final = {name: f"_k_{name}" for name in STATE_READS}
 
 
 class CardLoop:
-    """The one playout loop, with what one rule set's loop reads.
+    """The one playout loop of a rule set: its tables (:class:`Shared`) and its enforced
+    play filters as one generated function (``allowed_of``).
 
     :meth:`play` plays a hand's remaining cards on plain ints: the hand in locals,
     written back to the builder at the end (and before each ``spadeskit_after_trick``
@@ -95,34 +96,9 @@ class CardLoop:
     (``allowed_of``, generated when rules load) and none is advisory.
     """
 
-    def __init__(
-        self,
-        *,
-        n: int,
-        draw: int,
-        pairs: tuple[tuple[Any, ...], ...],
-        entries: tuple[tuple[Any, ...], ...],
-        next_seat: tuple[int, ...],
-        suit_of: tuple[int, ...],
-        side_of: tuple[int, ...],
-        allowed_of: Callable[[int, Any, int, Any], object],
-        bad: Callable[[int, int, object], Exception],
-        after: Callable[[Any, Any], Any] | None,
-        bad_after: Callable[[object], Exception],
-        decide: Decide | None,
-    ) -> None:
-        self.n = n
-        self.draw = draw
-        self.pairs = pairs
-        self.entries = entries
-        self.next_seat = next_seat
-        self.suit_of = suit_of
-        self.side_of = side_of
+    def __init__(self, shared: Shared, allowed_of: Callable[[int, Any, int, Any], object]) -> None:
+        self.shared = shared
         self.allowed_of = allowed_of
-        self.bad = bad
-        self.after = after
-        self.bad_after = bad_after
-        self.decide = decide
 
     def play(
         self,
@@ -138,9 +114,10 @@ class CardLoop:
         the ``int(fraction() * k)``-th; with ``follow``, a card that follows a lead is
         ``follow``'s choice instead (a lead stays random).
         """
-        n, draw, pairs, entries = self.n, self.draw, self.pairs, self.entries
-        next_seat, suit_of, side_of = self.next_seat, self.suit_of, self.side_of
-        allowed_of, after, decide = self.allowed_of, self.after, self.decide
+        shared, allowed_of = self.shared, self.allowed_of
+        n, draw, pairs, entries = shared.n, shared.draw, shared.pairs, shared.entries
+        next_seat, suit_of, side_of = shared.next_seat, shared.suit_of, shared.rules.side_of
+        after, decide = shared.calls.after_trick, shared.decide
         trump: str = hand.contract.trump
         hands: list[int] = list(hand.hands)
         books: list[int] = list(hand.books)
@@ -156,7 +133,7 @@ class CardLoop:
             held = hands[seat]
             got: object = allowed_of(held, trick, played, tricks)
             if type(got) is not int or got & ~held or not got:
-                raise self.bad(seat, held, got)
+                raise shared._bad_filters(seat, held, got)
             allowed: int = got
             if follow is not None and trick:
                 allowed = follow(trick, allowed, seat, rows, suit_of, side_of)
@@ -191,7 +168,7 @@ class CardLoop:
                 changed = after(freeze(copy_to_builder(hand)), done)
                 if changed is not None:
                     if not isinstance(changed, GameState):
-                        raise self.bad_after(changed)
+                        raise shared._bad_after_trick(changed)
                     hand = copy_to_builder(changed)
                     hand._legal = None
                     hands, books, won = list(hand.hands), list(hand.books), list(hand.won)
@@ -263,20 +240,7 @@ class Playouts:
             label=f"playout filters {self.shared.rules.name}",
             sources=self.shared.sources,
         )
-        self.loop = CardLoop(
-            n=self.shared.n,
-            draw=self.shared.draw,
-            pairs=self.shared.pairs,
-            entries=self.shared.entries,
-            next_seat=self.shared.next_seat,
-            suit_of=self.shared.suit_of,
-            side_of=self.shared.rules.side_of,
-            allowed_of=allowed_of,
-            bad=self.shared._bad_filters,
-            after=self.shared.calls.after_trick,
-            bad_after=self.shared._bad_after_trick,
-            decide=self.shared.decide,
-        )
+        self.loop = CardLoop(self.shared, allowed_of)
 
     # ----------------------------------------------------------------------------------
     # Rollouts and simulations
