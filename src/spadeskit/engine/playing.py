@@ -23,7 +23,7 @@ action leaves the state it was applied to untouched (states are immutable anyway
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from spadeskit.core.actions import PLAYS, Action
@@ -55,7 +55,8 @@ class Engine:
 
     Its parts are public attributes, for the library's own layers (the score sheet,
     search, the batched engine): ``shared``, ``auction``, ``dealer``, ``scoring``,
-    ``tricks``, ``turns`` and ``playouts``.
+    ``tricks``, ``turns`` and ``playouts``.  ``legal_actions(game, seat)`` and
+    ``apply(game, action, seat)`` are :class:`~spadeskit.engine.turns.Turns`' own.
     """
 
     def __init__(self, rules: LoadedRules) -> None:
@@ -67,18 +68,14 @@ class Engine:
         tricks = self.tricks = Tricks(shared, scoring)
         turns = self.turns = Turns(shared, auction, tricks)
         self.playouts = Playouts(shared, auction, dealer, scoring, tricks, turns)
+        # The step API's two calls go straight to the part that owns them: a delegating
+        # method would add a Python call to every action.
+        self.legal_actions: Callable[[GameState, Any], tuple[Action, ...]] = turns.legal_actions
+        self.apply: Callable[[GameState, Action, Any], GameState] = turns.apply
 
     # ----------------------------------------------------------------------------------
     # What a state asks (spadeskit.core.state.Stepper)
     # ----------------------------------------------------------------------------------
-
-    def legal_actions(self, game: GameState, seat: Any) -> tuple[Action, ...]:
-        """Return what ``seat`` may do in ``game`` (``None``: the seat to act)."""
-        return self.turns.legal_actions(game, seat)
-
-    def apply(self, game: GameState, action: Action, seat: Any) -> GameState:
-        """Return the state after ``seat`` takes ``action`` (checked first)."""
-        return self.turns.apply(game, action, seat)
 
     def rollout(self, game: GameState, seed: Any, policy: Policy | None) -> GameState:
         """Return the state just after the hand in progress is scored."""
