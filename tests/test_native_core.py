@@ -205,13 +205,13 @@ if __name__ == "__main__":
 
 
 def test_both_cores_play_through_the_one_playout_loop() -> None:
-    # The loop is hand-written once (spadeskit.engine.playouts): the pure core runs it as
-    # it is, the native core compiles it; no template, no rendered copy.
-    from spadeskit.engine import playouts
+    # The loop is hand-written once (spadeskit.engine.loop): the pure core runs it as it
+    # is, the native core compiles it; no template, no rendered copy.
+    from spadeskit.engine import loop
 
     rules = spadeskit.load_rules("standard")
-    assert isinstance(rules.engine.playouts.loop, playouts.CardLoop)
-    assert (not (playouts.__file__ or "").endswith(".py")) == spadeskit.NATIVE
+    assert isinstance(rules.engine.playouts.loop, loop.CardLoop)
+    assert (not (loop.__file__ or "").endswith(".py")) == spadeskit.NATIVE
 
 
 def test_every_engine_module_names_a_file_that_exists() -> None:

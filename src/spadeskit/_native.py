@@ -47,6 +47,7 @@ NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.engine.scoring",
     "spadeskit.engine.tricks",
     "spadeskit.engine.turns",
+    "spadeskit.engine.loop",
     "spadeskit.engine.playouts",
     "spadeskit.engine.playing",
 )

@@ -48,7 +48,7 @@ from spadeskit.core.results import (
     Trick,
 )
 from spadeskit.core.seating import CardRank, Contract, DealPlan, FrozenMap, Step, TableSpec
-from spadeskit.core.state import GameState, MatchState, Phase
+from spadeskit.core.state import GameState, HandState, MatchState, Phase
 from spadeskit.core.views import View
 from spadeskit.engine.authoring import *  # noqa: F403  (the API is authoring's, whole)
 from spadeskit.engine.authoring import Validator as Validator
@@ -73,6 +73,7 @@ __all__ = [
     "GameState",
     "HandResult",
     "HandScore",
+    "HandState",
     "HandSummary",
     "MatchEnd",
     "MatchState",

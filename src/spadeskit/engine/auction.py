@@ -35,6 +35,8 @@ _with_bid: Final = evolver("auction", "bids", "_log")
 _next_bidder: Final = evolver("to_act")
 
 
+_CARD_ACTIONS: Final = (Play, Discard, Exchange)
+
 _ASK: Final = object()  # "ask the hook" (an answer of None is the hook's, and refused)
 
 
@@ -71,12 +73,15 @@ class Auction:
             actions = tuple(found)
         if self._checked_auction.get(id(actions)) is not actions:
             for action in actions:
-                if not isinstance(action, Action):
+                if not isinstance(action, Action) or isinstance(action, _CARD_ACTIONS):
+                    # A card action is never a bid, and listing one would show the card
+                    # in the seat's view of its legal actions.
                     raise self.shared._bad(
                         "spadeskit_auction_actions",
                         self.shared.calls.auction_actions,
                         action,
-                        "not an action",
+                        "not an auction action (a bid, nil, pass …; never a card played, "
+                        "discarded or passed)",
                     )
             # Plugins mostly return a few constant tuples (blind-nil alternates two): check
             # each once.  A plugin building a new tuple each time has it checked each time.

@@ -48,6 +48,12 @@ if TYPE_CHECKING:
     from spadeskit.engine.loaded import LoadedRules
 
 
+def _places(game: GameState) -> tuple[Any, ...]:
+    """Return where every card is: each hand, each seat's cards won, the blind, the pile
+    and the cards played (what ``spadeskit_after_trick`` may not change)."""
+    return (game.hands, game.won, game.blind, game.pile, game.played, game.trick)
+
+
 def listed(action: Action, legal: Sequence[Action]) -> bool:
     """Return whether ``action`` is one of ``legal``: same exact type, equal fields.
 
@@ -156,8 +162,30 @@ class Shared:
             for item in items:
                 yield index, item
 
-    def _bad_after_trick(self, changed: object) -> PluginError:
-        return self._bad("spadeskit_after_trick", self.calls.after_trick, changed, "not a state")
+    def after_trick(self, hand: GameState, done: Any) -> GameState | None:
+        """Ask ``spadeskit_after_trick`` (which the rules implement) about ``hand`` after
+        the trick ``done``; return its checked answer, or ``None`` where it changed nothing.
+
+        The hook may change the hand's plugin data, books and who acts, never where the
+        cards are: an answer that is not a state, or that holds a card in two places, or
+        loses or adds one, is a :class:`PluginError` naming the plugin.
+        """
+        call = self.calls.after_trick
+        assert call is not None
+        changed = call(hand, done)
+        if changed is None:
+            return None
+        if not isinstance(changed, GameState):
+            raise self._bad("spadeskit_after_trick", call, changed, "not a state")
+        if _places(changed) != _places(hand):
+            raise self._bad(
+                "spadeskit_after_trick",
+                call,
+                changed,
+                "a state whose cards are not where the trick left them (a hook may not "
+                "move, add or remove cards)",
+            )
+        return changed
 
     def _bad_filters(self, seat: int, held: int, mask: object) -> PluginError:
         names = ", ".join(f.name for f in self.rules.filters if f.enforced)

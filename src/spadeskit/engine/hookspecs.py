@@ -4,14 +4,10 @@ Every variant and house rule is a plugin that implements some of these hooks wit
 :data:`spadeskit.plugin.hookimpl`.  Hooks fall into two groups:
 
 **Configuration hooks** are called once, when :func:`spadeskit.load_rules` builds a
-:class:`~spadeskit.engine.rules.Rules` object.  What they return is compiled into tables and
-plain callables, so play never goes back through pluggy for a card's rank, a trick's
-winner or a legal play.
-
-**Event hooks** are called once per bid, per hand or per claim, with the current
-:class:`~spadeskit.core.state.GameState`.  They too are compiled once, into one plain call
-per hook with pluggy's semantics (:mod:`spadeskit.engine.compiler`), so play never goes through
-pluggy; a hook that no plugin implements costs nothing.
+:class:`~spadeskit.engine.rules.Rules` object; what they return becomes tables and plain
+callables.  **Event hooks** are called per bid, trick, hand or claim, each through one
+plain call generated with pluggy's semantics (:mod:`spadeskit.engine.compiler`): play
+never goes through pluggy, and a hook that no plugin implements costs nothing.
 
 Most hooks offer ``options``, the resolved option values of all loaded plugins (a
 read-only mapping), and ``table``, the :class:`~spadeskit.core.seating.TableSpec`; each
@@ -139,24 +135,19 @@ def spadeskit_trick_winner(
     table: TableSpec,
     options: Options,
 ) -> int | None:
-    """Name the seat that wins a finished trick, where who played a card matters.
-
-    The strength table (:func:`spadeskit_trick_strength`) decides every trick by the
-    cards alone; implement this hook only for a rule in which the winner depends on the
-    seats too (a trump played by the leader's partner does not count, say).  A rule set
-    without it pays nothing: the engine then never calls it.
+    """Name the seat that wins a finished trick, where who played a card matters (the
+    strength table decides by the cards alone; a rule set without this hook pays nothing).
 
     :param plays: the trick's ``(seat, card)`` plays, in the order they were played.
     :param led: the effective suit of the card led.
     :param trump: the hand's trump mode (``"spades"``, ``"ladder"``, ``"none"`` …).
-    :param strongest: the seat the strength table names: the strongest card, the first
-        played of two equally strong.
+    :param strongest: the seat the strength table names (the first of two equal cards).
     :param table: the table.
     :param options: the resolved options of every loaded plugin.
-    :returns: the winning seat, one of the seats in ``plays``; or ``None`` to leave the
-        trick to the strength table (``strongest``).
+    :returns: the winning seat, one that played to the trick; or ``None`` to leave the
+        trick to the strength table.
     :kind: first result: the first non-``None`` answer wins.
-    :called: once per finished trick, on every path (the step API, playouts and search,
+    :called: once per finished trick, on every path (step API, playouts, search,
         :meth:`Rules.trick_winner <spadeskit.engine.loaded.LoadedRules.trick_winner>`);
         the batched engine refuses rule sets that implement it.
     """
@@ -180,10 +171,8 @@ def spadeskit_play_filters(
     Following suit and breaking spades are filters (the library's building blocks,
     :mod:`spadeskit.engine.filters`); so is "no trump in the first trick".  A house rule that
     lifts a restriction wraps this hook and drops the filter by name: a wrapper's
-    ``groups = yield`` is one answer per plugin (a list of lists, ``None`` for a plugin
-    that answered ``None``), and it returns the same shape,
-    ``[[f for f in group if f.name != "break-spades"] for group in groups if group]``.
-    A filter with
+    ``groups = yield`` is one list per plugin (``None`` for none), and it returns the
+    same shape.  A filter with
     ``enforced=False`` does not refuse a card: a play outside it is accepted and
     recorded as a secret :class:`~spadeskit.core.state.Breach` (table enforcement).
     """
@@ -427,11 +416,8 @@ def spadeskit_score_hand(
     """Return score lines for a finished hand.
 
     :param summary: the :class:`~spadeskit.core.results.HandSummary`: bids, books, book
-        transfers, the cards won where a variant counts them, the hand's tricks in order
-        (``summary.tricks``: who led, the plays, who won) and its plugin data
-        (``summary.extra``).  A paper score sheet gives bids and books only: a rule that
-        reads ``summary.tricks`` cannot score a sheet's hand, and reading them there
-        raises a :class:`~spadeskit.core.errors.SpadesError` saying so.
+        transfers, cards won where a variant counts them, the tricks in order and the
+        hand's plugin data (a score sheet's has no tricks: reading them raises).
     :param match: the match before this hand (scores and bag counters), for bag
         penalties.
     :param table: the table.
@@ -445,10 +431,8 @@ def spadeskit_score_hand(
 
     A house rule that adds a line (a Boston bonus, a partnership-nil bonus)
     implements the hook plainly; one that changes the variant's own lines (no bags)
-    wraps it (``wrapper=True``).  As for every collected hook, what a wrapper receives
-    from ``yield`` is *one answer per plugin* (a list of lists, ``None`` for a plugin
-    that answered ``None``), and it returns the same shape: ``groups = yield``, then
-    ``return [[change(line) for line in group or ()] for group in groups]``.  It
+    wraps it (``wrapper=True``): as for every collected hook, ``groups = yield`` is one
+    list per plugin (``None`` for none), and it returns the same shape.  It
     changes a line's fields (``points``, ``bags``, ``bag_points``, ``bag_text``) with
     ``attrs.evolve``, never its ``text``: another rule's words are that rule's.
     """

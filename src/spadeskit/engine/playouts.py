@@ -1,14 +1,9 @@
 """Playouts: a hand played to its end, exactly as the step API would play it.
 
 A playout bids through the step API's own code, finds a random discard or exchange by
-its index, and plays its cards in the one playout loop (:class:`CardLoop`): the hand kept
-in plain ints and lists, every card checked by the rule set's play filters, every trick
-decided by the one trick winner (:func:`~spadeskit.engine.tricks.trick_won`).  The loop
-is hand-written, typed Python: the pure core runs it as it is, the native core
-(:mod:`spadeskit._native`) compiles it.  It runs where every enforced play filter is one
-of the library's building blocks, which the rules turn into one generated function when
-they load (:mod:`spadeskit.core.codegen`); otherwise the playout plays card by card through
-``apply``'s own code.  Every random choice is the one
+its index, and plays its cards in the one playout loop
+(:class:`~spadeskit.engine.loop.CardLoop`) where the rules allow it; otherwise it plays
+card by card through ``apply``'s own code.  Every random choice is the one
 ``random.Random(seed).choice(legal_actions())`` would make.
 
 A playout's policy is named by how it chooses: ``randbelow`` (``rng.choice``'s draw of
@@ -23,7 +18,6 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
-from spadeskit.core import codegen
 from spadeskit.core.actions import Action, Discard, Exchange
 from spadeskit.core.errors import (
     SpadesError,
@@ -44,11 +38,10 @@ from spadeskit.engine.auction import Auction
 from spadeskit.engine.base import Shared, listed
 from spadeskit.engine.combos import nth_combo
 from spadeskit.engine.dealing import Dealer
-from spadeskit.engine.filters import STATE_READS
+from spadeskit.engine.loop import CardLoop, build_loop
 from spadeskit.engine.scoring import Scoring
-from spadeskit.engine.tricks import Tricks, draw_cards, make_trick, won_with_blind
+from spadeskit.engine.tricks import Tricks, won_with_blind
 from spadeskit.engine.turns import Turns
-from spadeskit.engine.winner import trick_won
 
 # Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
 # Final, as every module global the hot path reads: the native core then reads them as
@@ -70,135 +63,6 @@ def _check_policy(policy: object) -> None:
         )
 
 
-Rows = tuple[tuple[int, ...], ...]
-"""A strength table: ``rows[led suit][card index]``."""
-
-Follow = Callable[..., int]
-"""``follow(trick, allowed, seat, rows, suit_of, side_of)``: the mask of one card of
-``allowed`` to follow ``trick`` with (see :func:`spadeskit.bots.greedy_card`)."""
-
-_FILTERS: Final = (
-    "def allowed_of(allowed, _k_trick, _k_played, _k_tricks):\n$body    return allowed\n"
-)
-"""The enforced building blocks as one function of what they read of the hand in play."""
-
-_FILTER_READS: Final = {name: f"_k_{name}" for name in STATE_READS}
-
-
-class CardLoop:
-    """The one playout loop of a rule set: its tables (:class:`Shared`) and its enforced
-    play filters as one generated function (``allowed_of``).
-
-    :meth:`play` plays a hand's remaining cards on plain ints: the hand in locals,
-    written back to the builder at the end (and before each ``spadeskit_after_trick``
-    call, which sees a frozen copy).  Nothing outside the loop sees the hand during a
-    trick, which is why it runs only where every enforced filter is a building block
-    (``allowed_of``, generated when rules load) and none is advisory.
-    """
-
-    def __init__(self, shared: Shared, allowed_of: Callable[[int, Any, int, Any], object]) -> None:
-        self.shared = shared
-        self.allowed_of = allowed_of
-
-    def play(
-        self,
-        hand: Any,
-        rows: Rows,
-        randbelow: Callable[[int], int] | None,
-        fraction: Callable[[], float] | None,
-        follow: Follow | None = None,
-    ) -> Any:
-        """Play ``hand`` (a builder, in play) to the end of its cards and return it.
-
-        Each card is the ``randbelow(k)``-th of the ``k`` allowed, or with ``fraction``
-        the ``int(fraction() * k)``-th; with ``follow``, a card that follows a lead is
-        ``follow``'s choice instead (a lead stays random).
-        """
-        shared, allowed_of = self.shared, self.allowed_of
-        n, draw, pairs, entries = shared.n, shared.draw, shared.pairs, shared.entries
-        next_seat, suit_of, side_of = shared.next_seat, shared.suit_of, shared.rules.side_of
-        after, decide = shared.calls.after_trick, shared.decide
-        trump: str = hand.contract.trump
-        hands: list[int] = list(hand.hands)
-        books: list[int] = list(hand.books)
-        won: list[int] = list(hand.won)
-        trick: tuple[Any, ...] = hand.trick
-        tricks: tuple[Any, ...] = hand.tricks
-        played: int = hand.played
-        log: Any = hand._log
-        leader: int = hand.leader
-        pile: tuple[int, ...] = hand.pile
-        seat: int = hand.to_act
-        while True:
-            held = hands[seat]
-            got: object = allowed_of(held, trick, played, tricks)
-            if type(got) is not int or got & ~held or not got:
-                raise shared._bad_filters(seat, held, got)
-            allowed: int = got
-            if follow is not None and trick:
-                allowed = follow(trick, allowed, seat, rows, suit_of, side_of)
-            else:
-                if fraction is not None:
-                    skip = int(fraction() * allowed.bit_count())
-                else:
-                    assert randbelow is not None
-                    skip = randbelow(allowed.bit_count())
-                for _ in range(skip):
-                    allowed &= allowed - 1
-            bit = allowed & -allowed
-            index = bit.bit_length() - 1
-            hands[seat] = held ^ bit
-            trick = trick + (pairs[seat][index],)
-            played |= bit
-            log = (log, entries[seat][index])
-            if len(trick) < n:
-                seat = next_seat[seat]
-                continue
-            winner, taken = trick_won(rows[suit_of[trick[0][1]]], trick, decide, trump)
-            done = make_trick(leader=leader, plays=trick, winner=winner)
-            tricks = tricks + (done,)
-            books[winner] += 1
-            won[winner] |= taken
-            trick = ()
-            leader = seat = winner
-            if pile and draw:
-                pile = draw_cards(hands, pile, winner, draw)
-            if after is not None:
-                _store(hand, hands, books, won, trick, tricks, played, log, leader, seat, pile)
-                changed = after(freeze(copy_to_builder(hand)), done)
-                if changed is not None:
-                    if not isinstance(changed, GameState):
-                        raise shared._bad_after_trick(changed)
-                    hand = copy_to_builder(changed)
-                    hand._legal = None
-                    hands, books, won = list(hand.hands), list(hand.books), list(hand.won)
-                    trick, tricks, played = hand.trick, hand.tricks, hand.played
-                    log, leader, pile, seat = hand._log, hand.leader, hand.pile, hand.to_act
-            if not pile and not any(hands):
-                break
-        _store(hand, hands, books, won, trick, tricks, played, log, leader, seat, pile)
-        return hand
-
-
-def _store(
-    hand: Any,
-    hands: list[int],
-    books: list[int],
-    won: list[int],
-    trick: tuple[Any, ...],
-    tricks: tuple[Any, ...],
-    played: int,
-    log: Any,
-    leader: int,
-    seat: int,
-    pile: tuple[int, ...],
-) -> None:
-    """Write the loop's locals back to the builder ``hand``."""
-    hand.hands, hand.books, hand.won = tuple(hands), tuple(books), tuple(won)
-    hand.trick, hand.tricks, hand.played, hand._log = trick, tricks, played, log
-    hand.leader, hand.to_act, hand.pile = leader, seat, pile
-
-
 class Playouts:
     """Rollouts, simulations and the playout loop (see :mod:`spadeskit.engine.base`)."""
 
@@ -217,30 +81,7 @@ class Playouts:
         self.scoring = scoring
         self.tricks = tricks
         self.turns = turns
-        self.loop: CardLoop | None = None
-        self._build_loop()
-
-    def _build_loop(self) -> None:
-        """Build the playout loop (:class:`CardLoop`), or leave it ``None`` where the
-        rules play card by card instead: where a filter is advisory, or an enforced
-        filter is plain Python rather than a building block."""
-        self.loop = None
-        filters = [f for f in self.shared.rules.filters if f.enforced]
-        if self.shared.advisory or any(f.block is None for f in filters):
-            return
-        namespace: dict[str, Any] = {}
-        body = []
-        for k, f in enumerate(filters):
-            assert f.block is not None
-            body.append(f.block.inline(f"_c{k}_", _FILTER_READS, namespace))
-        allowed_of = codegen.function(
-            "allowed_of",
-            codegen.render(_FILTERS, body=codegen.indent("".join(body), 1)),
-            namespace,
-            label=f"playout filters {self.shared.rules.name}",
-            sources=self.shared.sources,
-        )
-        self.loop = CardLoop(self.shared, allowed_of)
+        self.loop: CardLoop | None = build_loop(shared)
 
     # ----------------------------------------------------------------------------------
     # Rollouts and simulations

@@ -164,10 +164,8 @@ class Tricks:
             pile=pile,
         )
         if shared.calls.after_trick is not None:
-            hooked = shared.calls.after_trick(new, done)
+            hooked = shared.after_trick(new, done)
             if hooked is not None:
-                if not isinstance(hooked, GameState):
-                    raise shared._bad_after_trick(hooked)
                 new = hooked
         if any(new.hands) or new.pile:
             return new

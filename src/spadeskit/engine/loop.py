@@ -1,0 +1,173 @@
+"""The one playout loop: a hand's remaining cards played on plain ints.
+
+Rollouts, simulations and the search bots' playouts (:mod:`spadeskit.engine.playouts`)
+play the cards of a hand in :class:`CardLoop`, the hand kept in locals and written back
+to a state at the end.  Every card is checked by the rule set's enforced play filters,
+which :func:`build_loop` turns into one generated function when rules load (where every
+one is a library building block, :mod:`spadeskit.engine.filters`); every trick is
+decided by the one trick winner (:func:`~spadeskit.engine.winner.trick_won`).  The loop
+is hand-written, typed Python: the pure core runs it as it is, the native core
+(:mod:`spadeskit._native`) compiles it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from spadeskit.core import codegen
+from spadeskit.core.state import copy_to_builder, freeze
+from spadeskit.engine.base import Shared
+from spadeskit.engine.filters import STATE_READS
+from spadeskit.engine.tricks import draw_cards, make_trick
+from spadeskit.engine.winner import trick_won
+
+__all__ = ["CardLoop", "Follow", "Rows", "build_loop"]
+
+Rows = tuple[tuple[int, ...], ...]
+"""A strength table: ``rows[led suit][card index]``."""
+
+Follow = Callable[..., int]
+"""``follow(trick, allowed, seat, rows, suit_of, side_of)``: the mask of one card of
+``allowed`` to follow ``trick`` with (see :func:`spadeskit.bots.greedy_card`)."""
+
+_FILTERS: Final = (
+    "def allowed_of(allowed, _k_trick, _k_played, _k_tricks):\n$body    return allowed\n"
+)
+"""The enforced building blocks as one function of what they read of the hand in play."""
+
+_FILTER_READS: Final = {name: f"_k_{name}" for name in STATE_READS}
+
+
+class CardLoop:
+    """The one playout loop of a rule set: its tables (:class:`Shared`) and its enforced
+    play filters as one generated function (``allowed_of``).
+
+    :meth:`play` plays a hand's remaining cards on plain ints: the hand in locals,
+    written back to the builder at the end (and before each ``spadeskit_after_trick``
+    call, which sees a frozen copy).  Nothing outside the loop sees the hand during a
+    trick, which is why it runs only where every enforced filter is a building block
+    (``allowed_of``, generated when rules load) and none is advisory.
+    """
+
+    def __init__(self, shared: Shared, allowed_of: Callable[[int, Any, int, Any], object]) -> None:
+        self.shared = shared
+        self.allowed_of = allowed_of
+
+    def play(
+        self,
+        hand: Any,
+        rows: Rows,
+        randbelow: Callable[[int], int] | None,
+        fraction: Callable[[], float] | None,
+        follow: Follow | None = None,
+    ) -> Any:
+        """Play ``hand`` (a builder, in play) to the end of its cards and return it.
+
+        Each card is the ``randbelow(k)``-th of the ``k`` allowed, or with ``fraction``
+        the ``int(fraction() * k)``-th; with ``follow``, a card that follows a lead is
+        ``follow``'s choice instead (a lead stays random).
+        """
+        shared, allowed_of = self.shared, self.allowed_of
+        n, draw, pairs, entries = shared.n, shared.draw, shared.pairs, shared.entries
+        next_seat, suit_of, side_of = shared.next_seat, shared.suit_of, shared.rules.side_of
+        after, decide = shared.calls.after_trick, shared.decide
+        trump: str = hand.contract.trump
+        hands: list[int] = list(hand.hands)
+        books: list[int] = list(hand.books)
+        won: list[int] = list(hand.won)
+        trick: tuple[Any, ...] = hand.trick
+        tricks: tuple[Any, ...] = hand.tricks
+        played: int = hand.played
+        log: Any = hand._log
+        leader: int = hand.leader
+        pile: tuple[int, ...] = hand.pile
+        seat: int = hand.to_act
+        while True:
+            held = hands[seat]
+            got: object = allowed_of(held, trick, played, tricks)
+            if type(got) is not int or got & ~held or not got:
+                raise shared._bad_filters(seat, held, got)
+            allowed: int = got
+            if follow is not None and trick:
+                allowed = follow(trick, allowed, seat, rows, suit_of, side_of)
+            else:
+                if fraction is not None:
+                    skip = int(fraction() * allowed.bit_count())
+                else:
+                    assert randbelow is not None
+                    skip = randbelow(allowed.bit_count())
+                for _ in range(skip):
+                    allowed &= allowed - 1
+            bit = allowed & -allowed
+            index = bit.bit_length() - 1
+            hands[seat] = held ^ bit
+            trick = trick + (pairs[seat][index],)
+            played |= bit
+            log = (log, entries[seat][index])
+            if len(trick) < n:
+                seat = next_seat[seat]
+                continue
+            winner, taken = trick_won(rows[suit_of[trick[0][1]]], trick, decide, trump)
+            done = make_trick(leader=leader, plays=trick, winner=winner)
+            tricks = tricks + (done,)
+            books[winner] += 1
+            won[winner] |= taken
+            trick = ()
+            leader = seat = winner
+            if pile and draw:
+                pile = draw_cards(hands, pile, winner, draw)
+            if after is not None:
+                _store(hand, hands, books, won, trick, tricks, played, log, leader, seat, pile)
+                changed = shared.after_trick(freeze(copy_to_builder(hand)), done)
+                if changed is not None:
+                    hand = copy_to_builder(changed)
+                    hand._legal = None
+                    hands, books, won = list(hand.hands), list(hand.books), list(hand.won)
+                    trick, tricks, played = hand.trick, hand.tricks, hand.played
+                    log, leader, pile, seat = hand._log, hand.leader, hand.pile, hand.to_act
+            if not pile and not any(hands):
+                break
+        _store(hand, hands, books, won, trick, tricks, played, log, leader, seat, pile)
+        return hand
+
+
+def _store(
+    hand: Any,
+    hands: list[int],
+    books: list[int],
+    won: list[int],
+    trick: tuple[Any, ...],
+    tricks: tuple[Any, ...],
+    played: int,
+    log: Any,
+    leader: int,
+    seat: int,
+    pile: tuple[int, ...],
+) -> None:
+    """Write the loop's locals back to the builder ``hand``."""
+    hand.hands, hand.books, hand.won = tuple(hands), tuple(books), tuple(won)
+    hand.trick, hand.tricks, hand.played, hand._log = trick, tricks, played, log
+    hand.leader, hand.to_act, hand.pile = leader, seat, pile
+
+
+def build_loop(shared: Shared) -> CardLoop | None:
+    """Return the playout loop of ``shared``'s rule set, or ``None`` where its rules play
+    card by card instead: where a filter is advisory, or an enforced filter is plain
+    Python rather than a building block."""
+    filters = [f for f in shared.rules.filters if f.enforced]
+    if shared.advisory or any(f.block is None for f in filters):
+        return None
+    namespace: dict[str, Any] = {}
+    body = []
+    for k, f in enumerate(filters):
+        assert f.block is not None
+        body.append(f.block.inline(f"_c{k}_", _FILTER_READS, namespace))
+    allowed_of = codegen.function(
+        "allowed_of",
+        codegen.render(_FILTERS, body=codegen.indent("".join(body), 1)),
+        namespace,
+        label=f"playout filters {shared.rules.name}",
+        sources=shared.sources,
+    )
+    return CardLoop(shared, allowed_of)
