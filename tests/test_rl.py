@@ -197,3 +197,48 @@ def test_heuristic_opponents_play_legal_hands_that_replay() -> None:
         assert list(result.books) == books.tolist() and list(result.points) == points.tolist()
     bids = [env.menu[k] for k in env.last["choice"][0].tolist()]
     assert all(b in env.menu for b in bids)
+
+
+def _deals_of(env: VectorSpadesEnv) -> list[tuple[int, ...]]:
+    return [tuple(row) for row in env.deals.tolist()]
+
+
+def test_a_reset_without_a_seed_deals_new_hands() -> None:
+    """Gymnasium's rule: ``reset(seed=None)`` carries on with the environment's deals,
+    so every reset, seeded once or never, deals every table a hand it has not had."""
+    for seed in (5, None):
+        env = VectorSpadesEnv(8)
+        env.reset(seed=seed)
+        seen = set(_deals_of(env))
+        for _ in range(3):
+            env.reset()
+            deals = set(_deals_of(env))
+            assert len(deals) == 8 and not deals & seen
+            seen |= deals
+
+
+def test_two_environments_never_seeded_deal_different_hands() -> None:
+    """An environment never seeded deals from a secret of its own, as ``new_game()``
+    does without a seed."""
+    a, b = VectorSpadesEnv(4), VectorSpadesEnv(4)
+    a.reset()
+    b.reset()
+    assert not set(_deals_of(a)) & set(_deals_of(b))
+
+
+def test_a_seeded_environment_still_depends_only_on_the_seed_and_i() -> None:
+    """``reset(seed=s)`` then resets without a seed deal the same hands in any two
+    environments, whatever came before, and table ``i`` is the same at any size."""
+    a, b = VectorSpadesEnv(3), VectorSpadesEnv(6)
+    b.reset()
+    b.reset()
+    rounds = []
+    for env in (a, b):
+        env.reset(seed=11)
+        hands = [_deals_of(env)[:3]]
+        for _ in range(2):
+            env.reset()
+            hands.append(_deals_of(env)[:3])
+        rounds.append(hands)
+    assert rounds[0] == rounds[1]
+    assert len({deal for hands in rounds[0] for deal in hands}) == 9

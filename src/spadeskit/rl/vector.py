@@ -54,8 +54,9 @@ menu + 1 per seat    each seat's bid, one-hot over the menu (last slot: none yet
                      most 1): the match so far (0 in one-hand episodes)
 ==================== ==========================================================
 
-Table ``i``'s hands depend only on ``(seed, i)``: its ``j``-th hand is hand number
-``i + j * 2**20`` of the batched engine's deals (:func:`spadeskit.batch.common.draws`),
+Table ``i``'s hands depend only on ``(seed, i)``: its ``j``-th hand since
+``reset(seed=seed)`` (resets without a seed go on counting) is hand number ``i + j *
+2**20`` of the batched engine's deals (:func:`spadeskit.batch.common.draws`),
 with its dealer rotating by that number (in a match, the first hand's; the rules choose
 the next dealers), and the opponents' random choices come from the same numbers.
 """
@@ -63,6 +64,7 @@ the next dealers), and the opponents' random choices come from the same numbers.
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -161,6 +163,7 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
         self._rows = np.arange(num_envs)
         self._seed = 0
         self._hand = 0
+        self._started = False
         self._bidding = True
         self._fresh = MatchState.fresh(self.sides)
 
@@ -169,19 +172,30 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        """Deal every table its first hand (of ``seed``'s deals; default 0) and return
-        the observations and ``{"action_mask": ...}``."""
+        """Deal every table a new hand and start new matches; return the observations
+        and ``{"action_mask": ...}``.
+
+        With ``seed``, table ``i`` is dealt its first hand of ``seed``'s deals.  Without
+        one, the deals go on where they stand (the next hand of every table, never one
+        dealt before); an environment never seeded deals from a secret of its own, as
+        :meth:`Rules.new_game <spadeskit.engine.rules.Rules.new_game>` does without a
+        seed, so two such environments deal different hands."""
         if seed is not None:
             if type(seed) is not int or seed < 0:
                 raise SpadesError(f"seed is a whole number, 0 or more, not {shown(seed)}")
-            self._seed = seed
-        self._hand = 0
-        if self.heuristic:
+            self._seed, self._hand = seed, 0
+        elif not self._started:
+            # 128 bits from the OS: no observation shows it, so no hand predicts the next.
+            self._seed, self._hand = secrets.randbits(128), 0
+        else:
+            self._hand += 1
+        if self.heuristic and (seed is not None or not self._started):
             self._bots = {}
             for other in range(self.n):
                 if other != self.seat:
                     bot = self._bots[other] = HeuristicBot()
                     bot.reset(other, self.rules, random.Random(self._seed * self.n + other))
+        self._started = True
         self.match = [self._fresh] * self.num_envs
         """Each table's match so far (the rules' :class:`MatchState`)."""
         self._deal(None)
