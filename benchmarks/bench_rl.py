@@ -86,7 +86,7 @@ def vector_unit(opponents: str, tables: int = 1024) -> Unit | None:
         from spadeskit.rl import VectorSpadesEnv, random_actions
     except ImportError:
         return None
-    env = VectorSpadesEnv(tables, opponents=opponents)
+    env = VectorSpadesEnv(tables, opponents=opponents, autoreset_mode="SameStep")
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     state = {"info": info}
