@@ -76,7 +76,7 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode not in (None, "ansi", "human"):
             raise SpadesError(
                 f"render_mode is None, 'ansi' or 'human', not {shown(render_mode, 30)}"
             )
