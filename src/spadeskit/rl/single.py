@@ -101,6 +101,8 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):
             episode=episode,
             render_mode=render_mode,
         )
+        """The same game at one table of the vector environment: its rules, menu, spaces
+        and scaling are this environment's (it is never stepped)."""
         layout = self.layout
         self.rules, self.seat, self.n = layout.rules, seat, layout.n
         self.menu, self.num_actions = layout.menu, layout.num_actions
