@@ -190,27 +190,7 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):
         mode."""
         if self.render_mode is None or self.game is None:
             return None
-        names = self.rules.table.seat_names
-
-        def cards(mask: int) -> str:
-            return " ".join(card_at(i).code for i in range(53, -1, -1) if mask >> i & 1) or "-"
-
-        lines = [
-            f"{self.rules.name}, {names[self.seat]} learning; dealer {names[self._dealer]}",
-            f"hand: {cards(self._held)}",
-            "bids: "
-            + ", ".join(
-                f"{names[s]} {self.menu[k] if k >= 0 else '-'}" for s, k in enumerate(self._bids)
-            ),
-            "books: " + ", ".join(f"{names[s]} {b}" for s, b in enumerate(self._books)),
-        ]
-        if not self._bidding:
-            trick = ", ".join(f"{names[s]} {card_at(c).code}" for s, c in self._trick)
-            lines.append(f"trick {min(self._trick_no + 1, self._tricks)}: {trick or '-'}")
-        if self.matches:
-            show = self.rules.table.show_score
-            lines.append("scores: " + ", ".join(show(s) for s in self._scores))
-        text = "\n".join(lines)
+        text = _text(self)
         if self.render_mode == "human":
             print(text)
             return None
@@ -382,3 +362,28 @@ def _action_number(action: Any, size: int) -> int:
             f"action {int(action)} is not one of the ids 0 to {size - 1}", code="not-an-action"
         )
     return int(action)
+
+
+def _text(env: SpadesEnv) -> str:
+    """Return the table as the learning seat of ``env`` sees it, in a few lines."""
+    names = env.rules.table.seat_names
+
+    def cards(mask: int) -> str:
+        return " ".join(card_at(i).code for i in range(53, -1, -1) if mask >> i & 1) or "-"
+
+    lines = [
+        f"{env.rules.name}, {names[env.seat]} learning; dealer {names[env._dealer]}",
+        f"hand: {cards(env._held)}",
+        "bids: "
+        + ", ".join(
+            f"{names[s]} {env.menu[k] if k >= 0 else '-'}" for s, k in enumerate(env._bids)
+        ),
+        "books: " + ", ".join(f"{names[s]} {b}" for s, b in enumerate(env._books)),
+    ]
+    if not env._bidding:
+        trick = ", ".join(f"{names[s]} {card_at(c).code}" for s, c in env._trick)
+        lines.append(f"trick {min(env._trick_no + 1, env._tricks)}: {trick or '-'}")
+    if env.matches:
+        show = env.rules.table.show_score
+        lines.append("scores: " + ", ".join(show(s) for s in env._scores))
+    return "\n".join(lines)
