@@ -14,6 +14,8 @@ pytest.importorskip("gymnasium")
 
 import gymnasium as gym
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import spadeskit
 from spadeskit.core.cards import cards_of
@@ -226,3 +228,29 @@ def test_render_shows_the_table_as_the_learning_seat_sees_it(
     loud = SpadesEnv(render_mode="human")
     loud.reset(seed=6)
     assert loud.render() is None and "hand:" in capsys.readouterr().out
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**63),
+    seat=st.integers(0, 3),
+    opponents=st.sampled_from(["random", "greedy"]),
+)
+def test_every_hand_is_fourteen_steps_inside_the_spaces(
+    seed: int, seat: int, opponents: str
+) -> None:
+    """Whatever the seed and seat: every observation lies in the observation space,
+    some action is always legal, the hand ends after a bid and 13 cards with the only
+    reward, and the learning seat has played every card it was dealt."""
+    env = SpadesEnv(seat=seat, opponents=opponents)
+    observation, info = env.reset(seed=seed)
+    dealt = observation[:54].copy()
+    rng = np.random.default_rng(seed)
+    for step in range(14):
+        assert env.observation_space.contains(observation)
+        legal = np.flatnonzero(info["action_mask"])
+        assert len(legal) and (legal >= 54).all() == (step == 0)
+        observation, reward, ended, _, info = env.step(int(rng.choice(legal)))
+        assert ended == (step == 13) and (reward == 0 or ended)
+    assert env.observation_space.contains(observation) and not observation[:54].any()
+    assert np.array_equal(observation[54 + 54 * seat : 108 + 54 * seat], dealt)
