@@ -64,7 +64,7 @@ def _bits(mask: int) -> NDArray[np.uint8]:
     return bits
 
 
-class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):
+class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,unused-ignore]
     """One table of a spadeskit rule set, one learning seat (see the module)."""
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 1}
