@@ -1,5 +1,5 @@
 """Doctest collection of the package: modules that need an optional extra (Textual,
-OpenSpiel, PettingZoo) are skipped when it is not installed, and the compiled core's
+OpenSpiel, PettingZoo) are skipped when it is not installed, and the native core's
 modules when their compiled copies run (they hold no doctests; pytest would import
 them by path, beside the extension Python already imported)."""
 
@@ -23,5 +23,5 @@ collect_ignore = [
     path for path, module in _OPTIONAL.items() if importlib.util.find_spec(module) is None
 ]
 
-if spadeskit.COMPILED:
+if spadeskit.NATIVE:
     collect_ignore += _native.source_paths("src")

@@ -24,20 +24,20 @@ PURE_VARIABLE: str = NATIVE["PURE_VARIABLE"]
 def warn(why: str) -> None:
     print(
         f"WARNING: spadeskit installs as pure Python ({why}); the rules are the same, "
-        f"the engine slower. Set {PURE_VARIABLE}=1 to skip the compiled core.",
+        f"the engine slower. Set {PURE_VARIABLE}=1 to skip the native core.",
         file=sys.stderr,
     )
 
 
 class OptionalBuildExt(build_ext):
-    """Build the compiled core, or fall back to pure Python with one warning."""
+    """Build the native core, or fall back to pure Python with one warning."""
 
     def run(self) -> None:
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001  (any failure: no compiler, no headers)
             self.extensions = []
-            warn(f"the compiled core did not build: {str(exc)[:160]}")
+            warn(f"the native core did not build: {str(exc)[:160]}")
             return
         # Each module's extension is a small shim over one shared library that holds
         # the code, and only the library is rebuilt when a source changes: stamp every
@@ -53,7 +53,7 @@ BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "develop", "ins
 
 
 def compiled_core() -> list[Any]:
-    """Return the extension modules of the compiled core, or none (with the warning)."""
+    """Return the extension modules of the native core, or none (with the warning)."""
     if not BUILDS.intersection(sys.argv[1:]):
         return []
     if NATIVE["_wants_pure"]():

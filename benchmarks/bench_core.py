@@ -14,7 +14,7 @@ complete hand: the deal, the auction, every card, and the scoring.
   ``chance_outcomes()``, uniformly random ``legal_actions()`` until ``is_terminal()``,
   then ``returns()`` (one hand, deal included), as BENCHMARKING asks.
 
-When the compiled core runs (``spadeskit.COMPILED``), the pure-Python core is measured
+When the native core runs (``spadeskit.NATIVE``), the pure-Python core is measured
 in the same rounds too, in a second Python with ``SPADESKIT_PURE=1``: the table then
 gives both speeds against OpenSpiel.
 
@@ -388,7 +388,7 @@ def main() -> None:
     only = {v for v in args.only.split(",") if v}
     theirs = openspiel_unit()
     print(f"spadeskit {spadeskit.__version__} core benchmark, {datetime.date.today()}")
-    core = "compiled (mypyc)" if spadeskit.COMPILED else "pure Python"
+    core = "compiled (mypyc)" if spadeskit.NATIVE else "pure Python"
     print(f"core: {core}; SPADESKIT_PURE=1 runs the pure-Python core")
     print(
         f"machine: {os.cpu_count()} cores, {platform.machine()}, Python "
@@ -404,7 +404,7 @@ def main() -> None:
         "÷ OpenSpiel spades hands/s in the same round; median (range)"
     )
     print("OpenSpiel spades: Python-driven, chance outcomes sampled from chance_outcomes()\n")
-    pure = PureCore() if spadeskit.COMPILED else None
+    pure = PureCore() if spadeskit.NATIVE else None
     if pure is None:
         print(
             f"| {'rule set':28} | {'mode':8} | {'spadeskit':>11} | {'OpenSpiel':>11} | "

@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--tricks", type=int, default=6, help="tricks played before each position")
     parser.add_argument("--rollout", default="random", help="random or greedy playouts")
     args = parser.parse_args()
-    print(f"core: {'compiled (mypyc)' if spadeskit.COMPILED else 'pure Python'}")
+    print(f"core: {'compiled (mypyc)' if spadeskit.NATIVE else 'pure Python'}")
     rules = spadeskit.load_rules(args.variant)
     for cls in (ISMCTSBot, PIMCBot):
         rates = []

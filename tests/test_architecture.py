@@ -1,25 +1,20 @@
-"""A house with rooms: the layers, no import cycle, 0.2.0's names and paths kept, and
+"""A house with rooms: the layers, no import cycle, 0.2.0's top-level names kept, and
 pluggy's calling convention for defaulted hook arguments."""
 
 from __future__ import annotations
 
 import ast
-import importlib
 import json
 import pathlib
-import pickle
 import shutil
 import subprocess
 import sys
-import types
-import warnings
 from typing import Any
 
 import pluggy
 import pytest
 
 import spadeskit
-from spadeskit import _compat
 from spadeskit.core.seating import TableSpec
 from spadeskit.core.state import GameState
 from spadeskit.engine import hookspecs
@@ -33,11 +28,6 @@ API_0_2_0: dict[str, list[str]] = json.loads(
 """Every 0.2.0 module's ``__all__``, read from the 0.2.0 sources."""
 
 LAYERS = ("core", "engine", "batch", "testing", "bots", "arena", "apps", "interop", "rl")
-
-# Modules that need an optional extra to import, and the one 0.2.0 name that moved to
-# a layer its old home may not import (the batched engine cannot reach the bots).
-NEEDS_EXTRA = {"spadeskit.interop.openspiel", "spadeskit.interop.pettingzoo", "spadeskit.tui"}
-MOVED_UP = {("spadeskit.batch", "draw_hands"): "spadeskit.bots.deals"}
 
 
 def _cycles() -> list[set[str]]:
@@ -118,94 +108,6 @@ def test_the_bots_import_from_spadeskit_and_from_spadeskit_bots() -> None:
         ISMCTSBot,
         RandomBot,
     }
-
-
-def _forget_old_paths(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Drop the old paths from the module cache, so that importing one warns again."""
-    for name in _compat.MOVED:
-        monkeypatch.delitem(sys.modules, f"spadeskit.{name}", raising=False)
-        if name in vars(spadeskit):
-            monkeypatch.delattr(spadeskit, name)
-
-
-@pytest.mark.parametrize("module", sorted(m for m in API_0_2_0 if m not in NEEDS_EXTRA))
-def test_every_0_2_0_module_path_still_gives_its_names(
-    module: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _forget_old_paths(monkeypatch)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        found = importlib.import_module(module)
-        for name in API_0_2_0[module]:
-            home = MOVED_UP.get((module, name))
-            where = importlib.import_module(home) if home else found
-            assert hasattr(where, name), f"{module}.{name}"
-    old = module.removeprefix("spadeskit.")
-    if old in _compat.MOVED:
-        assert any(
-            issubclass(w.category, DeprecationWarning) and _compat.MOVED[old] in str(w.message)
-            for w in caught
-        ), f"no deprecation warning for {module}"
-
-
-def test_an_old_path_is_the_module_at_its_new_home(monkeypatch: pytest.MonkeyPatch) -> None:
-    _forget_old_paths(monkeypatch)
-    with pytest.warns(DeprecationWarning, match=r"spadeskit\.table moved to spadeskit\.core"):
-        import spadeskit.table as old
-    import spadeskit.core.seating as new
-
-    assert old is new and old.TableSpec is TableSpec
-    with pytest.warns(DeprecationWarning, match="spadeskit.cards moved"):
-        assert spadeskit.cards.Card is spadeskit.Card  # type: ignore[attr-defined]
-
-
-def test_spadeskit_replay_stays_the_function_when_its_old_module_path_is_imported() -> None:
-    importlib.import_module("spadeskit.replay")
-    assert callable(spadeskit.replay)
-    game = spadeskit.load_rules("standard").new_game(seed=3)
-    assert spadeskit.replay(game.to_record()) == game
-
-
-def test_an_old_engine_name_warns_and_gives_the_engine() -> None:
-    from spadeskit.engine import machine
-
-    with pytest.warns(DeprecationWarning, match="spadeskit.engine.machine.Engine"):
-        assert spadeskit.engine.Engine is machine.Engine  # type: ignore[attr-defined]
-
-
-def test_a_state_pickled_under_the_0_2_0_paths_loads() -> None:
-    """A pickle names classes by module; 0.2.0's names were spadeskit.state, … ."""
-    game = spadeskit.load_rules("standard").new_game(seed=5)
-    game = game.apply(game.legal_actions()[2])
-    data = pickle.dumps(game, protocol=2)
-    old = data
-    for name, home in _compat.MOVED.items():
-        old = old.replace(f"spadeskit.{home}\n".encode(), f"spadeskit.{name}\n".encode())
-    assert old != data and b"spadeskit.state\n" in old
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        assert pickle.loads(old) == game
-
-
-def test_a_third_party_plugin_written_for_0_2_0_loads_unchanged(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The example suicide plugin imports 0.2.0's paths (spadeskit.table, spadeskit.state …)."""
-    source = ROOT / "examples" / "spadeskit-suicide" / "src" / "spadeskit_suicide" / "__init__.py"
-    text = source.read_text(encoding="utf-8")
-    assert "from spadeskit.table import TableSpec" in text
-    module = types.ModuleType("suicide_0_2_0")
-    _forget_old_paths(monkeypatch)
-    with pytest.warns(DeprecationWarning):
-        exec(compile(text, str(source), "exec"), module.__dict__)
-    rules = spadeskit.load_rules("standard", [module])
-    game = rules.new_game(seed=1)
-    assert set(game.legal_actions()) <= {spadeskit.Nil(), *(spadeskit.Bid(n) for n in range(14))}
-
-
-# ------------------------------------------------------------------------------------------
-# pluggy's calling convention: a defaulted argument
-# ------------------------------------------------------------------------------------------
 
 
 class Leader:

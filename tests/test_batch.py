@@ -52,7 +52,7 @@ def replay_hand(rules: spadeskit.Rules, batch: Any, i: int, greedy: bool) -> spa
             rows = rules.strength_table(game.contract.trump)
             chosen = greedy_card(
                 game.trick,
-                engine.legal_mask(game),
+                engine.tricks.legal_mask(game),
                 seat,
                 rows,
                 rules.ranking.suit_of,
@@ -333,7 +333,7 @@ def test_greedy_batched_hands_follow_simulate_with_the_greedy_follower() -> None
         seat = state.to_act
         bit = greedy_card(
             state.trick,
-            engine.legal_mask(state),
+            engine.tricks.legal_mask(state),
             seat,
             rows,
             rules.ranking.suit_of,

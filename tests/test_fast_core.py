@@ -28,7 +28,7 @@ from spadeskit import (
     acts_in,
     hookimpl,
 )
-from spadeskit.core.state import DEALT_LATER, HandState, Undealt
+from spadeskit.core.state import FIELDS, HandState
 from spadeskit.engine.compiler import compile_hook
 from spadeskit.plugin import PlayFilter, compile_filters, evolve_hand
 
@@ -137,8 +137,8 @@ def test_rollout_equals_apply_with_an_after_trick_hook_or_a_filter_without_sourc
     variant: str, make: Callable[[], types.ModuleType]
 ) -> None:
     rules = spadeskit.load_rules(variant, [make()])
-    loop = rules.engine.compiled_play
-    assert (loop is None) == (make is sourceless_filter)  # the scratch loop, or the compiled one
+    loop = rules.engine.playouts.loop
+    assert (loop is None) == (make is sourceless_filter)  # card by card, or the playout loop
     for seed in range(8):
         start = midway(rules, seed, steps=seed * 3)
         rng = random.Random(seed)
@@ -246,34 +246,26 @@ def test_rules_built_from_plugin_objects_refuse_to_pickle_with_a_clear_error() -
 # ------------------------------------------------------------------------------------------
 
 
-def test_the_next_hand_is_dealt_only_when_something_reads_it() -> None:
+def test_the_next_hand_is_dealt_when_it_starts_and_no_state_changes_after() -> None:
+    # Round 5: no state changes after a caller can see it.  The hand after a scored one is
+    # dealt when it starts; reading it changes nothing, and no state class but GameState.
     rules = spadeskit.load_rules("standard", options={"floor": None})
     after = rules.new_game(seed=2).rollout(seed=2)
     assert not after.is_over
-    for name in DEALT_LATER:
-        with pytest.raises(AttributeError):
-            object.__getattribute__(after, name)
-    assert type(after) is Undealt and isinstance(after, GameState)
-    assert after.number == 1 and after.dealer == 0  # known without dealing
-    assert after.to_act == 1  # reading it deals
-    assert type(after) is GameState  # in place: the same object, now a plain state
-    assert object.__getattribute__(after, "hands") == after.hands
+    before = {name: object.__getattribute__(after, name) for name in FIELDS}
+    assert type(after) is GameState
+    assert after.number == 1 and after.dealer == 0 and after.to_act == 1
+    assert {name: object.__getattribute__(after, name) for name in FIELDS} == before
     assert spadeskit.replay(after.to_record()) == after
-
-
-def test_an_undealt_state_pickles_dealt_as_a_plain_state() -> None:
-    after = spadeskit.load_rules("standard").new_game(seed=4).rollout(seed=4)
-    assert type(after) is Undealt
     copy = pickle.loads(pickle.dumps(after))
-    assert type(copy) is GameState and copy == after and type(after) is GameState
+    assert type(copy) is GameState and copy == after
 
 
-def test_no_state_class_but_undealt_has_a_getattr_hook() -> None:
+def test_no_state_class_has_a_getattr_hook() -> None:
     # A class with __getattr__ makes CPython read every attribute through its generic
-    # path: about 20 ns a read, half a step's time before round 4 moved it to Undealt.
+    # path: about 20 ns a read, half a step's time.
     for cls in GameState.__mro__:
         assert "__getattr__" not in vars(cls), cls
-    assert "__getattr__" in vars(Undealt)
 
 
 def test_score_line_text_may_be_built_when_read() -> None:
@@ -536,7 +528,7 @@ def test_shipped_out_of_turn_hooks_all_declare_their_phases() -> None:
         for found in rules.hook.spadeskit_out_of_turn_actions.get_hookimpls():
             assert hasattr(found.function, ACTS_IN), (name, found.function.__name__)
     strict = spadeskit.load_rules("jjdd")
-    assert strict.engine.play_offer is None  # strict enforcement offers nothing during play
+    assert strict.engine.shared.play_offer is None  # strict enforcement offers nothing during play
 
 
 # ------------------------------------------------------------------------------------------
@@ -623,5 +615,5 @@ def test_simulate_takes_each_result_as_closing_the_hand_would_record_it(config: 
     rules = rules_of(config)
     for policy in (None, lambda _state, legal: legal[-1]):
         fast = list(rules.simulate(8, seed=5, policy=policy))
-        recorded = list(rules.engine._simulate(8, 5, policy, 0, close=True))
+        recorded = list(rules.engine.playouts._simulate(8, 5, policy, 0, close=True))
         assert fast == recorded

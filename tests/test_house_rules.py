@@ -67,7 +67,7 @@ def test_no_trump_first_trick_no_spade_may_be_played_to_the_first_trick() -> Non
     game = game.apply(Play("2H"))
     assert all(
         spadeskit.core.cards.card_at(i).suit is not spadeskit.Suit.SPADES
-        for i in spadeskit.core.cards.iter_mask(game.rules.engine.legal_mask(game))
+        for i in spadeskit.core.cards.iter_mask(game.rules.engine.tricks.legal_mask(game))
     )
     with pytest.raises(IllegalAction, match="no spade may be played to the first trick"):
         game.apply(Play("2S"))

@@ -67,7 +67,7 @@ def test_simulate_with_a_third_party_filter_equals_recorded_step_play() -> None:
         "standard", [house_rule("late-hearts", spadeskit_play_filters=late_hearts_through_an_alias)]
     )
     fast = list(rules.simulate(12, seed=3))
-    recorded = list(rules.engine._simulate(12, 3, None, 0, close=True))
+    recorded = list(rules.engine.playouts._simulate(12, 3, None, 0, close=True))
     assert fast == recorded
 
 
@@ -168,7 +168,7 @@ def test_every_hook_sees_frozen_states_that_never_change_afterwards_on_every_pat
     game = rules.new_game(seed=4)
     game.rollout(seed=4)
     list(rules.simulate(3, seed=4))
-    rules.engine.random_play_score(midway(rules, 4, 10), random.Random(4).random)
+    rules.engine.playouts.random_play_score(midway(rules, 4, 10), random.Random(4).random)
     assert len(kept) > 100
     for state, seen in kept:
         assert (

@@ -168,7 +168,7 @@ def test_the_fast_scoring_path_scores_exactly_as_a_full_rollout(variant: str) ->
 
     for seed in range(6):
         game = mid_hand(variant, seed, tricks=2)
-        fast = game.rules.engine.random_play_score(game, random.Random(seed).random)
+        fast = game.rules.engine.playouts.random_play_score(game, random.Random(seed).random)
         assert fast is not None
         end = fast_rollout(game, random.Random(seed), None)
         result = end.match.results[-1]
@@ -189,8 +189,8 @@ def test_the_score_memo_answers_as_scoring_afresh(variant: str) -> None:
         memo: dict[object, object] = {}
         with_memo, afresh = random.Random(seed), random.Random(seed)
         for _ in range(60):
-            kept = engine.random_play_score(game, with_memo.random, memo)  # type: ignore[arg-type]
-            fresh = engine.random_play_score(game, afresh.random)
+            kept = engine.playouts.random_play_score(game, with_memo.random, memo)  # type: ignore[arg-type]
+            fresh = engine.playouts.random_play_score(game, afresh.random)
             assert kept is not None and fresh is not None
             assert (kept.points, kept.scores, kept.bags, [line.text for line in kept.lines]) == (
                 fresh.points,
@@ -213,7 +213,7 @@ def test_compiled_greedy_playouts_play_as_the_greedy_policy(variant: str) -> Non
 
     for seed in range(8):
         game = mid_hand(variant, seed, tricks=2)
-        fast = game.rules.engine.random_play_score(
+        fast = game.rules.engine.playouts.random_play_score(
             game, random.Random(seed).random, follower=greedy_card
         )
         assert fast is not None
@@ -304,7 +304,7 @@ def test_match_aware_rewards_add_the_weight_for_the_side_that_wins_the_match() -
         for draw in range(40):
             hand = plain.of_play(game, random.Random(draw).random)
             weighed = aware.of_play(game, random.Random(draw).random)
-            outcome = engine.random_play_outcome(game, random.Random(draw).random)
+            outcome = engine.playouts.random_play_outcome(game, random.Random(draw).random)
             assert hand is not None and weighed is not None and outcome is not None
             end = outcome[1]
             if end is None:

@@ -229,9 +229,9 @@ def test_card_points_a_spade_ace_40_other_aces_20_kqj_10_the_rest_5_counted_by_t
         game = r.new_game(seed=seed).apply(PickUp())
         game = game.apply(game.legal_actions()[seed])  # the bidder discards two
         discarded = sum(value[c.code] for c in cards_of(game.won[0]))
-        assert r.engine.summary(game).points == (discarded, 0, 0)
+        assert r.engine.scoring.summary(game).points == (discarded, 0, 0)
         rng = random.Random(seed)
         while len(game.tricks) < 9:
             game = game.apply(rng.choice(game.legal_actions()))
             expected = tuple(sum(value[c.code] for c in cards_of(m)) for m in game.won)
-            assert r.engine.summary(game).points == expected
+            assert r.engine.scoring.summary(game).points == expected

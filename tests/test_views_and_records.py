@@ -148,7 +148,7 @@ def test_unseeded_deals_come_from_a_secret_no_record_view_or_repr_shows() -> Non
     assert game.seed is None
     secret = game._dealing.secret
     assert secret is not None and len(secret) == 32
-    scored = game.rollout(seed=1)  # hand 1 played; hand 2 not dealt yet
+    scored = game.rollout(seed=1)  # hand 1 played; hand 2 dealt, nobody has acted in it
     record = json.loads(json.dumps(scored.to_record()))
     assert record["seed"] is None and len(record["deals"]) == 1
     one, two = spadeskit.replay(record), spadeskit.replay(record)
@@ -160,9 +160,14 @@ def test_unseeded_deals_come_from_a_secret_no_record_view_or_repr_shows() -> Non
         repr(scored.view(None)),
     ):
         assert secret.hex() not in shown and repr(secret) not in shown
-    # Reading the next hand deals it: from the record, nobody can say what it will be.
+    # The record leaves out the deal of a hand nobody has acted in: a replay deals it
+    # from a new secret, so from the record nobody can say what it is.
     assert scored.hands != one.hands or scored.hands != two.hands
-    assert one != scored  # once seen, the original's next hand is part of it
+    # Once something happens in the hand, its deal is part of the game and its record.
+    acted = scored.apply(scored.legal_actions()[0])
+    again = acted.to_record()
+    assert len(again["deals"]) == 2 and spadeskit.replay(again) == acted
+    assert acted != one.apply(acted.log[0][1]) or one.hands == scored.hands
     assert record["deals"][0] == [
         [c.code for c in cards]
         for cards in (

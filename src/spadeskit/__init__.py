@@ -8,11 +8,10 @@
 """
 
 from collections.abc import Iterator
-from types import ModuleType
 from typing import Any
 
 # _native chooses the engine's compiled copy or its source as it is imported: first.
-from spadeskit import _compat, _native
+from spadeskit import _native
 from spadeskit.apps.service import Connection, Seat, SeatError, Table
 from spadeskit.apps.text_input import parse_action
 from spadeskit.bots import Bot, HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, SimpleBot
@@ -78,24 +77,31 @@ def _simulate_batch(rules: Rules, *args: Any, **kwargs: Any) -> Iterator[Any]:
 
 
 # The package is the composition root: it wires the layers that may not import each
-# other (the engine below, the batched engine above it) and keeps 0.2.0's paths working.
+# other (the engine below, the batched engine above it).
 register_batch_engine(_simulate_batch)
-_compat.install()
 
-COMPILED: bool = _native.compiled_now()
-"""Whether the engine runs compiled (mypyc) rather than as pure Python: see
-:doc:`performance`.  ``SPADESKIT_PURE=1`` in the environment forces pure Python."""
+_native.correct_paths()
+NATIVE: bool = _native.native_now()
+"""Whether the engine runs as the native core (compiled by mypyc) rather than as pure
+Python: see :doc:`performance`.  ``SPADESKIT_PURE=1`` in the environment forces pure
+Python."""
 
 
-def __getattr__(name: str) -> ModuleType:
-    # spadeskit.cards and the like, as 0.2.0 had them: the module at its new home.
-    if name in _compat.MOVED:
-        return _compat.moved_module(name)
+def __getattr__(name: str) -> Any:
+    if name == "COMPILED":  # 0.3's name for NATIVE
+        import warnings
+
+        warnings.warn(
+            "spadeskit.NATIVE is now spadeskit.NATIVE; the old name goes in 0.5",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return NATIVE
     raise AttributeError(f"module 'spadeskit' has no attribute {name!r}")
 
 
 __all__ = [
-    "COMPILED",
+    "NATIVE",
     "REFEREE",
     "Accept",
     "Action",

@@ -1,9 +1,9 @@
-"""The optional compiled core: which modules compile, and which copy of them runs.
+"""The optional native core: which modules compile, and which copy of them runs.
 
-The modules in :data:`COMPILED_MODULES` are plain, typed Python, and they are the only
+The modules in :data:`NATIVE_MODULES` are plain, typed Python, and they are the only
 source of the rules they hold.  When a C compiler is present, ``pip install`` also
 compiles them with mypyc into extension modules that sit beside the ``.py`` files; Python
-then imports the extension.  :data:`spadeskit.COMPILED` says which copy runs.
+then imports the extension.  :data:`spadeskit.NATIVE` says which copy runs.
 
 They run as one unit: every one compiled, or every one pure Python (a compiled class
 cannot inherit from an interpreted one, nor the other way round).  The pure copies run
@@ -29,25 +29,32 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
-__all__ = ["COMPILED_MODULES", "PURE_VARIABLE", "compiled_now", "install", "source_paths"]
+__all__ = [
+    "NATIVE_MODULES",
+    "PURE_VARIABLE",
+    "correct_paths",
+    "install",
+    "native_now",
+    "source_paths",
+]
 
-COMPILED_MODULES: tuple[str, ...] = (
+NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.core.playsets",
+    "spadeskit.engine.winner",
     "spadeskit.engine.base",
     "spadeskit.engine.auction",
     "spadeskit.engine.dealing",
     "spadeskit.engine.scoring",
     "spadeskit.engine.tricks",
     "spadeskit.engine.turns",
-    "spadeskit.engine.nativeloops",
-    "spadeskit.engine.loops",
     "spadeskit.engine.playouts",
-    "spadeskit.engine.machine",
+    "spadeskit.engine.playing",
 )
-"""The engine's state machine, base class to :class:`~spadeskit.engine.machine.Engine`:
-legal actions, ``apply``, the auction, the deal, trick play, scoring, the playout driver
-and its loops; and the loop that lists a mask's plays (``spadeskit.core.playsets``).
-Plugins, states, views, actions and everything above the engine stay pure Python."""
+"""The engine: its parts (the auction, the dealer, scoring, tricks, turns, playouts and
+the one playout loop), the one trick winner and the
+:class:`~spadeskit.engine.playing.Engine` that holds them; and the loop that lists a
+mask's plays (``spadeskit.core.playsets``).  Plugins, states, views, actions, generated
+code and everything above the engine stay pure Python."""
 
 PURE_VARIABLE = "SPADESKIT_PURE"
 """Set it to ``1`` (before spadeskit is imported) to run the pure-Python core."""
@@ -61,7 +68,7 @@ installer writes the two files one after the other, in either order)."""
 def source_paths(root: str) -> list[str]:
     """Return the ``.py`` file of each compiled module under ``root``, the folder that
     holds the ``spadeskit`` package (``src`` in a clone)."""
-    return [os.path.join(root, *name.split(".")) + ".py" for name in COMPILED_MODULES]
+    return [os.path.join(root, *name.split(".")) + ".py" for name in NATIVE_MODULES]
 
 
 def _wants_pure() -> bool:
@@ -95,7 +102,7 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in COMPILED_MODULES or not path:
+        if fullname not in NATIVE_MODULES or not path:
             return None
         tail = fullname.rpartition(".")[2]
         for entry in path:
@@ -125,7 +132,7 @@ def install() -> None:
     why = _stale(sources)
     if why is not None:
         warnings.warn(
-            f"spadeskit runs its pure-Python core: {why}. Rebuild the compiled core "
+            f"spadeskit runs its pure-Python core: {why}. Rebuild the native core "
             f"(pip install -e .) or set {PURE_VARIABLE}=1 to silence this.",
             RuntimeWarning,
             stacklevel=3,
@@ -133,9 +140,26 @@ def install() -> None:
         sys.meta_path.insert(0, _SourceFinder())
 
 
-def compiled_now() -> bool:
+def correct_paths() -> None:
+    """Point each native module's ``__file__`` at its extension module.
+
+    mypyc gives a compiled module the ``__file__`` it had in the build folder, relative
+    to the package's root (``…/spadeskit/engine/base.cpython-311-….so``), which in an
+    editable install from a ``src`` layout names a file that does not exist; tools that
+    locate a module by its ``__file__`` then fail.  To read the engine's sources (a
+    debugger, a profiler, coverage), run the pure core: ``SPADESKIT_PURE=1``.
+    """
+    root = os.path.dirname(_package_dir())
+    for name, source in zip(NATIVE_MODULES, source_paths(root), strict=True):
+        module = sys.modules.get(name)
+        built = _extension_beside(source)
+        if module is not None and built is not None and (module.__file__ or "").endswith(_SUFFIXES):
+            module.__file__ = built
+
+
+def native_now() -> bool:
     """Return whether the compiled modules are the ones imported (all of them)."""
-    loaded = [sys.modules.get(name) for name in COMPILED_MODULES]
+    loaded = [sys.modules.get(name) for name in NATIVE_MODULES]
     return all(
         module is not None and (module.__file__ or "").endswith(_SUFFIXES) for module in loaded
     )

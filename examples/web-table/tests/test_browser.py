@@ -12,8 +12,8 @@ import re
 from typing import Any
 
 import spadeskit
-from spadeskit.cards import card_at
-from spadeskit.replay import iter_replay
+from spadeskit import iter_replay
+from spadeskit.plugin import card_at
 from spadeskit_web_table.server import TABLES
 
 from .conftest import Server

@@ -8,8 +8,7 @@ hand by hand.  The batched policies' bids are drawn here.
 from __future__ import annotations
 
 import random
-import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np  # the package checked for it (spadeskit.batch.common)
 
@@ -24,16 +23,6 @@ from spadeskit.batch.tree import derive_tree
 from spadeskit.core.actions import Action, Bid, Nil
 from spadeskit.core.cards import card_at
 from spadeskit.core.state import GameState, Phase, copy_to_builder, freeze
-from spadeskit.engine.auction import _refcount
-
-# The reference count of an object held by one name, as this module's code sees it: the
-# engine's own figure is measured in its code, which may run compiled (and count one
-# reference fewer).  Elsewhere than CPython, 0: the state is always copied.
-_probe = object()
-_UNSHARED = _refcount(_probe) if hasattr(sys, "getrefcount") else 0
-
-if TYPE_CHECKING:
-    pass
 
 
 class BatchAuction(BatchFields):
@@ -164,7 +153,7 @@ class BatchAuction(BatchFields):
                 seat = (dealer + relative) % n
                 choice[rows, seat] = (draws_[:, turn] * m).astype(np.int64)
             return choice
-        ask = self.rules.engine._auction_actions
+        ask = self.rules.engine.auction._auction_actions
         index = self.menu_index
         dealers = dealer.tolist()
         first = self.templates[0][2]
@@ -174,7 +163,6 @@ class BatchAuction(BatchFields):
             tuple(cards[(s + d - first) % n] for s in range(n))
             for cards, d in zip(held.tolist(), dealers, strict=True)
         ]
-        put = object.__setattr__
         # Each menu the rules answer with, by identity (plugins mostly answer with a few
         # constant tuples), with the menu positions of its actions; each kept alive here.
         known: dict[int, tuple[tuple[Action, ...], tuple[int, ...]]] = {}
@@ -182,16 +170,12 @@ class BatchAuction(BatchFields):
             relative = self.order[turn]
             picks = draws_[:, turn].tolist()
             column = []
-            state = freeze(copy_to_builder(template))
             for pick, cards in zip(picks, rotated, strict=True):
-                if _refcount(state) > _UNSHARED:
-                    # A hook kept the state it was shown: it is never changed, so ask
-                    # about a new one.  Otherwise nothing can see it change, and the
-                    # next hand's cards go into it in place (as the step API's auction
-                    # finishes an unshared state in place).
-                    state = freeze(copy_to_builder(template))
-                put(state, "hands", cards)
-                put(state, "_legal", None)
+                # A fresh state for each hand, filled before anything sees it: a hook
+                # may keep the state it is shown, which then never changes.
+                fresh = copy_to_builder(template)
+                fresh.hands, fresh._legal = cards, None
+                state = freeze(fresh)
                 menu = ask(state, seat)
                 entry = known.get(id(menu))
                 if entry is None or entry[0] is not menu:

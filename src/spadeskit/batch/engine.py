@@ -33,10 +33,11 @@ class BatchEngine(BatchTreePlay):
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         engine = rules.engine
+        shared, dealer = engine.shared, engine.dealer
         table = rules.table
         self.n = n = table.players
         plan = table.deal
-        if plan.pile or engine.draw:
+        if plan.pile or shared.draw:
             raise BatchUnsupported(f"{rules.name!r} deals a draw pile, which batches do not play")
         for f in rules.filters:
             if not f.enforced:
@@ -51,16 +52,16 @@ class BatchEngine(BatchTreePlay):
                     "card by card"
                 )
         for what, present in (
-            ("an out-of-turn action during play", engine.play_offer is not None),
-            ("an after-trick hook", engine.calls.after_trick is not None),
-            ("a review before scoring", engine.calls.before_scoring is not None),
-            ("a hook choosing the first leader", engine.calls.first_leader is not None),
+            ("an out-of-turn action during play", shared.play_offer is not None),
+            ("an after-trick hook", shared.calls.after_trick is not None),
+            ("a review before scoring", shared.calls.before_scoring is not None),
+            ("a hook choosing the first leader", shared.calls.first_leader is not None),
         ):
             if present:
                 raise BatchUnsupported(f"{rules.name!r} has {what}, which batches do not play")
-        self.deck = np.array(engine.deck, dtype=np.int64)
-        self.deal_map = [np.array(p, dtype=np.int64) for p in engine.deal_map[:n]]
-        self.blind_map = np.array(engine.deal_map[n], dtype=np.int64)
+        self.deck = np.array(dealer.deck, dtype=np.int64)
+        self.deal_map = [np.array(p, dtype=np.int64) for p in dealer.deal_map[:n]]
+        self.blind_map = np.array(dealer.deal_map[n], dtype=np.int64)
         self.tricks = plan.hand_size
         ranking = rules.ranking
         self.suit_of = np.array(list(ranking.suit_of) + [-1] * (64 - len(ranking.suit_of)))

@@ -268,7 +268,7 @@ class BatchPlay(BatchScoring):
                 tuple(bags[row].tolist()),
                 transfers=game.transfers,
             )
-            end = self.rules.engine.settle(match, result, (), game.dealer)[0].end
+            end = self.rules.engine.scoring.settle(match, result, (), game.dealer)[0].end
             if end is not None:
                 bonus[k] = [weight if s == end.winner else -weight for s in range(sides)]
         found: NDArray[np.float64] = bonus[inverse.reshape(-1)]

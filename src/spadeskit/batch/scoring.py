@@ -69,7 +69,7 @@ class BatchScoring(BatchAuction):
         summary = HandSummary(
             tuple(bids), tuple(took), won=self._no_cards, trump=self.trump, declarer=None
         )
-        score = self.rules.engine.score(summary, match or self.match)
+        score = self.rules.engine.scoring.score(summary, match or self.match)
         return score.points[side], score.bags[side], _bags_taken(score, side)
 
     def _no_cards(self) -> Any:
@@ -162,7 +162,7 @@ class BatchScoring(BatchAuction):
             declarer=None if leaf.declarer is None else (dealer + leaf.declarer) % n,
             points=None if self.rules.card_points is None else tuple(key[2 + n :]),
         )
-        score = self.rules.engine.score(summary, self.match)
+        score = self.rules.engine.scoring.score(summary, self.match)
         sides = range(len(self.rules.table.sides))
         return score.points, score.bags, tuple(_bags_taken(score, s) for s in sides)
 

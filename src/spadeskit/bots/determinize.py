@@ -155,7 +155,7 @@ def fast_rollout(state: GameState, rng: random.Random, policy: Any) -> GameState
     """Play ``state``'s hand out with ``rng``'s floats (no generator built per rollout)."""
     if policy is not None:
         return state.rollout(seed=rng.getrandbits(64), policy=policy)
-    return rules_of(state).engine.rollout_floats(state, rng.random)
+    return rules_of(state).engine.playouts.rollout_floats(state, rng.random)
 
 
 def greedy_policy(rng: random.Random) -> Callable[[GameState, Sequence[Action]], Action]:
@@ -244,7 +244,7 @@ class Rewards:
         """Play ``state``'s cards out (at random, or greedily) and return the rewards, or
         ``None`` where the rules need the full path."""
         kept = len(self.scores)
-        outcome = self.engine.random_play_outcome(
+        outcome = self.engine.playouts.random_play_outcome(
             state, fraction, self.scores, greedy_card if greedy else None, bool(self.weight)
         )
         if outcome is None:

@@ -53,17 +53,18 @@ def _compile(source: str, name: str, namespace: dict[str, Any]) -> Any:
 
 
 def constructor(cls: type, builder: type, fields: Sequence[str]) -> Callable[..., Any]:
-    """Return ``make(*values)``: a new frozen ``cls`` with ``fields`` set positionally."""
+    """Return ``make(**values)``: a new frozen ``cls`` with ``fields`` set by keyword
+    (every one required, so a field left out or misnamed fails at once)."""
     body = "".join(f"    o.{f} = {f}\n" for f in fields)
     source = (
-        f"def make({', '.join(fields)}):\n    o = _new(_B)\n{body}"
+        f"def make(*, {', '.join(fields)}):\n    o = _new(_B)\n{body}"
         "    o.__class__ = _C\n    return o\n"
     )
     return _compile(source, "make", {"_new": object.__new__, "_B": builder, "_C": cls})  # type: ignore[no-any-return]
 
 
 def maker(cls: type) -> Callable[..., Any]:
-    """Return ``make(*values)`` for the attrs class ``cls``: every field, in order."""
+    """Return ``make(**values)`` for the attrs class ``cls``: every field, by keyword."""
     return constructor(cls, builder_class(cls), [f.name for f in attrs.fields(cls)])
 
 
@@ -74,7 +75,8 @@ def evolver(
     changed: Sequence[str],
     reset: dict[str, Any] | None = None,
 ) -> Callable[..., Any]:
-    """Return ``evolve(old, *new_values)``: a copy of ``old`` with ``changed`` replaced.
+    """Return ``evolve(old, **new_values)``: a copy of ``old`` with ``changed`` replaced,
+    each given by keyword (every one required).
 
     ``reset`` names fields set to a constant in every copy (a cache cleared on change).
     """
@@ -87,7 +89,7 @@ def evolver(
             lines.append(f"    o.{f} = _reset_{f}\n")
         else:
             lines.append(f"    o.{f} = old.{f}\n")
-    params = ", ".join(("old", *changed))
+    params = ", ".join(("old", "*", *changed))
     body = "".join(lines)
     source = f"def evolve({params}):\n    o = _new(_B)\n{body}    o.__class__ = _C\n    return o\n"
     namespace = {"_new": object.__new__, "_B": builder, "_C": cls}

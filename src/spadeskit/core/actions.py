@@ -235,7 +235,7 @@ PLAYS: tuple[Play, ...] = tuple(Play(i) for i in range(54))
 
 PLAY_SETS = PlaySets(PLAYS)
 """The legal-play tuples of card masks, built from :data:`PLAYS` (compiled on the
-compiled core); :func:`plays_of` asks it, and so does the engine directly."""
+native core); :func:`plays_of` asks it, and so does the engine directly."""
 
 
 def plays_of(mask: int) -> tuple[Action, ...]:

@@ -3,7 +3,7 @@
 spadeskit is fast because it writes some code when rules load: each hook becomes one
 straight-line call (:mod:`spadeskit.engine.compiler`), the play filters one function
 (:mod:`spadeskit.engine.filters`), each rule set's playout loops one function
-(:mod:`spadeskit.engine.machine`), and the hot constructors of frozen values plain stores
+(:mod:`spadeskit.engine.playing`), and the hot constructors of frozen values plain stores
 (:mod:`spadeskit.core._fast`).  Every such function is built by :func:`function` here, from
 a template filled by :func:`render` (``string.Template``: ``$name`` placeholders), so
 there is one ``exec`` in the package and one templating style.

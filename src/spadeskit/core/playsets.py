@@ -1,5 +1,5 @@
 """The legal plays of a card mask as shared ``Play`` values: the one loop behind
-:func:`spadeskit.core.actions.plays_of`, compiled with the engine on the compiled core
+:func:`spadeskit.core.actions.plays_of`, compiled with the engine on the native core
 (``legal_actions`` calls it for every state in play).
 
 It holds no value classes, so that it compiles (mypyc), and it does not import
@@ -8,11 +8,11 @@ It holds no value classes, so that it compiles (mypyc), and it does not import
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["PlaySets"]
 
-_CHUNK_OF = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
+_CHUNK_OF: Final = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
 """The mask of the 13 card indices each index shares a chunk with (a suit's cards, in
 index order; the jokers are a chunk of their own)."""
 

@@ -55,7 +55,7 @@ def record_schema() -> dict[str, Any]:
 def digest(game: GameState, version: int = RECORD_VERSION) -> str:
     """Return a fingerprint of everything the game reached: any altered action shows.
 
-    A hand dealt from a secret that nobody has looked at yet is not dealt for it.
+    A hand dealt from a secret in which nobody has acted yet counts as not dealt.
     ``version`` 1 gives the layout of version-1 records.
     """
     return _digest(game, _actions(game), version)
@@ -164,7 +164,9 @@ def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:
     if game.seed is not None and game.first_deal is not None:
         deal = _codes(game.first_deal)
     if game.seed is None:  # the deals of the hands dealt so far; never the secret
-        dealt = game.match.deals + ((game._dealt,) if game._is_dealt() else ())
+        dealt = game.match.deals
+        if game.number == len(dealt) and game._deal_is_known():  # the hand in progress
+            dealt += (game._dealt,)
         deals = [_dealt_codes(d) for d in dealt]
     record = {
         "format": RECORD_FORMAT,

@@ -12,15 +12,15 @@ is another name for :class:`GameState`.  The match (scores, bag counters, finish
 hands) is the :class:`MatchState` in ``game.match``, which changes once per hand.
 
 The action log of the hand in progress is a linked list (each action adds one link, the
-earlier ones are shared); :attr:`GameState.log` reads it as a tuple.  When a hand is
-scored, the next hand is dealt only when something reads it: a state just after scoring
-costs no shuffle unless someone plays on from it.
+earlier ones are shared); :attr:`GameState.log` reads it as a tuple.  A hand is dealt
+when it starts (when the hand before it is scored); a state never changes after it is
+built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, SupportsIndex
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
@@ -59,12 +59,11 @@ __all__ = [
     "Policy",
     "RuleSet",
     "Stepper",
-    "Undealt",
 ]
 
 
 class Stepper(Protocol):
-    """What plays a state: the engine of its rules (:class:`spadeskit.engine.machine.Engine`).
+    """What plays a state: the engine of its rules (:class:`spadeskit.engine.playing.Engine`).
 
     The core declares what it asks of the engine here, so that it imports nothing above
     it; a state's methods (:meth:`GameState.apply` …) hand themselves to these.
@@ -84,9 +83,6 @@ class Stepper(Protocol):
 
     def record(self, game: GameState, key: bytes | str | None) -> dict[str, Any]:
         """Return the record of ``game`` (signed with ``key`` if given)."""
-
-    def deal_now(self, game: GameState) -> None:
-        """Fill in the deal of the hand in progress (see :data:`DEALT_LATER`)."""
 
     def void_hand(self, game: GameState, note: str) -> GameState:
         """Return ``game`` with the hand in progress void (a misdeal): no score."""
@@ -191,15 +187,12 @@ class GameState(MatchTotals):
     # derived from the state itself and excluded from equality.
     _legal: Any = attrs.field(default=None, eq=False, repr=False, hash=False)
 
-    # No __getattr__ here: a class with one makes CPython read every attribute through
-    # the slow generic path (about 20 ns more a read).  A hand not dealt yet is an
-    # Undealt, the subclass that has it; dealing turns it into a GameState.
-
     def __eq__(self, other: object) -> bool:
-        # As attrs would compare, except that a hand nobody has looked at yet is not dealt
-        # to compare it: two games dealt from different secrets are equal up to their
-        # next deal.  A seeded game deals the same either way, so it is dealt.
-        if other.__class__ not in _STATES or self.__class__ not in _STATES:
+        # As attrs would compare, except that the deal of a hand in which nothing has
+        # happened yet is left out where it came from a secret: a record does not hold
+        # it (see deal_is_known), so two games dealt from different secrets are equal
+        # until something happens in the hand.
+        if other.__class__ is not GameState or self.__class__ is not GameState:
             return NotImplemented
         assert isinstance(other, GameState)
         return _compared(self) == _compared(other)
@@ -224,9 +217,6 @@ class GameState(MatchTotals):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
         return self
-
-    def _is_dealt(self) -> bool:
-        return is_dealt(self)
 
     def _deal_is_known(self) -> bool:
         return deal_is_known(self)
@@ -351,37 +341,11 @@ Policy = Callable[[GameState, "tuple[Action, ...]"], Action]
 FIELDS: tuple[str, ...] = tuple(f.name for f in attrs.fields(GameState))
 """Every slot of a state, in order (``_log`` and ``_legal`` included)."""
 
-DEALT_LATER = frozenset(
+DEALT = frozenset(
     {"phase", "to_act", "hands", "blind", "pile", "contract", "steps", "leader", "_dealt"}
 )
-"""The fields of a new hand that wait for its deal (see :class:`Undealt`)."""
+"""The fields of a new hand that follow from its deal (see :func:`deal_is_known`)."""
 
-
-class Undealt(GameState):
-    """A state whose hand nobody has looked at yet (see :data:`DEALT_LATER`): the dealt
-    fields are unset, and the first read of one deals the hand, fills them in place and
-    turns the object into a plain :class:`GameState` (the same slots, so nothing is
-    copied).  It is a GameState to every caller; only its class name tells."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name: str) -> Any:
-        # Reached only for a slot that is not set.  Deal now, once, then read the slot.
-        if name in DEALT_LATER:
-            rules = object.__getattribute__(self, "rules")
-            rules.engine.deal_now(self)
-            return object.__getattribute__(self, name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
-        # Pickled, a state holds its deal (as a GameState always did): deal first, so
-        # that the class pickle records is the one the state has when it is read.
-        object.__getattribute__(self, "rules").engine.deal_now(self)
-        return self.__reduce_ex__(protocol)
-
-
-_STATES = frozenset({GameState, Undealt})
-"""The classes a state has (a builder is not one: it compares by identity)."""
 
 Builder = _fast.builder_class(GameState)
 """A mutable twin of :class:`GameState` with the same slots: the engine fills one, then
@@ -404,37 +368,37 @@ copy_to_builder: Callable[[GameState], Any] = _fast.copier(Builder, FIELDS)
 
 
 _EQ_FIELDS = tuple(f.name for f in attrs.fields(GameState) if f.eq)
-_UNDEALT = object()
-
-
-def is_dealt(game: GameState) -> bool:
-    """Return whether the hand in progress has been dealt (see :data:`DEALT_LATER`)."""
-    try:
-        object.__getattribute__(game, "hands")
-    except AttributeError:
-        return False
-    return True
+_SECRET = object()
 
 
 def deal_is_known(game: GameState) -> bool:
-    """Return whether the hand in progress is dealt, or follows from what the game holds
-    (a seed, or an explicit deal): false only for a secret deal nobody has looked at."""
+    """Return whether the deal of the hand in progress is part of the game's record: it
+    follows from the seed, was given explicitly, or something has happened in the hand.
+
+    False only for a hand dealt from the game's secret in which nobody has acted yet and
+    which has not ended (the state just after the hand before it was scored): its
+    record leaves the deal
+    out, so a record never predicts a deal nobody has played, and a game replayed from
+    it deals that hand from a new secret.
+    """
     return (
         game._dealing.seed is not None
         or game.number < len(game._dealing.explicit)
-        or is_dealt(game)
+        or game._log is not None
+        or game.number < len(game.match.deals)
     )
 
 
 def _compared(game: GameState) -> tuple[Any, ...]:
-    """Return what equality compares: every field, the undealt ones of a secret deal as
-    such, the log flat (comparing the linked list would recurse once per action)."""
+    """Return what equality compares: every field, the dealt ones of a secret deal left
+    out where the record leaves them out, the log flat (comparing the linked list would
+    recurse once per action)."""
     known = deal_is_known(game)
     return tuple(
         game.log
         if name == "_log"
-        else _UNDEALT
-        if not known and name in DEALT_LATER
+        else _SECRET
+        if not known and name in DEALT
         else getattr(game, name)
         for name in _EQ_FIELDS
     )
@@ -459,17 +423,3 @@ def freeze(builder: Any) -> GameState:
     builder.__class__ = GameState
     state: GameState = builder
     return state
-
-
-def freeze_undealt(builder: Any) -> GameState:
-    """Turn a :data:`Builder` filled but for :data:`DEALT_LATER` into an :class:`Undealt`."""
-    builder.__class__ = Undealt
-    state: GameState = builder
-    return state
-
-
-def mark_dealt(game: GameState) -> None:
-    """Turn an :class:`Undealt` whose dealt fields were just filled into a plain
-    :class:`GameState`, in place."""
-    if type(game) is Undealt:
-        object.__setattr__(game, "__class__", GameState)

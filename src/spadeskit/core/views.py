@@ -63,7 +63,11 @@ def shown_tricks(tricks: tuple[Trick, ...]) -> tuple[ShownTrick, ...]:
                 _SHOWN.clear()
             hit = _SHOWN[id(t)] = (
                 t,
-                _make_shown(t.leader, tuple([(s, ALL_CARDS[c]) for s, c in t.plays]), t.winner),
+                _make_shown(
+                    leader=t.leader,
+                    plays=tuple([(s, ALL_CARDS[c]) for s, c in t.plays]),
+                    winner=t.winner,
+                ),
             )
         shown.append(hit[1])
     return tuple(shown)

@@ -3,9 +3,7 @@ first lead (and a paper score sheet's bids)."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -22,38 +20,31 @@ from spadeskit.core.state import (
     evolve,
     evolver,
 )
-from spadeskit.engine.base import EngineBase, listed
+from spadeskit.engine.base import Shared, listed
 from spadeskit.engine.combos import combos_of
 
-# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
-_PLAY, _EXCHANGE = Phase.PLAY, Phase.EXCHANGE
+# Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
+# Final, as every module global the hot path reads: the native core then reads them as
+# constants instead of looking them up in the module dict.
+_PLAY: Final = Phase.PLAY
+_EXCHANGE: Final = Phase.EXCHANGE
 
-_with_bid = evolver("auction", "bids", "_log")
-
-
-def _probe_unshared() -> int:
-    """Return the reference count of an object held by one local name only (CPython;
-    elsewhere 0, so a state is always copied)."""
-    count = getattr(sys, "getrefcount", None)
-    if count is None:
-        return 0
-    probe = object()
-    found: int = count(probe)
-    return found
+_with_bid: Final = evolver("auction", "bids", "_log")
 
 
-_refcount: Callable[[object], int] = getattr(sys, "getrefcount", lambda _: 1 << 30)
-_UNSHARED = _probe_unshared()
+_next_bidder: Final = evolver("to_act")
 
 
-_next_bidder = evolver("to_act")
+_ASK: Final = object()  # "ask the hook" (an answer of None is the hook's, and refused)
 
 
-_ASK = object()  # "ask the hook" (an answer of None is the hook's, and refused)
-
-
-class AuctionRules(EngineBase):
+class Auction:
     """The auction and the exchanges before play (see :mod:`spadeskit.engine.base`)."""
+
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+        # Auction tuples already checked, by id (each kept alive here, so ids stay unique).
+        self._checked_auction: dict[int, tuple[Action, ...]] = {}
 
     # ----------------------------------------------------------------------------------
     # What a seat may bid
@@ -64,26 +55,26 @@ class AuctionRules(EngineBase):
         cached = game._legal
         if type(cached) is tuple:
             return cached
-        found = self.calls.auction_actions(game, seat)
+        found = self.shared.calls.auction_actions(game, seat)
         if found is None:
             raise PluginError(
-                f"no plugin of {self.rules.name!r} lists the auction actions "
+                f"no plugin of {self.shared.rules.name!r} lists the auction actions "
                 f"(spadeskit_auction_actions answered None)"
             )
         if type(found) is tuple:
             actions = found
         elif isinstance(found, (str, bytes)) or not hasattr(found, "__iter__"):
-            raise self._bad(
-                "spadeskit_auction_actions", self.calls.auction_actions, found, "not a list"
+            raise self.shared._bad(
+                "spadeskit_auction_actions", self.shared.calls.auction_actions, found, "not a list"
             )
         else:
             actions = tuple(found)
         if self._checked_auction.get(id(actions)) is not actions:
             for action in actions:
                 if not isinstance(action, Action):
-                    raise self._bad(
+                    raise self.shared._bad(
                         "spadeskit_auction_actions",
-                        self.calls.auction_actions,
+                        self.shared.calls.auction_actions,
                         action,
                         "not an action",
                     )
@@ -100,13 +91,15 @@ class AuctionRules(EngineBase):
         rule lists as possible with some hand (``spadeskit_paper_bids``), then the
         auction's own actions that none of them listed."""
         own = self._auction_actions(game, seat)
-        extra = self.calls.paper_bids
+        extra = self.shared.calls.paper_bids
         if extra is None:
             return own
         found: list[Action] = []
-        for index, action in self._answers("spadeskit_paper_bids", extra, extra(game, seat)):
+        for index, action in self.shared._answers("spadeskit_paper_bids", extra, extra(game, seat)):
             if not isinstance(action, Action):
-                raise self._bad("spadeskit_paper_bids", extra, action, "not an action", index)
+                raise self.shared._bad(
+                    "spadeskit_paper_bids", extra, action, "not an action", index
+                )
             if not listed(action, found):
                 found.append(action)
         return tuple(found) + tuple(action for action in own if not listed(action, found))
@@ -134,7 +127,7 @@ class AuctionRules(EngineBase):
     def _bid(self, game: GameState, seat: int, action: Action) -> GameState:
         legal = self._auction_actions(game, seat)
         if not listed(action, legal):
-            who = self.seat_name(seat)
+            who = self.shared.seat_name(seat)
             if isinstance(action, Play):
                 raise WrongPhase(
                     f"{action} by {who} refused: the auction is not over; bid first",
@@ -160,49 +153,42 @@ class AuctionRules(EngineBase):
         bids = game.bids
         new = _with_bid(
             game,
-            game.auction + (entry,),
-            bids[:seat] + (action,) + bids[seat + 1 :],
-            (game._log, entry),
+            auction=game.auction + (entry,),
+            bids=bids[:seat] + (action,) + bids[seat + 1 :],
+            _log=(game._log, entry),
         )
-        nxt = self.calls.auction_next(new)
-        if type(nxt) is int and 0 <= nxt < self.n:  # the next seat bids: the common case
-            if _refcount(new) <= _UNSHARED:
-                # No hook kept the state it was shown, so nothing can see it change:
-                # finish it in place instead of copying it (the idea of CPython's own
-                # in-place string concatenation).  A kept state is never changed.
-                object.__setattr__(new, "to_act", nxt)
-                return new
-            return _next_bidder(new, nxt)
-        changes = self._auction_step(new, nxt)
-        if _refcount(new) <= _UNSHARED:
-            for name, value in changes.items():
-                object.__setattr__(new, name, value)
-            return new
-        return evolve(new, **changes)
+        nxt = self.shared.calls.auction_next(new)
+        if type(nxt) is int and 0 <= nxt < self.shared.n:  # the next seat bids: the common case
+            return _next_bidder(new, to_act=nxt)
+        return evolve(new, **self._auction_step(new, nxt))
 
     def _auction_step(self, game: GameState, nxt: object = _ASK) -> dict[str, Any]:
         """Return the fields that change when the auction moves on (a seat, or play
         begins), given ``spadeskit_auction_next``'s answer or asking it."""
         if nxt is _ASK:
-            nxt = self.calls.auction_next(game)
+            nxt = self.shared.calls.auction_next(game)
         if isinstance(nxt, Contract):
             return self._begin_play(game, nxt)
-        return {"to_act": self._plugin_seat(nxt, "spadeskit_auction_next", self.calls.auction_next)}
+        return {
+            "to_act": self.shared._plugin_seat(
+                nxt, "spadeskit_auction_next", self.shared.calls.auction_next
+            )
+        }
 
     def _begin_play(self, game: GameState, contract: Contract) -> dict[str, Any]:
-        hook, call = "spadeskit_auction_next", self.calls.auction_next
-        self._plugin_seat(contract.leader, f"{hook} (the contract's leader)", call)
+        hook, call = "spadeskit_auction_next", self.shared.calls.auction_next
+        self.shared._plugin_seat(contract.leader, f"{hook} (the contract's leader)", call)
         hands, blind = game.hands, game.blind
         declarer = contract.declarer
         if declarer is not None:
-            self._plugin_seat(declarer, f"{hook} (the contract's declarer)", call)
+            self.shared._plugin_seat(declarer, f"{hook} (the contract's declarer)", call)
             if contract.blind_to == "declarer":
                 hands = hands[:declarer] + (hands[declarer] | blind,) + hands[declarer + 1 :]
                 blind = 0
-        if self.calls.contract_steps is not None:
+        if self.shared.calls.contract_steps is not None:
             contract = self._more_steps(game, contract)
         for step in contract.steps:
-            self._plugin_seat(step.seat, f"{hook} (a step's seat)", call)
+            self.shared._plugin_seat(step.seat, f"{hook} (a step's seat)", call)
         changes = {
             "contract": contract,
             "hands": hands,
@@ -216,20 +202,20 @@ class AuctionRules(EngineBase):
             changes["to_act"] = contract.steps[0].seat
             return changes
         changes["phase"] = _PLAY
-        if self.calls.first_leader is not None:
+        if self.shared.calls.first_leader is not None:
             changes["leader"] = self._first_leader(evolve(game, **changes))
         changes["to_act"] = changes["leader"]
         return changes
 
     def _more_steps(self, game: GameState, contract: Contract) -> Contract:
         """Return ``contract`` with the steps of ``spadeskit_contract_steps`` appended."""
-        call = self.calls.contract_steps
+        call = self.shared.calls.contract_steps
         assert call is not None
         found = call(game, contract)
         steps = list(contract.steps)
-        for index, step in self._answers("spadeskit_contract_steps", call, found):
+        for index, step in self.shared._answers("spadeskit_contract_steps", call, found):
             if not isinstance(step, Step):
-                raise self._bad("spadeskit_contract_steps", call, step, "not a Step", index)
+                raise self.shared._bad("spadeskit_contract_steps", call, step, "not a Step", index)
             steps.append(step)
         if len(steps) == len(contract.steps):
             return contract
@@ -239,12 +225,14 @@ class AuctionRules(EngineBase):
         """Return who leads the first trick of ``game``, whose play is about to begin
         (the ``spadeskit_first_leader`` hook, which the caller knows exists)."""
         contract = game.contract
-        assert contract is not None and self.calls.first_leader is not None
-        seat = self.calls.first_leader(game)
+        assert contract is not None and self.shared.calls.first_leader is not None
+        seat = self.shared.calls.first_leader(game)
         return (
             contract.leader
             if seat is None
-            else self._plugin_seat(seat, "spadeskit_first_leader", self.calls.first_leader)
+            else self.shared._plugin_seat(
+                seat, "spadeskit_first_leader", self.shared.calls.first_leader
+            )
         )
 
     # ----------------------------------------------------------------------------------
@@ -255,7 +243,7 @@ class AuctionRules(EngineBase):
         step: Step = game.steps[0]
         kind = Discard if step.kind == "discard" else Exchange
         if type(action) is not kind:
-            who = self.seat_name(seat)
+            who = self.shared.seat_name(seat)
             raise WrongPhase(
                 f"{action} by {who} refused: {who} must {step.kind} {step.count} cards first",
                 seat=seat,
@@ -263,11 +251,12 @@ class AuctionRules(EngineBase):
             )
         assert isinstance(action, (Discard, Exchange))
         cards = action.cards
+        who = self.shared.seat_name(seat)
         mask = 0
         for card in cards:
             if not (game.hands[seat] >> card.index) & 1:
                 raise IllegalAction(
-                    f"{action} by {self.seat_name(seat)} refused: {card} is not in their hand",
+                    f"{action} by {who} refused: {card} is not in their hand",
                     code="not-in-hand",
                     seat=seat,
                     action=action,
@@ -275,7 +264,7 @@ class AuctionRules(EngineBase):
             mask |= card.bit
         if len(cards) != step.count:
             raise IllegalAction(
-                f"{action} by {self.seat_name(seat)} refused: give exactly {step.count} cards",
+                f"{action} by {who} refused: give exactly {step.count} cards",
                 code="wrong-card-count",
                 seat=seat,
                 action=action,
@@ -285,8 +274,10 @@ class AuctionRules(EngineBase):
         if step.kind == "discard":
             won = won[:seat] + (won[seat] | mask,) + won[seat + 1 :]
         else:
-            to = self._plugin_seat(
-                step.to, "spadeskit_auction_next (an exchange's receiver)", self.calls.auction_next
+            to = self.shared._plugin_seat(
+                step.to,
+                "spadeskit_auction_next (an exchange's receiver)",
+                self.shared.calls.auction_next,
             )
             hands = hands[:to] + (hands[to] | mask,) + hands[to + 1 :]
         steps = game.steps[1:]
@@ -296,7 +287,7 @@ class AuctionRules(EngineBase):
         contract = game.contract
         assert contract is not None
         leader = contract.leader
-        if self.calls.first_leader is not None:
+        if self.shared.calls.first_leader is not None:
             leader = self._first_leader(evolve(game, hands=hands, won=won, steps=steps, _log=log))
         return evolve(
             game,

@@ -1,17 +1,19 @@
-"""The engine's shared ground: what it keeps, how it names seats, and its errors.
+"""The engine's shared ground: the rule set's tables, seat names, and its errors.
 
-The engine is one class, :class:`~spadeskit.engine.machine.Engine`, split by job into a chain
-of classes, each in its own module and each using only what the classes before it
-define: :class:`EngineBase` (this module: the engine's fields, seat names, the errors
-it raises about plugins), :class:`~spadeskit.engine.auction.AuctionRules` (bids, contracts,
-exchanges), :class:`~spadeskit.engine.dealing.Dealer` (shuffles, explicit deals, the lazy
-deal of each hand), :class:`~spadeskit.engine.scoring.Scoring` (a hand's summary, its score
-lines, the match after it), :class:`~spadeskit.engine.tricks.Tricks` (legal plays, a card
-played, the end of play), :class:`~spadeskit.engine.turns.Turns` (legal actions and
-``apply``, out-of-turn actions), :class:`~spadeskit.engine.loops.PlayoutLoops` (the compiled
-playout loops) and :class:`~spadeskit.engine.playouts.Playouts` (rollouts and simulations).
+The engine is made of parts, each an object in its own module that can be read alone
+(:class:`~spadeskit.engine.playing.Engine` builds them and holds them):
+:class:`Shared` (this module: what every part reads, seat names, the errors about
+plugins), :class:`~spadeskit.engine.auction.Auction` (bids, contracts, exchanges),
+:class:`~spadeskit.engine.dealing.Dealer` (shuffles, explicit deals, each hand dealt
+when it starts), :class:`~spadeskit.engine.scoring.Scoring` (a hand's summary, its
+score lines, the match after it), :class:`~spadeskit.engine.tricks.Tricks` (legal
+plays, a card played, the end of play), :class:`~spadeskit.engine.turns.Turns` (legal
+actions and ``apply``, out-of-turn actions) and
+:class:`~spadeskit.engine.playouts.Playouts` (the playout loop, rollouts and
+simulations).  Each part is handed the parts it asks, so the dependencies run one way:
+auction, dealer, scoring, tricks, turns, playouts.
 
-These modules are the compiled core (:mod:`spadeskit._native`): mypyc compiles them
+These modules are the native core (:mod:`spadeskit._native`): mypyc compiles them
 where it can, and compiled code checks each argument's declared type on entry.  So an
 argument that comes from a caller unchecked (a seat, a seed, a count) is typed ``Any``
 at the entry point that checks it: a bad one raises the engine's own
@@ -20,11 +22,11 @@ at the entry point that checks it: a bad one raises the engine's own
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from spadeskit.core import codegen
-from spadeskit.core.actions import Action
+from spadeskit.core.actions import PLAYS, Action
 from spadeskit.core.cards import cards_of
 from spadeskit.core.errors import (
     Deadlock,
@@ -38,11 +40,11 @@ from spadeskit.core.state import (
     Phase,
 )
 from spadeskit.engine.compiler import Compiled, answered_by
-from spadeskit.engine.filters import PlayCheck, PlayFilter
+from spadeskit.engine.filters import PlayCheck, PlayFilter, compile_filters
 
 if TYPE_CHECKING:
-    from spadeskit.engine.compiled import CompiledRules
-    from spadeskit.engine.hookcalls import CompiledHooks
+    from spadeskit.engine.hookcalls import HookCalls
+    from spadeskit.engine.loaded import LoadedRules
 
 
 def listed(action: Action, legal: Sequence[Action]) -> bool:
@@ -61,39 +63,45 @@ def listed(action: Action, legal: Sequence[Action]) -> bool:
     return False
 
 
-class EngineBase:
-    """The engine's fields, seat names and checks, and the errors it raises about plugins.
+class Shared:
+    """What every part of the engine reads: the rule set's tables and compiled hooks, the
+    seats, and the errors the engine raises about plugins.
 
-    :class:`~spadeskit.engine.machine.Engine` fills the fields when rules are built.
+    Built once per rule set by :class:`~spadeskit.engine.playing.Engine`, which hands it
+    to each of its parts.
     """
 
-    rules: CompiledRules
-    calls: CompiledHooks
-    table: TableSpec
-    n: int
-    suit_of: tuple[int, ...]
-    card_points: tuple[int, ...] | None
-    sources: codegen.Sources
-    check: PlayCheck
-    advisory: tuple[PlayFilter, ...]
-    next_seat: tuple[int, ...]
-    # Each seat's (seat, card) pair and log entry per card, built once and shared by
-    # every trick and log.  Typed Any: compiled code would rebuild a fixed-length tuple
-    # each time it stored one, and every state would hold its own copies.
-    pairs: tuple[tuple[Any, ...], ...]
-    entries: tuple[tuple[Any, ...], ...]
-    player_offers: dict[Phase, Compiled | None]
-    referee_offers: dict[Phase, Compiled | None]
-    play_offer: Compiled | None
-    draw: int
-    deck: tuple[int, ...]
-    deal_map: tuple[tuple[int, ...], ...]
-    compiled_play: Callable[..., Any] | None
-    compiled_play_fast: Callable[..., Any] | None
-    _checked_auction: dict[int, tuple[Action, ...]]
-    _playout: tuple[str, dict[str, Any]] | None
-    _follower_loops: dict[Any, Callable[..., Any]]
-    _kit: Any  # the compiled core's playout loops (spadeskit.engine.nativeloops.Kit)
+    def __init__(self, rules: LoadedRules) -> None:
+        self.rules = rules
+        self.calls: HookCalls = rules.calls
+        self.table: TableSpec = rules.table
+        n = self.n = rules.table.players
+        self.suit_of: tuple[int, ...] = rules.ranking.suit_of
+        self.card_points: tuple[int, ...] | None = rules.card_points
+        self.sources: codegen.Sources = rules.sources
+        self.check: PlayCheck = compile_filters(
+            [f for f in rules.filters if f.enforced], self.sources
+        )
+        self.advisory: tuple[PlayFilter, ...] = tuple(f for f in rules.filters if not f.enforced)
+        self.next_seat: tuple[int, ...] = tuple((s + 1) % n for s in range(n))
+        # Each seat's (seat, card) pair and log entry per card, built once and shared by
+        # every trick and log.  Typed Any: compiled code would rebuild a fixed-length
+        # tuple each time it stored one, and every state would hold its own copies.
+        self.pairs: tuple[tuple[Any, ...], ...] = tuple(
+            tuple((s, i) for i in range(54)) for s in range(n)
+        )
+        self.entries: tuple[tuple[Any, ...], ...] = tuple(
+            tuple((s, PLAYS[i]) for i in range(54)) for s in range(n)
+        )
+        offers = self.calls.offers
+        self.player_offers: dict[Phase, Compiled | None] = {
+            phase: offers[(phase, False)] for phase, referee in offers if not referee
+        }
+        self.referee_offers: dict[Phase, Compiled | None] = {
+            phase: offers[(phase, True)] for phase, referee in offers if referee
+        }
+        self.play_offer: Compiled | None = self.player_offers[Phase.PLAY]
+        self.draw: int = rules.table.deal.draw
 
     # ----------------------------------------------------------------------------------
     # Naming and checking, for messages

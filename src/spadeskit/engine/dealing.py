@@ -1,5 +1,5 @@
 """Dealing: new games, explicit deals checked, shuffles from a seed or a secret, and
-each hand dealt when it is first read."""
+each hand dealt when it starts."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 import secrets
 from array import array
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from spadeskit.core.cards import CardLike, misplaced, parse_cards
 from spadeskit.core.errors import (
@@ -19,7 +19,6 @@ from spadeskit.core.errors import (
 from spadeskit.core.seating import FrozenMap
 from spadeskit.core.seeding import check_seed
 from spadeskit.core.state import (
-    DEALT_LATER,
     Builder,
     Dealing,
     GameState,
@@ -27,19 +26,26 @@ from spadeskit.core.state import (
     Phase,
     copy_to_builder,
     freeze,
-    freeze_undealt,
-    mark_dealt,
 )
-from spadeskit.engine.auction import AuctionRules
+from spadeskit.engine.auction import Auction
+from spadeskit.engine.base import Shared
 
-# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
-_AUCTION = Phase.AUCTION
+# Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
+# Final, as every module global the hot path reads: the native core then reads them as
+# constants instead of looking them up in the module dict.
+_AUCTION: Final = Phase.AUCTION
 
-_EMPTY = FrozenMap()
+_EMPTY: Final = FrozenMap()
 
 
-class Dealer(AuctionRules):
+class Dealer:
     """Starting games and dealing hands (see :mod:`spadeskit.engine.base`)."""
+
+    def __init__(self, shared: Shared, auction: Auction) -> None:
+        self.shared = shared
+        self.auction = auction
+        self.deck = tuple(c.index for c in shared.table.deck)
+        self.deal_map = self._deal_map()
 
     # ----------------------------------------------------------------------------------
     # Starting games and hands
@@ -48,8 +54,8 @@ class Dealer(AuctionRules):
     def _deal_map(self) -> tuple[tuple[int, ...], ...]:
         """Return the shuffled-deck positions dealt to each seat left of the dealer in
         turn (first the dealer's left), then the blind's, then the pile's."""
-        plan = self.table.deal
-        seats: list[list[int]] = [[] for _ in range(self.n)]
+        plan = self.shared.table.deal
+        seats: list[list[int]] = [[] for _ in range(self.shared.n)]
         pos = 0
         for packet in plan.rounds():
             for seat in seats:
@@ -72,8 +78,8 @@ class Dealer(AuctionRules):
         if seed is not None:
             check_seed(seed)
         if dealer is None:
-            dealer = self.n - 1
-        self.check_seat(dealer, "dealer")
+            dealer = self.shared.n - 1
+        self.shared.check_seat(dealer, "dealer")
         explicit = (self.check_deal(deal, blind, pile),) if deal is not None else ()
         return self.start(
             Dealing(seed, secrets.token_bytes(32) if seed is None else None, explicit), dealer
@@ -81,10 +87,7 @@ class Dealer(AuctionRules):
 
     def start(self, dealing: Dealing, dealer: int) -> GameState:
         """Return a new match dealt as ``dealing`` says, ``dealer`` dealing the first hand."""
-        match = MatchState.fresh(len(self.table.sides))
-        game = self._hand(dealing, match, 0, dealer)
-        self.deal_now(game)
-        return game
+        return self._hand(dealing, MatchState.fresh(len(self.shared.table.sides)), 0, dealer)
 
     def check_deal(
         self,
@@ -92,12 +95,8 @@ class Dealer(AuctionRules):
         blind: Iterable[CardLike] | str,
         pile: Iterable[CardLike] | str,
     ) -> tuple[tuple[int, ...], ...]:
-        plan = self.table.deal
-        if (
-            isinstance(deal, Sequence)
-            and not isinstance(deal, (str, bytes))
-            and len(deal) == self.n + 2
-        ):
+        plan, n, name = self.shared.table.deal, self.shared.n, self.shared.rules.name
+        if isinstance(deal, Sequence) and not isinstance(deal, (str, bytes)) and len(deal) == n + 2:
             # A record's deal: the hands, then the blind and the pile.
             if (blind and list(parse_cards(blind)) != list(parse_cards(deal[-2]))) or (
                 pile and list(parse_cards(pile)) != list(parse_cards(deal[-1]))
@@ -105,10 +104,10 @@ class Dealer(AuctionRules):
                 raise DealError(
                     "the deal already lists the blind and the pile: do not give them again"
                 )
-            deal, blind, pile = deal[: self.n], deal[-2], deal[-1]
-        if isinstance(deal, (str, bytes)) or not isinstance(deal, Sequence) or len(deal) != self.n:
+            deal, blind, pile = deal[:n], deal[-2], deal[-1]
+        if isinstance(deal, (str, bytes)) or not isinstance(deal, Sequence) or len(deal) != n:
             raise DealError(
-                f"a deal for {self.rules.name!r} is {self.n} hands, one per seat (optionally "
+                f"a deal for {name!r} is {n} hands, one per seat (optionally "
                 f"followed by the blind and the pile, as a record holds it), not {shown(deal, 40)}"
             )
         hands = [tuple(c.index for c in parse_cards(h)) for h in deal]
@@ -116,29 +115,31 @@ class Dealer(AuctionRules):
             tuple(c.index for c in parse_cards(blind)),
             tuple(c.index for c in parse_cards(pile)),
         ]
-        deck = {c.index for c in self.table.deck}
+        deck = {c.index for c in self.shared.table.deck}
         if plan.blind and not extra[0] and not plan.pile:
             dealt = {c for h in hands for c in h}
             extra[0] = tuple(sorted(deck - dealt))
-        groups = [(self.seat_name(s), h) for s, h in enumerate(hands)] + [
+        groups = [(self.shared.seat_name(s), h) for s, h in enumerate(hands)] + [
             ("the blind", extra[0]),
             ("the pile", extra[1]),
         ]
         problem = misplaced(groups, deck, "dealt", "to")
         if problem:
             raise DealError(
-                f"{problem} of {self.rules.name!r}" if problem.endswith("deck") else problem
+                f"{problem} of {self.shared.rules.name!r}" if problem.endswith("deck") else problem
             )
-        misdeal = self.calls.misdeal_allowed
+        misdeal = self.shared.calls.misdeal_allowed
         if misdeal is None or not misdeal():
             for seat, h in enumerate(hands):
                 if len(h) != plan.hand_size:
                     raise DealError(
-                        f"{self.seat_name(seat)} is dealt {len(h)} cards; a hand is "
+                        f"{self.shared.seat_name(seat)} is dealt {len(h)} cards; a hand is "
                         f"{plan.hand_size}"
                     )
         elif {c for h in hands for c in h} != deck - set(extra[0]) - set(extra[1]):
-            raise DealError(f"the deal must use every card of the deck of {self.rules.name!r}")
+            raise DealError(
+                f"the deal must use every card of the deck of {self.shared.rules.name!r}"
+            )
         for name, cards, size in (("blind", extra[0], plan.blind), ("pile", extra[1], plan.pile)):
             if len(cards) != size:
                 raise DealError(f"the {name} has {len(cards)} cards; it must have {size}")
@@ -153,7 +154,7 @@ class Dealer(AuctionRules):
         size = len(deck)
         keys = array("Q", rng.getrandbits(64 * size).to_bytes(8 * size, "little"))
         order = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
-        n = self.n
+        n = self.shared.n
         masks = [0] * n
         deal_map = self.deal_map
         for step in range(n):
@@ -182,31 +183,32 @@ class Dealer(AuctionRules):
             hmac.new(dealing.secret, f"hand {game.number}".encode(), hashlib.sha256).digest()
         )
 
-    def _hand(self, dealing: Dealing, match: MatchState, number: int, dealer: int) -> GameState:
-        """Return a new hand whose deal waits until something reads it (see ``deal_now``)."""
-        n = self.n
+    def _hand(
+        self,
+        dealing: Dealing,
+        match: MatchState,
+        number: int,
+        dealer: int,
+        rng: random.Random | None = None,
+    ) -> GameState:
+        """Return hand ``number`` of a match, dealt and its auction begun.
+
+        The deal is the game's explicit one for this hand if it has one, else shuffled by
+        ``rng`` or by the game's own generator for this hand.  The state is filled before
+        anything sees it; the auction's hooks are asked about a frozen copy.
+        """
+        n = self.shared.n
         o: Any = object.__new__(Builder)
-        o.rules, o._dealing, o.match = self.rules, dealing, match
+        o.rules, o._dealing, o.match = self.shared.rules, dealing, match
         o.number, o.dealer = number, dealer
         o.auction, o.bids, o.trick, o.tricks = (), (None,) * n, (), ()
         o.books = o.won = (0,) * n
         o.played, o.breaches, o.transfers, o.extra = 0, (), (), _EMPTY
         o._log = o._legal = None
-        return freeze_undealt(o)
-
-    def deal_now(self, game: GameState, rng: random.Random | None = None) -> None:
-        """Deal the hand of a new ``game`` in place and start its auction.
-
-        Called once per hand, when something first reads a dealt field; the state
-        counts as immutable because what it is filled with follows from it alone.
-        The deal is the game's explicit one for this hand if it has one, else shuffled by
-        ``rng`` or by the game's own generator for this hand.
-        """
-        n = self.n
-        explicit = game._dealing.explicit
-        deal = explicit[game.number] if game.number < len(explicit) else None
+        explicit = dealing.explicit
+        deal = explicit[number] if number < len(explicit) else None
         if deal is None:
-            hands, blind, pile = self._shuffle(rng or self._hand_rng(game), game.dealer)
+            hands, blind, pile = self._shuffle(rng or self._hand_rng(o), dealer)
         else:
             masks = []
             for cards in deal[: n + 1]:
@@ -215,23 +217,9 @@ class Dealer(AuctionRules):
                     mask |= 1 << c
                 masks.append(mask)
             hands, blind, pile = tuple(masks[:n]), masks[n], tuple(deal[n + 1])
-        put = object.__setattr__
-        put(game, "hands", hands)
-        put(game, "blind", blind)
-        put(game, "pile", pile)
-        put(game, "phase", _AUCTION)
-        put(game, "to_act", None)
-        put(game, "contract", None)
-        put(game, "steps", ())
-        put(game, "leader", (game.dealer + 1) % n)
-        put(game, "_dealt", (hands, blind, pile))
-        try:
-            # The hooks are asked about a frozen copy: ``game`` itself changes just below.
-            for name, value in self._auction_step(freeze(copy_to_builder(game))).items():
-                put(game, name, value)
-        except BaseException:
-            for name in DEALT_LATER:
-                object.__delattr__(game, name)
-            raise
-        put(game, "_legal", None)
-        mark_dealt(game)
+        o.hands, o.blind, o.pile, o._dealt = hands, blind, pile, (hands, blind, pile)
+        o.phase, o.to_act, o.contract, o.steps = _AUCTION, None, None, ()
+        o.leader = (dealer + 1) % n
+        for name, value in self.auction._auction_step(freeze(copy_to_builder(o))).items():
+            setattr(o, name, value)
+        return freeze(o)

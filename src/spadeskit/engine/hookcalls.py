@@ -1,4 +1,4 @@
-"""The compiled event hooks of one rule set (:class:`CompiledHooks`): each hook the
+"""The compiled event hooks of one rule set (:class:`HookCalls`): each hook the
 engine calls during play, compiled once when the rules load, and the out-of-turn
 offerers chosen for each phase.  :mod:`spadeskit.engine.rules` re-exports the class.
 """
@@ -34,7 +34,7 @@ REQUIRED = (
 """Event hooks every rule set must implement."""
 
 
-class CompiledHooks:
+class HookCalls:
     """Every event hook of a rules object, compiled into a plain call (or ``None``).
 
     Each call takes the hook's arguments other than ``table`` and ``options``,

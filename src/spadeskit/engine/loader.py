@@ -3,7 +3,7 @@
 This is the only place that talks to pluggy's plugin manager: :func:`load_rules`
 discovers plugins through the ``spadeskit`` entry-point group, validates the variant,
 house rules and options, registers them in a fixed order, builds the compiled
-:class:`~spadeskit.engine.rules.Rules` and the :class:`~spadeskit.engine.machine.Engine` that plays
+:class:`~spadeskit.engine.rules.Rules` and the :class:`~spadeskit.engine.playing.Engine` that plays
 under them.
 """
 
@@ -32,7 +32,7 @@ from spadeskit.core.errors import (
 from spadeskit.core.seating import FrozenMap
 from spadeskit.engine import hookspecs
 from spadeskit.engine.authoring import Option, PluginInfo
-from spadeskit.engine.machine import Engine
+from spadeskit.engine.playing import Engine
 from spadeskit.engine.rules import Rules
 
 __all__ = ["CACHE_SIZE", "ENTRY_POINT_GROUP", "PluginSummary", "available", "load_rules", "resolve"]

@@ -1,19 +1,29 @@
-"""Playouts: rollouts and simulations that play exactly as the step API does.
+"""Playouts: a hand played to its end, exactly as the step API would play it.
 
-A rollout bids through the step API's own code, finds a random discard or exchange by
-its index, and plays its cards in a loop the rules compile (:mod:`spadeskit.core.codegen`)
-when every enforced play filter is one of the library's building blocks: their
-statements inlined, the hand kept in locals.  Otherwise it plays card by card through
+A playout bids through the step API's own code, finds a random discard or exchange by
+its index, and plays its cards in the one playout loop (:class:`CardLoop`): the hand kept
+in plain ints and lists, every card checked by the rule set's play filters, every trick
+decided by the one trick winner (:func:`~spadeskit.engine.tricks.trick_won`).  The loop
+is hand-written, typed Python: the pure core runs it as it is, the native core
+(:mod:`spadeskit._native`) compiles it.  It runs where every enforced play filter is one
+of the library's building blocks, which the rules turn into one generated function when
+they load (:mod:`spadeskit.core.codegen`); otherwise the playout plays card by card through
 ``apply``'s own code.  Every random choice is the one
-``random.Random(seed).choice(legal_actions())`` would make."""
+``random.Random(seed).choice(legal_actions())`` would make.
+
+A playout's policy is named by how it chooses: ``randbelow`` (``rng.choice``'s draw of
+an index), ``fraction`` (floats in [0, 1): the ``int(fraction() * k)``-th of ``k``), a
+``follow`` function for the cards that follow a lead (search's greedy playouts), or a
+``policy`` that sees every state."""
 
 from __future__ import annotations
 
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
+from spadeskit.core import codegen
 from spadeskit.core.actions import Action, Discard, Exchange
 from spadeskit.core.errors import (
     SpadesError,
@@ -30,16 +40,25 @@ from spadeskit.core.state import (
     copy_to_builder,
     freeze,
 )
-from spadeskit.engine.base import listed
+from spadeskit.engine.auction import Auction
+from spadeskit.engine.base import Shared, listed
 from spadeskit.engine.combos import nth_combo
-from spadeskit.engine.loops import PlayoutLoops
-from spadeskit.engine.tricks import won_with_blind
+from spadeskit.engine.dealing import Dealer
+from spadeskit.engine.filters import STATE_READS
+from spadeskit.engine.scoring import Scoring
+from spadeskit.engine.tricks import Tricks, draw_cards, make_trick, won_with_blind
+from spadeskit.engine.turns import Turns
+from spadeskit.engine.winner import trick_won
 
-# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
-_PLAY, _AUCTION, _EXCHANGE = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE
+# Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
+# Final, as every module global the hot path reads: the native core then reads them as
+# constants instead of looking them up in the module dict.
+_PLAY: Final = Phase.PLAY
+_AUCTION: Final = Phase.AUCTION
+_EXCHANGE: Final = Phase.EXCHANGE
 
 PlayOutcome = tuple[Any, ...]
-"""``(HandScore, MatchEnd | None)``, typed as a tuple of any length: the compiled core
+"""``(HandScore, MatchEnd | None)``, typed as a tuple of any length: the native core
 returns such a tuple as the object it holds, where a fixed-length tuple type would be
 rebuilt on the way out, and search keys its memo on the object's identity."""
 
@@ -51,8 +70,209 @@ def _check_policy(policy: object) -> None:
         )
 
 
-class Playouts(PlayoutLoops):
-    """Rollouts, simulations and the compiled playout loops (see :mod:`spadeskit.engine.base`)."""
+Rows = tuple[tuple[int, ...], ...]
+"""A strength table: ``rows[led suit][card index]``."""
+
+Follow = Callable[..., int]
+"""``follow(trick, allowed, seat, rows, suit_of, side_of)``: the mask of one card of
+``allowed`` to follow ``trick`` with (see :func:`spadeskit.bots.greedy_card`)."""
+
+_FILTERS: Final = (
+    "def allowed_of(allowed, _k_trick, _k_played, _k_tricks):\n$body    return allowed\n"
+)
+"""The enforced building blocks as one function of what they read of the hand in play."""
+
+_FILTER_READS: Final = {name: f"_k_{name}" for name in STATE_READS}
+
+
+class CardLoop:
+    """The one playout loop, with what one rule set's loop reads.
+
+    :meth:`play` plays a hand's remaining cards on plain ints: the hand in locals,
+    written back to the builder at the end (and before each ``spadeskit_after_trick``
+    call, which sees a frozen copy).  Nothing outside the loop sees the hand during a
+    trick, which is why it runs only where every enforced filter is a building block
+    (``allowed_of``, generated when rules load) and none is advisory.
+    """
+
+    def __init__(
+        self,
+        *,
+        n: int,
+        draw: int,
+        pairs: tuple[tuple[Any, ...], ...],
+        entries: tuple[tuple[Any, ...], ...],
+        next_seat: tuple[int, ...],
+        suit_of: tuple[int, ...],
+        side_of: tuple[int, ...],
+        allowed_of: Callable[[int, Any, int, Any], object],
+        bad: Callable[[int, int, object], Exception],
+        after: Callable[[Any, Any], Any] | None,
+        bad_after: Callable[[object], Exception],
+    ) -> None:
+        self.n = n
+        self.draw = draw
+        self.pairs = pairs
+        self.entries = entries
+        self.next_seat = next_seat
+        self.suit_of = suit_of
+        self.side_of = side_of
+        self.allowed_of = allowed_of
+        self.bad = bad
+        self.after = after
+        self.bad_after = bad_after
+
+    def play(
+        self,
+        hand: Any,
+        rows: Rows,
+        randbelow: Callable[[int], int] | None,
+        fraction: Callable[[], float] | None,
+        follow: Follow | None = None,
+    ) -> Any:
+        """Play ``hand`` (a builder, in play) to the end of its cards and return it.
+
+        Each card is the ``randbelow(k)``-th of the ``k`` allowed, or with ``fraction``
+        the ``int(fraction() * k)``-th; with ``follow``, a card that follows a lead is
+        ``follow``'s choice instead (a lead stays random).
+        """
+        n, draw, pairs, entries = self.n, self.draw, self.pairs, self.entries
+        next_seat, suit_of, side_of = self.next_seat, self.suit_of, self.side_of
+        allowed_of, after = self.allowed_of, self.after
+        hands: list[int] = list(hand.hands)
+        books: list[int] = list(hand.books)
+        won: list[int] = list(hand.won)
+        trick: tuple[Any, ...] = hand.trick
+        tricks: tuple[Any, ...] = hand.tricks
+        played: int = hand.played
+        log: Any = hand._log
+        leader: int = hand.leader
+        pile: tuple[int, ...] = hand.pile
+        seat: int = hand.to_act
+        while True:
+            held = hands[seat]
+            got: object = allowed_of(held, trick, played, tricks)
+            if type(got) is not int or got & ~held or not got:
+                raise self.bad(seat, held, got)
+            allowed: int = got
+            if follow is not None and trick:
+                allowed = follow(trick, allowed, seat, rows, suit_of, side_of)
+            else:
+                if fraction is not None:
+                    skip = int(fraction() * allowed.bit_count())
+                else:
+                    assert randbelow is not None
+                    skip = randbelow(allowed.bit_count())
+                for _ in range(skip):
+                    allowed &= allowed - 1
+            bit = allowed & -allowed
+            index = bit.bit_length() - 1
+            hands[seat] = held ^ bit
+            trick = trick + (pairs[seat][index],)
+            played |= bit
+            log = (log, entries[seat][index])
+            if len(trick) < n:
+                seat = next_seat[seat]
+                continue
+            winner, taken = trick_won(rows[suit_of[trick[0][1]]], trick)
+            done = make_trick(leader=leader, plays=trick, winner=winner)
+            tricks = tricks + (done,)
+            books[winner] += 1
+            won[winner] |= taken
+            trick = ()
+            leader = seat = winner
+            if pile and draw:
+                pile = draw_cards(hands, pile, winner, draw)
+            if after is not None:
+                _store(hand, hands, books, won, trick, tricks, played, log, leader, seat, pile)
+                changed = after(freeze(copy_to_builder(hand)), done)
+                if changed is not None:
+                    if not isinstance(changed, GameState):
+                        raise self.bad_after(changed)
+                    hand = copy_to_builder(changed)
+                    hand._legal = None
+                    hands, books, won = list(hand.hands), list(hand.books), list(hand.won)
+                    trick, tricks, played = hand.trick, hand.tricks, hand.played
+                    log, leader, pile, seat = hand._log, hand.leader, hand.pile, hand.to_act
+            if not pile and not any(hands):
+                break
+        _store(hand, hands, books, won, trick, tricks, played, log, leader, seat, pile)
+        return hand
+
+
+def _store(
+    hand: Any,
+    hands: list[int],
+    books: list[int],
+    won: list[int],
+    trick: tuple[Any, ...],
+    tricks: tuple[Any, ...],
+    played: int,
+    log: Any,
+    leader: int,
+    seat: int,
+    pile: tuple[int, ...],
+) -> None:
+    """Write the loop's locals back to the builder ``hand``."""
+    hand.hands, hand.books, hand.won = tuple(hands), tuple(books), tuple(won)
+    hand.trick, hand.tricks, hand.played, hand._log = trick, tricks, played, log
+    hand.leader, hand.to_act, hand.pile = leader, seat, pile
+
+
+class Playouts:
+    """Rollouts, simulations and the playout loop (see :mod:`spadeskit.engine.base`)."""
+
+    def __init__(
+        self,
+        shared: Shared,
+        auction: Auction,
+        dealer: Dealer,
+        scoring: Scoring,
+        tricks: Tricks,
+        turns: Turns,
+    ) -> None:
+        self.shared = shared
+        self.auction = auction
+        self.dealer = dealer
+        self.scoring = scoring
+        self.tricks = tricks
+        self.turns = turns
+        self.loop: CardLoop | None = None
+        self._build_loop()
+
+    def _build_loop(self) -> None:
+        """Build the playout loop (:class:`CardLoop`), or leave it ``None`` where the
+        rules play card by card instead: where a filter is advisory, or an enforced
+        filter is plain Python rather than a building block."""
+        self.loop = None
+        filters = [f for f in self.shared.rules.filters if f.enforced]
+        if self.shared.advisory or any(f.block is None for f in filters):
+            return
+        namespace: dict[str, Any] = {}
+        body = []
+        for k, f in enumerate(filters):
+            assert f.block is not None
+            body.append(f.block.inline(f"_c{k}_", _FILTER_READS, namespace))
+        allowed_of = codegen.function(
+            "allowed_of",
+            codegen.render(_FILTERS, body=codegen.indent("".join(body), 1)),
+            namespace,
+            label=f"playout filters {self.shared.rules.name}",
+            sources=self.shared.sources,
+        )
+        self.loop = CardLoop(
+            n=self.shared.n,
+            draw=self.shared.draw,
+            pairs=self.shared.pairs,
+            entries=self.shared.entries,
+            next_seat=self.shared.next_seat,
+            suit_of=self.shared.suit_of,
+            side_of=self.shared.rules.side_of,
+            allowed_of=allowed_of,
+            bad=self.shared._bad_filters,
+            after=self.shared.calls.after_trick,
+            bad_after=self.shared._bad_after_trick,
+        )
 
     # ----------------------------------------------------------------------------------
     # Rollouts and simulations
@@ -117,7 +337,7 @@ class Playouts(PlayoutLoops):
         while game.match is match and match.end is None:
             if policy is None:
                 phase = game.phase
-                if phase is _PLAY and self.play_offer is None:
+                if phase is _PLAY and self.shared.play_offer is None:
                     after = self._random_play(game, draw, fraction, close)
                     if type(after) is HandResult:
                         return after
@@ -126,7 +346,7 @@ class Playouts(PlayoutLoops):
                 if phase is _AUCTION:
                     game = self._random_auction(game, choice)
                     continue
-                if phase is _EXCHANGE and self.player_offers[_EXCHANGE] is None:
+                if phase is _EXCHANGE and self.shared.player_offers[_EXCHANGE] is None:
                     game = self._random_step(game, draw)
                     continue
             legal = game.legal_actions()
@@ -143,27 +363,27 @@ class Playouts(PlayoutLoops):
         own code (:meth:`_bid_state`, the legality check aside); an offered action
         through :meth:`_take_offered`, as :meth:`apply` decides it.
         """
-        offer = self.player_offers[_AUCTION]
+        offer = self.shared.player_offers[_AUCTION]
         match = game.match
         while game.phase is _AUCTION:
             seat = game.to_act
             assert seat is not None
-            own = self._auction_actions(game, seat)
+            own = self.auction._auction_actions(game, seat)
             if offer is None:
                 if not own:
-                    raise self._stuck(game, seat)
+                    raise self.shared._stuck(game, seat)
                 action = choice(own)
             else:
-                offered = self._offered(offer, game, seat)
+                offered = self.turns._offered(offer, game, seat)
                 if not own and not offered:
-                    raise self._stuck(game, seat)
+                    raise self.shared._stuck(game, seat)
                 action = choice(own + offered)
                 if listed(action, offered):  # as apply() decides: offered actions first
-                    game = self._take_offered(game, seat, action)
+                    game = self.turns._take_offered(game, seat, action)
                     if game.match is not match:
                         return game
                     continue
-            game = self._bid_state(game, seat, action)
+            game = self.auction._bid_state(game, seat, action)
         return game
 
     def _random_step(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
@@ -177,7 +397,7 @@ class Playouts(PlayoutLoops):
         action = nth_combo(
             kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count))
         )
-        return self._exchange(game, seat, action)
+        return self.auction._exchange(game, seat, action)
 
     def _random_play(
         self,
@@ -188,17 +408,16 @@ class Playouts(PlayoutLoops):
     ) -> GameState | HandResult:
         """Play random cards to the end of the hand's play: each the ``randbelow(k)``-th
         legal card, or, given ``fraction`` (floats in [0, 1)), the ``int(fraction() * k)``-th."""
-        if self.compiled_play is not None and (
-            not game.pile or self.draw or self.calls.after_trick is not None
+        loop = self.loop
+        if loop is not None and (
+            not game.pile or self.shared.draw or self.shared.calls.after_trick is not None
         ):
             s = copy_to_builder(game)
             s._legal = None
-            rows = self.rules.strength_table(s.contract.trump)
-            if fraction is not None and self.compiled_play_fast is not None:
-                s = self.compiled_play_fast(s, fraction, rows)
-            else:
-                s = self.compiled_play(s, randbelow, rows)
-            return self._end_play(freeze(s), close)
+            s = loop.play(
+                s, self.shared.rules.strength_table(s.contract.trump), randbelow, fraction
+            )
+            return self.tricks._end_play(freeze(s), close)
         return self._step_play(game, randbelow)
 
     def random_play_score(
@@ -240,36 +459,36 @@ class Playouts(PlayoutLoops):
         ``follower`` chooses each card that follows a lead instead (leads stay random):
         ``follower(trick, allowed, seat, rows, suit_of, side_of)`` returns the mask of one
         card of ``allowed``.  Search passes :func:`spadeskit.bots.greedy_card`, for
-        playouts that look more like play; the rules compile a loop around it once.
+        playouts that look more like play; the loop calls it for each card that follows a lead.
 
         A memo's answer is the very tuple it keeps (callers may key on its identity)."""
         if (
             game.phase is not _PLAY
-            or self.play_offer is not None
-            or self.compiled_play_fast is None
-            or (game.pile and not self.draw and self.calls.after_trick is None)
+            or self.shared.play_offer is not None
+            or self.loop is None
+            or (game.pile and not self.shared.draw and self.shared.calls.after_trick is None)
         ):
             return None
         s = copy_to_builder(game)
         s._legal = None
-        loop = self.compiled_play_fast if follower is None else self._follower_loop(follower)
-        assert loop is not None
-        s = loop(s, fraction, self.rules.strength_table(s.contract.trump))
+        s = self.loop.play(
+            s, self.shared.rules.strength_table(s.contract.trump), None, fraction, follower
+        )
         contract = s.contract
         if contract.blind_to == "last-trick" and s.blind:
             s.won, s.blind = won_with_blind(s), 0
         end = freeze(s)  # hooks see frozen states only
-        review = self.calls.before_scoring
+        review = self.shared.calls.before_scoring
         if review is not None and review(end) is not None:
             return None  # a review step follows the play: only the full path has it
         if memo is None:
-            score = self.score(self.summary(end), end.match)
+            score = self.scoring.score(self.scoring.summary(end), end.match)
             return score, self.end_after(end, score) if ends else None
         key = (end.books, end.transfers)
         found: PlayOutcome | None = memo.get(key)
         if found is None:
-            summary = self.summary(end)
-            score = self.score(summary, end.match)
+            summary = self.scoring.summary(end)
+            score = self.scoring.score(summary, end.match)
             # Declared as PlayOutcome, the tuple is one object from the start: the one
             # kept is the one returned (compiled code boxes a fixed-length tuple anew
             # each time it leaves native code).
@@ -282,7 +501,9 @@ class Playouts(PlayoutLoops):
     def end_after(self, game: GameState, score: HandScore) -> MatchEnd | None:
         """Return how the match would end if ``game``'s finished play scored ``score``
         (``None``: it goes on), as the rules' match-end hook says when the hand closes."""
-        return self.settle(game.match, self.result_of(game, score), (), game.dealer)[0].end
+        return self.scoring.settle(
+            game.match, self.scoring.result_of(game, score), (), game.dealer
+        )[0].end
 
     def _step_play(self, game: GameState, randbelow: Callable[[int], int]) -> GameState:
         """Play random cards to the end of the hand's play through the step API's own
@@ -295,10 +516,10 @@ class Playouts(PlayoutLoops):
         while True:
             seat = game.to_act
             assert seat is not None
-            mask = self.legal_mask(game)
+            mask = self.tricks.legal_mask(game)
             for _ in range(randbelow(mask.bit_count())):
                 mask &= mask - 1
-            game = self._play(game, seat, (mask & -mask).bit_length() - 1)
+            game = self.tricks._play(game, seat, (mask & -mask).bit_length() - 1)
             if game.phase is not _PLAY or game.match is not match:
                 return game
 
@@ -316,14 +537,15 @@ class Playouts(PlayoutLoops):
         """The hands of :meth:`simulate`; each result is taken from the finished play
         without recording it in a match (``close=True`` records each, as stepping does,
         for the tests that compare the two)."""
-        n = self.n
-        match = MatchState.fresh(len(self.table.sides))
+        n = self.shared.n
+        match = MatchState.fresh(len(self.shared.table.sides))
         for number in range(start, start + hands):
             # One generator per hand deals it and makes its random choices.  Choices are
             # drawn from 53-bit floats (uniform to within n / 2**53): random.Random's own
             # integer draw is Python code, a third of the cost of a simulated card.
             rng = random.Random(f"spadeskit simulate {seed} {number}")
-            game = self._hand(Dealing(mix(seed, number), None), match, 0, (n - 1 + number) % n)
-            self.deal_now(game, rng=rng)
+            game = self.dealer._hand(
+                Dealing(mix(seed, number), None), match, 0, (n - 1 + number) % n, rng
+            )
             end = self._play_out_floats(game, rng.random, policy, close)
             yield end if type(end) is HandResult else end.match.results[-1]  # type: ignore[union-attr]

@@ -175,7 +175,7 @@ def replay_steps(
         else:
             deal = record.get("deal")
             dealing = Dealing(seed, None, () if deal is None else (_deal(engine, deal, 1),))
-        game = engine.start(dealing, engine.check_seat(record["dealer"], "dealer"))
+        game = engine.dealer.start(dealing, engine.shared.check_seat(record["dealer"], "dealer"))
     except RecordError:
         raise
     except SpadesError as exc:
@@ -251,8 +251,8 @@ def check_record_shape(record: Mapping[str, Any]) -> None:
         _check_deal_shape(record["deal"], "the record's deal")
     deals = record.get("deals")
     if deals is not None:
-        if not isinstance(deals, list) or not deals:
-            raise RecordError("record field 'deals' must be a list of one deal or more, or null")
+        if not isinstance(deals, list):
+            raise RecordError("record field 'deals' must be a list of deals, or null")
         for number, deal in enumerate(deals, start=1):
             _check_deal_shape(deal, f"the record's deal of hand {number}")
     for number, entry in enumerate(record["actions"], start=1):
@@ -312,12 +312,12 @@ def _require(data: Mapping[str, Any], what: str, *fields: tuple[str, type]) -> N
 def _deal(engine: Any, deal: list[list[str]], number: int) -> Deal:
     """Return a record's deal (lists of card texts, shape already checked) for this
     table: its hands, the blind and the pile."""
-    n = engine.n
+    n = engine.shared.n
     if len(deal) != n + 2:
         raise RecordError(
             f"the record's deal of hand {number} must hold {n} hands, the blind and the pile"
         )
-    checked: Deal = engine.check_deal(deal[:n], deal[n], deal[n + 1])
+    checked: Deal = engine.dealer.check_deal(deal[:n], deal[n], deal[n + 1])
     return checked
 
 

@@ -1,8 +1,8 @@
 """The rules object apps hold: :class:`Rules`, which starts games and scores hands.
 
 :func:`spadeskit.load_rules` builds one from a variant, its house rules and options.  It
-is a :class:`~spadeskit.engine.compiled.CompiledRules` (the table, rankings, filters
-and hooks, compiled once) with the :class:`~spadeskit.engine.machine.Engine` that plays
+is a :class:`~spadeskit.engine.loaded.LoadedRules` (the table, rankings, filters
+and hook calls, built once) with the :class:`~spadeskit.engine.playing.Engine` that plays
 them: it starts games (:meth:`Rules.new_game`), plays independent hands for simulations
 (:meth:`Rules.simulate`, :meth:`Rules.simulate_batch`) and scores hands written on paper
 (:meth:`Rules.score_hand`, :meth:`Rules.score_sheet`).
@@ -22,15 +22,15 @@ from spadeskit.core.cards import CardLike
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.results import HandResult, HandScore, HandSummary
 from spadeskit.core.state import GameState, Policy
-from spadeskit.engine.compiled import CompiledRules
-from spadeskit.engine.hookcalls import CompiledHooks
-from spadeskit.engine.machine import Engine
+from spadeskit.engine.hookcalls import HookCalls
+from spadeskit.engine.loaded import LoadedRules
+from spadeskit.engine.playing import Engine
 from spadeskit.engine.scoresheet import ScoreSheet
 from spadeskit.engine.sheethands import score_written
 
 __all__ = [
     "BatchEngine",
-    "CompiledHooks",
+    "HookCalls",
     "HandScore",
     "Rules",
     "register_batch_engine",
@@ -62,8 +62,8 @@ def rules_of(game: GameState) -> Rules:
     return rules
 
 
-class Rules(CompiledRules):
-    """A variant with its house rules and options, compiled for play.
+class Rules(LoadedRules):
+    """A variant with its house rules and options, loaded for play.
 
     Build it with :func:`spadeskit.load_rules`.  It starts games (:meth:`new_game`),
     plays independent hands for simulations (:meth:`simulate`) and scores hands from
@@ -72,7 +72,7 @@ class Rules(CompiledRules):
     options (the receiving process loads the same installed plugins), so states can be
     sent to other processes.
 
-    ``engine`` is the :class:`~spadeskit.engine.machine.Engine` that plays these rules
+    ``engine`` is the :class:`~spadeskit.engine.playing.Engine` that plays these rules
     (built with them by :func:`~spadeskit.load_rules`): the typed seam through which
     states, score sheets, replay, search and the adapters reach the state machine.
     """

@@ -44,8 +44,8 @@ from spadeskit.engine.sheethands import (
 )
 
 if TYPE_CHECKING:
-    from spadeskit.engine.compiled import CompiledRules
-    from spadeskit.engine.machine import Engine
+    from spadeskit.engine.loaded import LoadedRules
+    from spadeskit.engine.playing import Engine
 
 
 class Playable(Protocol):
@@ -70,7 +70,7 @@ class ScoreSheet(MatchTotals):
     lines), ``match`` the running totals; ``dealer`` deals the next hand.
     """
 
-    rules: CompiledRules = attrs.field(repr=False)
+    rules: LoadedRules = attrs.field(repr=False)
     first_dealer: int
     hands: tuple[SheetHand, ...]
     match: MatchState = attrs.field(repr=False)
@@ -82,7 +82,7 @@ class ScoreSheet(MatchTotals):
         """Return an empty sheet; ``dealer`` deals the first hand (default: the last seat)."""
         engine = rules.engine
         table = engine.rules.table
-        first = table.players - 1 if dealer is None else engine.check_seat(dealer, "dealer")
+        first = table.players - 1 if dealer is None else engine.shared.check_seat(dealer, "dealer")
         return cls(engine.rules, first, (), MatchState.fresh(len(table.sides)), first, engine)
 
     # ------------------------------------------------------------------------------------
@@ -211,7 +211,7 @@ class ScoreSheet(MatchTotals):
         engine = self.engine
         assert self.dealer is not None
         summary = sheet_summary(engine, entry, self.match, self.dealer)
-        _, match, dealer = engine.settle_summary(summary, self.match, self.dealer)
+        _, match, dealer = engine.scoring.settle_summary(summary, self.match, self.dealer)
         recorded = SheetHand(summary.bids, entry.books, entry.won, entry.transfers)
         return ScoreSheet(rules, self.first_dealer, self.hands + (recorded,), match, dealer, engine)
 

@@ -4,7 +4,7 @@ match after it (the end of the match, the next dealer, the next hand)."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
 from spadeskit.core import _fast
 from spadeskit.core.cards import Card, cards_of, points_won
@@ -16,21 +16,24 @@ from spadeskit.core.state import (
     Phase,
     evolve,
 )
+from spadeskit.engine.base import Shared
 from spadeskit.engine.dealing import Dealer
 
-# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
-_OVER = Phase.OVER
+# Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
+# Final, as every module global the hot path reads: the native core then reads them as
+# constants instead of looking them up in the module dict.
+_OVER: Final = Phase.OVER
 
-_make_summary = _fast.maker(HandSummary)
-
-
-_make_result = _fast.maker(HandResult)
-
-
-_make_match = _fast.maker(MatchState)
+_make_summary: Final = _fast.maker(HandSummary)
 
 
-_make_score = _fast.maker(HandScore)
+_make_result: Final = _fast.maker(HandResult)
+
+
+_make_match: Final = _fast.maker(MatchState)
+
+
+_make_score: Final = _fast.maker(HandScore)
 
 
 def _cards_won(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
@@ -38,8 +41,12 @@ def _cards_won(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
     return tuple([cards_of(m) for m in masks])
 
 
-class Scoring(Dealer):
+class Scoring:
     """A hand scored and the match moved on (see :mod:`spadeskit.engine.base`)."""
+
+    def __init__(self, shared: Shared, dealer: Dealer) -> None:
+        self.shared = shared
+        self.dealer = dealer
 
     # ----------------------------------------------------------------------------------
     # Scoring and the next hand
@@ -49,25 +56,29 @@ class Scoring(Dealer):
         """Return the hand's :class:`HandSummary` for the scoring hooks."""
         contract = game.contract
         summary: HandSummary = _make_summary(
-            game.bids,
-            game.books,
-            partial(_cards_won, game.won),
-            game.transfers,
-            contract.trump if contract else "spades",
-            contract.declarer if contract else None,
-            None if self.card_points is None else points_won(self.card_points, game.won),
+            bids=game.bids,
+            books=game.books,
+            _won=partial(_cards_won, game.won),
+            transfers=game.transfers,
+            trump=contract.trump if contract else "spades",
+            declarer=contract.declarer if contract else None,
+            points=None
+            if self.shared.card_points is None
+            else points_won(self.shared.card_points, game.won),
         )
         return summary
 
     def score(self, summary: HandSummary, match: MatchState) -> HandScore:
         """Return the score of the hand ``summary`` sums up, under ``match`` as it stood:
         the score lines the scoring hooks give, each side's points, scores and bags."""
-        found = self.calls.score_hand(summary, match)
+        found = self.shared.calls.score_hand(summary, match)
         lines: list[ScoreLine] = []
-        sides = range(len(self.table.sides))
-        call = self.calls.score_hand
+        sides = range(len(self.shared.table.sides))
+        call = self.shared.calls.score_hand
         # Backwards: pluggy called later registrations first; lines go in registration order.
-        for index, line in self._answers("spadeskit_score_hand", call, found, backwards=True):
+        for index, line in self.shared._answers(
+            "spadeskit_score_hand", call, found, backwards=True
+        ):
             if (
                 not isinstance(line, ScoreLine)
                 or type(line.side) is not int
@@ -76,7 +87,7 @@ class Scoring(Dealer):
                 or type(line.bags) is not int
                 or (line.bag_text is not None and type(line.bag_text) is not str)
             ):
-                raise self._bad(
+                raise self.shared._bad(
                     "spadeskit_score_hand",
                     call,
                     line,
@@ -91,10 +102,10 @@ class Scoring(Dealer):
             points[line.side] += line.points
             bag_delta[line.side] += line.bags
         score: HandScore = _make_score(
-            tuple(lines),
-            tuple(points),
-            tuple([a + b for a, b in zip(match.scores, points)]),
-            tuple([a + b for a, b in zip(match.bags, bag_delta)]),
+            lines=tuple(lines),
+            points=tuple(points),
+            scores=tuple([a + b for a, b in zip(match.scores, points)]),
+            bags=tuple([a + b for a, b in zip(match.bags, bag_delta)]),
         )
         return score
 
@@ -105,25 +116,25 @@ class Scoring(Dealer):
     def result_of(self, game: GameState, scored: HandScore) -> HandResult:
         """Return the result of ``game``'s finished play scored ``scored``."""
         result: HandResult = _make_result(
-            game.number,
-            game.dealer,
-            game.bids,
-            game.books,
-            scored.lines,
-            scored.points,
-            scored.scores,
-            scored.bags,
-            False,
-            "",
-            game.transfers,
-            game.tricks[-1].winner if game.tricks else None,
+            number=game.number,
+            dealer=game.dealer,
+            bids=game.bids,
+            books=game.books,
+            lines=scored.lines,
+            points=scored.points,
+            scores=scored.scores,
+            bags=scored.bags,
+            void=False,
+            note="",
+            transfers=game.transfers,
+            last_trick_winner=game.tricks[-1].winner if game.tricks else None,
         )
         return result
 
     def void_hand(self, game: GameState, note: str) -> GameState:
         """End the hand in progress unscored (a misdeal) and deal the next one."""
         match = game.match
-        sides = len(self.table.sides)
+        sides = len(self.shared.table.sides)
         result = HandResult(
             game.number,
             game.dealer,
@@ -139,7 +150,7 @@ class Scoring(Dealer):
         return self.close_hand(game, result)
 
     def close_hand(self, game: GameState, result: HandResult) -> GameState:
-        """Record ``result``, then end the match or start the next hand (dealt when read).
+        """Record ``result``, then end the match or start the next hand (dealt now).
 
         Plugins that void a hand (a misdeal) call this with a ``void=True`` result.
         """
@@ -147,7 +158,7 @@ class Scoring(Dealer):
         if match.end is not None:
             return evolve(game, match=match, phase=_OVER, to_act=None, _log=None)
         assert dealer is not None
-        return self._hand(game._dealing, match, game.number + 1, dealer)
+        return self.dealer._hand(game._dealing, match, game.number + 1, dealer)
 
     def settle_summary(
         self, summary: HandSummary, match: MatchState, dealer: int
@@ -157,18 +168,18 @@ class Scoring(Dealer):
         the match after it and the next dealer (``None`` once the match is over)."""
         scored = self.score(summary, match)
         result: HandResult = _make_result(
-            len(match.results),
-            dealer,
-            summary.bids,
-            summary.books,
-            scored.lines,
-            scored.points,
-            scored.scores,
-            scored.bags,
-            False,
-            "",
-            summary.transfers,
-            None,
+            number=len(match.results),
+            dealer=dealer,
+            bids=summary.bids,
+            books=summary.books,
+            lines=scored.lines,
+            points=scored.points,
+            scores=scored.scores,
+            bags=scored.bags,
+            void=False,
+            note="",
+            transfers=summary.transfers,
+            last_trick_winner=None,
         )
         after, following = self.settle(match, result, (), dealer)
         return result, after, following
@@ -185,27 +196,32 @@ class Scoring(Dealer):
         match is over): the one place the match-end and next-dealer hooks are asked."""
         deals = old.deals if dealt is None else old.deals + (dealt,)
         match = _make_match(
-            result.scores,
-            result.bags,
-            old.results + (result,),
-            old.logs + (log,),
-            None,
-            old.extra,
-            deals,
+            scores=result.scores,
+            bags=result.bags,
+            results=old.results + (result,),
+            logs=old.logs + (log,),
+            end=None,
+            extra=old.extra,
+            deals=deals,
         )
-        end = None if result.void else self.calls.match_end(match, result)
+        end = None if result.void else self.shared.calls.match_end(match, result)
         if end is not None:
             if (
                 not isinstance(end, MatchEnd)
                 or type(end.winner) is not int
-                or not 0 <= end.winner < len(self.table.sides)
+                or not 0 <= end.winner < len(self.shared.table.sides)
             ):
-                raise self._bad(
-                    "spadeskit_match_end", self.calls.match_end, end, "not a MatchEnd naming a side"
+                raise self.shared._bad(
+                    "spadeskit_match_end",
+                    self.shared.calls.match_end,
+                    end,
+                    "not a MatchEnd naming a side",
                 )
             return MatchState(
                 match.scores, match.bags, match.results, match.logs, end, match.extra, match.deals
             ), None
-        return match, self._plugin_seat(
-            self.calls.next_dealer(dealer, result), "spadeskit_next_dealer", self.calls.next_dealer
+        return match, self.shared._plugin_seat(
+            self.shared.calls.next_dealer(dealer, result),
+            "spadeskit_next_dealer",
+            self.shared.calls.next_dealer,
         )

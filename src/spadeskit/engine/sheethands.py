@@ -20,7 +20,7 @@ from spadeskit.core.state import MatchState, Phase, evolve
 
 if TYPE_CHECKING:
     from spadeskit.core.results import HandScore
-    from spadeskit.engine.machine import Engine
+    from spadeskit.engine.playing import Engine
 
 
 BidLike = Action | int | str | None
@@ -134,7 +134,7 @@ def checked_bids(engine: Engine, bids: Sequence[BidLike]) -> tuple[Action | None
     n = engine.rules.table.players
     if not _one_per_seat(bids, n):
         raise SpadesError(f"{engine.rules.name!r} has {n} seats: give {n} bids, one per seat")
-    return tuple(_as_action(b, engine.seat_name(s)) for s, b in enumerate(bids))
+    return tuple(_as_action(b, engine.shared.seat_name(s)) for s, b in enumerate(bids))
 
 
 def sheet_summary(engine: Engine, entry: SheetHand, match: MatchState, dealer: int) -> HandSummary:
@@ -180,7 +180,7 @@ def checked_books(engine: Engine, books: Sequence[int | str]) -> tuple[int, ...]
         took = _book_count(given)
         if type(took) is not int or took < 0:
             raise SpadesError(
-                f"{engine.seat_name(seat)} took {shown(given, 20)} books: books are whole "
+                f"{engine.shared.seat_name(seat)} took {shown(given, 20)} books: books are whole "
                 "numbers, 0 or more"
             )
         counts.append(took)
@@ -204,7 +204,7 @@ def checked_won(
     deck = {c.index for c in engine.rules.table.deck}
     found = tuple(tuple(c.index for c in parse_cards(cards)) for cards in won)
     problem = misplaced(
-        [(engine.seat_name(s), cards) for s, cards in enumerate(found)], deck, "won", "by"
+        [(engine.shared.seat_name(s), cards) for s, cards in enumerate(found)], deck, "won", "by"
     )
     if problem:
         raise SpadesError(problem)
@@ -227,30 +227,30 @@ def _auction(
     depend on the cards (``mirror``, ``whiz``) adds what it allows for some hand
     (``spadeskit_paper_bids``), so no bid is refused because of that deal's cards.
     """
-    game = evolve(engine.new_game(0, None, dealer, (), ()), match=match)
+    game = evolve(engine.dealer.new_game(0, None, dealer, (), ()), match=match)
     asked = set()
     while game.phase is Phase.AUCTION:
         seat = game.to_act
         assert seat is not None
         asked.add(seat)
         want = wanted[seat]
-        who = engine.seat_name(seat)
+        who = engine.shared.seat_name(seat)
         if want is None:
             raise IllegalAction(f"{who} bids in this hand: give their bid")
-        legal = engine.paper_bids(game, seat)
+        legal = engine.auction.paper_bids(game, seat)
         if want not in legal and SeeCards() in game.legal_actions() and want != BlindNil():
             game = game.apply(SeeCards())  # a bid made after looking at one's cards
-            legal = engine.paper_bids(game, seat)
+            legal = engine.auction.paper_bids(game, seat)
         if want not in legal and want == Bid(0) and Nil() in legal:
             want = Nil()  # a scorekeeper's 0 is nil where the variant says so
         if want not in legal:
             allowed = ", ".join(str(a) for a in legal)
             raise IllegalAction(f"{who} cannot bid {want} here; allowed: {allowed}")
-        game = engine.paper_bid(game, seat, want)
+        game = engine.auction.paper_bid(game, seat, want)
     for seat, want in enumerate(wanted):
         if want is not None and seat not in asked:
             raise IllegalAction(
-                f"{engine.seat_name(seat)} was not asked to bid in this hand (the auction "
+                f"{engine.shared.seat_name(seat)} was not asked to bid in this hand (the auction "
                 f"ended before their turn): write None"
             )
     return game
@@ -283,13 +283,13 @@ def score_written(
     )
     if summary is None and (bids is None or books is None):
         raise SpadesError("score_hand needs a HandSummary, or both bids= and books=")
-    dealt_by = engine.check_seat(dealer, "dealer") if dealer is not None else n - 1
+    dealt_by = engine.shared.check_seat(dealer, "dealer") if dealer is not None else n - 1
     if summary is None:
         assert bids is not None and books is not None
         summary = checked_summary(engine, bids, books, before, dealt_by)
     else:
         summary = checked_hand_summary(engine, summary, before, dealt_by)
-    return engine.score(summary, before)
+    return engine.scoring.score(summary, before)
 
 
 def _totals(engine: Engine, values: Sequence[int] | None, what: str) -> tuple[int, ...]:

@@ -3,8 +3,7 @@ draw after a trick, and the end of play (the blind, a review step, the score).""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from spadeskit.core import _fast
 from spadeskit.core.results import HandResult, Trick
@@ -15,15 +14,19 @@ from spadeskit.core.state import (
     evolve,
     evolver,
 )
+from spadeskit.engine.base import Shared
 from spadeskit.engine.scoring import Scoring
+from spadeskit.engine.winner import trick_won
 
-# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
-_REVIEW = Phase.REVIEW
+# Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
+# Final, as every module global the hot path reads: the native core then reads them as
+# constants instead of looking them up in the module dict.
+_REVIEW: Final = Phase.REVIEW
 
-_next_card = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
+_next_card: Final = evolver("to_act", "hands", "trick", "played", "_log", "breaches")
 
 
-_next_trick = evolver(
+_next_trick: Final = evolver(
     "to_act",
     "leader",
     "hands",
@@ -38,19 +41,22 @@ _next_trick = evolver(
 )
 
 
-make_trick = _fast.maker(Trick)  # (leader, plays, winner)
+make_trick: Final = _fast.maker(Trick)
 
 
-def trick_won(row: Sequence[int], trick: tuple[tuple[int, int], ...]) -> tuple[int, int]:
-    """Return the seat that wins ``trick`` (the highest card in ``row``, the strength of
-    each card given the suit led) and the mask of its cards.  The compiled random-play
-    loop inlines the same lines."""
-    winner, best, taken = -1, -1, 0
-    for who, card in trick:
-        taken |= 1 << card
-        if row[card] > best:
-            winner, best = who, row[card]
-    return winner, taken
+def draw_cards(hands: list[int], pile: tuple[int, ...], winner: int, count: int) -> tuple[int, ...]:
+    """Give each seat ``count`` cards from the top of ``pile``, the trick's ``winner``
+    first, then clockwise, while cards remain; change ``hands`` (one mask per seat) in
+    place and return what is left of the pile."""
+    n = len(hands)
+    taken = 0
+    for step in range(n):
+        seat = (winner + step) % n
+        for _ in range(count):
+            if taken < len(pile):
+                hands[seat] |= 1 << pile[taken]
+                taken += 1
+    return pile[taken:]
 
 
 def won_with_blind(game: GameState) -> tuple[int, ...]:
@@ -62,8 +68,12 @@ def won_with_blind(game: GameState) -> tuple[int, ...]:
     return tuple(won)
 
 
-class Tricks(Scoring):
+class Tricks:
     """Legal plays and cards played (see :mod:`spadeskit.engine.base`)."""
+
+    def __init__(self, shared: Shared, scoring: Scoring) -> None:
+        self.shared = shared
+        self.scoring = scoring
 
     # ----------------------------------------------------------------------------------
     # Legal plays
@@ -76,9 +86,9 @@ class Tricks(Scoring):
             seat = game.to_act
             assert seat is not None
             held = game.hands[seat]
-            mask = self.check(game, seat, held)
+            mask = self.shared.check(game, seat, held)
             if type(mask) is not int or mask & ~held or not mask:
-                raise self._bad_filters(seat, held, mask)
+                raise self.shared._bad_filters(seat, held, mask)
             object.__setattr__(game, "_legal", mask)
         return int(mask)
 
@@ -88,81 +98,79 @@ class Tricks(Scoring):
 
     def _breach(self, game: Any, seat: int, held: int, bit: int, index: int) -> Breach | None:
         proper = held
-        for f in self.advisory:
+        for f in self.shared.advisory:
             proper = f.check(game, seat, proper)
             if not proper & bit:
                 return Breach(len(game.tricks), seat, index, f.name)
         return None
 
     def _play(self, game: GameState, seat: int, index: int) -> GameState:
+        shared = self.shared  # one read: the step API's hot path
         bit = 1 << index
         hands = game.hands
         held = hands[seat]
         breaches = game.breaches
-        if self.advisory:
+        if shared.advisory:
             breach = self._breach(game, seat, held, bit, index)
             if breach is not None:
                 breaches = breaches + (breach,)
         changed = list(hands)  # half the cost of slicing and joining three tuples
         changed[seat] = held ^ bit
         hands = tuple(changed)
-        trick = game.trick + (self.pairs[seat][index],)
-        log = (game._log, self.entries[seat][index])
+        trick = game.trick + (shared.pairs[seat][index],)
+        log = (game._log, shared.entries[seat][index])
         played = game.played | bit
-        if len(trick) < self.n:
-            return _next_card(game, self.next_seat[seat], hands, trick, played, log, breaches)
+        if len(trick) < shared.n:
+            return _next_card(
+                game,
+                to_act=shared.next_seat[seat],
+                hands=hands,
+                trick=trick,
+                played=played,
+                _log=log,
+                breaches=breaches,
+            )
         contract = game.contract
         assert contract is not None
         winner, taken = trick_won(
-            self.rules.strength_table(contract.trump)[self.suit_of[trick[0][1]]], trick
+            shared.rules.strength_table(contract.trump)[shared.suit_of[trick[0][1]]],
+            trick,
         )
-        done = make_trick(game.leader, trick, winner)
+        done = make_trick(leader=game.leader, plays=trick, winner=winner)
         counts, taken_by = list(game.books), list(game.won)
         counts[winner] += 1
         taken_by[winner] |= taken
         books, won = tuple(counts), tuple(taken_by)
         pile = game.pile
-        if pile and self.draw:
-            hands, pile = self._draw(hands, pile, winner)
+        if pile and shared.draw:
+            drawn = list(hands)
+            pile = draw_cards(drawn, pile, winner, shared.draw)
+            hands = tuple(drawn)
         new = _next_trick(
             game,
-            winner,
-            winner,
-            hands,
-            (),
-            game.tricks + (done,),
-            books,
-            won,
-            played,
-            log,
-            breaches,
-            pile,
+            to_act=winner,
+            leader=winner,
+            hands=hands,
+            trick=(),
+            tricks=game.tricks + (done,),
+            books=books,
+            won=won,
+            played=played,
+            _log=log,
+            breaches=breaches,
+            pile=pile,
         )
-        if self.calls.after_trick is not None:
-            hooked = self.calls.after_trick(new, done)
+        if shared.calls.after_trick is not None:
+            hooked = shared.calls.after_trick(new, done)
             if hooked is not None:
                 if not isinstance(hooked, GameState):
-                    raise self._bad_after_trick(hooked)
+                    raise shared._bad_after_trick(hooked)
                 new = hooked
         if any(new.hands) or new.pile:
             return new
         after = self._end_play(new)
         assert isinstance(after, GameState)
         return after
-
-    def _draw(
-        self, hands: tuple[int, ...], pile: tuple[int, ...], winner: int
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Return the hands and pile after each seat draws, the trick's winner first."""
-        drawn = list(hands)
-        taken = 0
-        for step in range(self.n):
-            seat = (winner + step) % self.n
-            for _ in range(self.draw):
-                if taken < len(pile):
-                    drawn[seat] |= 1 << pile[taken]
-                    taken += 1
-        return tuple(drawn), pile[taken:]
 
     # ----------------------------------------------------------------------------------
     # The end of play
@@ -188,11 +196,11 @@ class Tricks(Scoring):
         return after
 
     def _review_or_result(self, game: GameState, close: bool) -> GameState | HandResult:
-        hook = self.calls.before_scoring
+        hook = self.shared.calls.before_scoring
         if hook is not None:
             seat = hook(game)
             if seat is not None:
-                self._plugin_seat(seat, "spadeskit_before_scoring", hook)
+                self.shared._plugin_seat(seat, "spadeskit_before_scoring", hook)
                 return evolve(game, phase=_REVIEW, to_act=seat)
-        result = self._result(game)
-        return self.close_hand(game, result) if close else result
+        result = self.scoring._result(game)
+        return self.scoring.close_hand(game, result) if close else result

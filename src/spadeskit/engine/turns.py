@@ -3,7 +3,7 @@ out-of-turn actions (claims, rulings, "see cards")."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from spadeskit.core.actions import PLAY_SETS, Action, Play
 from spadeskit.core.errors import (
@@ -21,20 +21,30 @@ from spadeskit.core.state import (
     Phase,
     evolver,
 )
-from spadeskit.engine.base import listed
+from spadeskit.engine.auction import Auction
+from spadeskit.engine.base import Shared, listed
 from spadeskit.engine.tricks import Tricks
 
-# Phase members bound once: enum lookups cost about 0.1 µs each on the hot path.
-_PLAY, _AUCTION, _EXCHANGE = Phase.PLAY, Phase.AUCTION, Phase.EXCHANGE
+# Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
+# Final, as every module global the hot path reads: the native core then reads them as
+# constants instead of looking them up in the module dict.
+_PLAY: Final = Phase.PLAY
+_AUCTION: Final = Phase.AUCTION
+_EXCHANGE: Final = Phase.EXCHANGE
 
-_NO_ACTIONS: tuple[Action, ...] = ()
+_NO_ACTIONS: Final[tuple[Action, ...]] = ()
 
 
-_logged = evolver("_log")
+_logged: Final = evolver("_log")
 
 
-class Turns(Tricks):
+class Turns:
     """Legal actions and applying them (see :mod:`spadeskit.engine.base`)."""
+
+    def __init__(self, shared: Shared, auction: Auction, tricks: Tricks) -> None:
+        self.shared = shared
+        self.auction = auction
+        self.tricks = tricks
 
     # ----------------------------------------------------------------------------------
     # Legal actions
@@ -49,33 +59,33 @@ class Turns(Tricks):
             assert actor is not None
             if phase is _PLAY:
                 mask = game._legal
-                own = PLAY_SETS.of(mask if mask is not None else self.legal_mask(game))
-                if self.play_offer is None:
+                own = PLAY_SETS.of(mask if mask is not None else self.tricks.legal_mask(game))
+                if self.shared.play_offer is None:
                     return own
             elif phase is _AUCTION:
-                own = self._auction_actions(game, actor)
+                own = self.auction._auction_actions(game, actor)
             elif phase is _EXCHANGE:
-                own = self._step_actions(game, actor)
+                own = self.auction._step_actions(game, actor)
             else:
                 own = _NO_ACTIONS
-            offer = self.player_offers.get(phase)
+            offer = self.shared.player_offers.get(phase)
             found = own if offer is None else own + self._offered(offer, game, actor)
             if not found:
-                raise self._stuck(game, actor)
+                raise self.shared._stuck(game, actor)
             return found
         if seat == REFEREE and type(seat) is int:
-            offer = self.referee_offers.get(phase)
+            offer = self.shared.referee_offers.get(phase)
             return self._offered(offer, game, None) if offer is not None else _NO_ACTIONS
-        self.check_seat(seat)
-        offer = self.player_offers.get(phase)
+        self.shared.check_seat(seat)
+        offer = self.shared.player_offers.get(phase)
         return self._offered(offer, game, seat) if offer is not None else _NO_ACTIONS
 
     def _offered(self, offer: Any, game: GameState, seat: int | None) -> tuple[Action, ...]:
         found = offer(game, seat)
         actions: list[Action] = []
-        for index, action in self._answers("spadeskit_out_of_turn_actions", offer, found):
+        for index, action in self.shared._answers("spadeskit_out_of_turn_actions", offer, found):
             if not isinstance(action, Action):
-                raise self._bad(
+                raise self.shared._bad(
                     "spadeskit_out_of_turn_actions", offer, action, "not an action", index
                 )
             actions.append(action)
@@ -92,10 +102,10 @@ class Turns(Tricks):
                 index = action.card.index
                 mask = game._legal
                 if mask is None:
-                    mask = self.legal_mask(game)
+                    mask = self.tricks.legal_mask(game)
                 if not (mask >> index) & 1:
                     raise self._refuse_play(game, actor, action)
-                return self._play(game, actor, index)
+                return self.tricks._play(game, actor, index)
         return self._apply_slow(game, action, seat)
 
     def _apply_slow(self, game: GameState, action: Action, seat: Any) -> GameState:
@@ -115,10 +125,10 @@ class Turns(Tricks):
         if seat is None:
             seat = game.to_act
         elif not referee:
-            self.check_seat(seat)
+            self.shared.check_seat(seat)
         claimant = None if referee else seat
         phase = game.phase
-        offer = (self.referee_offers if referee else self.player_offers).get(phase)
+        offer = (self.shared.referee_offers if referee else self.shared.player_offers).get(phase)
         if offer is not None and listed(action, self._offered(offer, game, claimant)):
             return self._take_offered(game, claimant, action)
         if referee:
@@ -132,25 +142,25 @@ class Turns(Tricks):
             )
         if seat != game.to_act:
             raise NotYourTurn(
-                f"{action} by {self.seat_name(seat)} refused: it is "
-                f"{self.seat_name(game.to_act)}'s "
+                f"{action} by {self.shared.seat_name(seat)} refused: it is "
+                f"{self.shared.seat_name(game.to_act)}'s "
                 f"turn ({phase.value})",
                 seat=seat,
                 action=action,
             )
         assert seat is not None
         if phase is _AUCTION:
-            return self._bid(game, seat, action)
+            return self.auction._bid(game, seat, action)
         if phase is _EXCHANGE:
-            return self._exchange(game, seat, action)
+            return self.auction._exchange(game, seat, action)
         if phase is _PLAY:
             raise WrongPhase(
-                f"{action} by {self.seat_name(seat)} refused: it is time to play a card",
+                f"{action} by {self.shared.seat_name(seat)} refused: it is time to play a card",
                 seat=seat,
                 action=action,
             )
         raise WrongPhase(
-            f"{action} by {self.seat_name(seat)} refused in the {phase.value}: "
+            f"{action} by {self.shared.seat_name(seat)} refused in the {phase.value}: "
             f"allowed are {', '.join(map(str, self.legal_actions(game, seat))) or 'none'}",
             seat=seat,
             action=action,
@@ -160,15 +170,17 @@ class Turns(Tricks):
         """Return the state after an offered out-of-turn action (``claimant`` ``None``: the
         referee): logged in the hand where it happened, before the plugin that offered
         it applies it (and perhaps closes that hand)."""
-        logged = _logged(game, (game._log, (REFEREE if claimant is None else claimant, action)))
-        hook = self.calls.apply_out_of_turn
+        logged = _logged(
+            game, _log=(game._log, (REFEREE if claimant is None else claimant, action))
+        )
+        hook = self.shared.calls.apply_out_of_turn
         new = hook(logged, claimant, action) if hook is not None else None
         if new is None:
             raise PluginError(
-                f"no plugin of {self.rules.name!r} applied the offered action {action}"
+                f"no plugin of {self.shared.rules.name!r} applied the offered action {action}"
             )
         if not isinstance(new, GameState):
-            raise self._bad("spadeskit_apply_out_of_turn", hook, new, "not a state")
+            raise self.shared._bad("spadeskit_apply_out_of_turn", hook, new, "not a state")
         return new
 
     def play_refusals(self, game: GameState, seat: int) -> dict[int, tuple[str, str]]:
@@ -181,7 +193,7 @@ class Turns(Tricks):
         """
         mask = game.hands[seat]
         refused: dict[int, tuple[str, str]] = {}
-        for f in self.rules.filters:
+        for f in self.shared.rules.filters:
             if f.enforced:
                 kept = f.check(game, seat, mask)
                 gone = mask & ~kept
@@ -194,7 +206,7 @@ class Turns(Tricks):
 
     def _refuse_play(self, game: GameState, seat: int, action: Play) -> SpadesError:
         card = action.card
-        who = self.seat_name(seat)
+        who = self.shared.seat_name(seat)
         if not (game.hands[seat] >> card.index) & 1:
             return IllegalAction(
                 f"{who} cannot play {card}: it is not in their hand",

@@ -15,8 +15,8 @@ from spadeskit.core.errors import PluginError, shown
 from spadeskit.core.events import sealed
 from spadeskit.core.state import GameState
 from spadeskit.core.views import View, shown_tricks
-from spadeskit.engine.compiled import compiled_rules
 from spadeskit.engine.compiler import answered_by
+from spadeskit.engine.loaded import loaded_rules
 from spadeskit.engine.telling import hand_events
 
 __all__ = ["make_view"]
@@ -34,12 +34,12 @@ def make_view(
 
     ``refused`` lists the cards the seat holds that a rule of play refuses now, with
     the rule's name and reason (the engine gives them: :meth:`Engine.view
-    <spadeskit.engine.machine.Engine.view>`).
+    <spadeskit.engine.playing.Engine.view>`).
 
     ``events=False`` leaves the hand's events out (``()``): for bots inside a playout
     that read the rest of the view only, where rebuilding the events is a quarter of
     the time a decision takes."""
-    rules = compiled_rules(game)
+    rules = loaded_rules(game)
     table = rules.table
     contract = game.contract
     match = game.match
@@ -50,37 +50,37 @@ def make_view(
         mates = [s for s in table.sides[side] if s != seat]
         partner = mates[0] if len(mates) == 1 else None
     view: View = _make(
-        seat,
-        rules.variant,
-        table.seat_names,
-        table.side_names,
-        game.number,
-        game.dealer,
-        game.phase,
-        game.to_act,
-        cards_of(hands[seat]) if seat is not None else (),
-        tuple([m.bit_count() for m in hands]),
-        game.bids,
-        contract.trump if contract else None,
-        game.leader,
-        tuple([(s, ALL_CARDS[c]) for s, c in game.trick]),
-        shown_tricks(game.tricks),
-        game.books,
-        game.blind.bit_count(),
-        len(game.pile),
-        match.scores,
-        match.bags,
-        match.results,
-        game.legal_actions(seat) if seat is not None else (),
-        match.end is not None,
-        match.end.winner if match.end is not None else None,
-        side,
-        partner,
-        hand_events(game, seat) if events else (),
-        table.score_unit,
-        rules.house_rules,
-        rules.options,
-        refused,
+        seat=seat,
+        variant=rules.variant,
+        seat_names=table.seat_names,
+        side_names=table.side_names,
+        hand_number=game.number,
+        dealer=game.dealer,
+        phase=game.phase,
+        to_act=game.to_act,
+        cards=cards_of(hands[seat]) if seat is not None else (),
+        card_counts=tuple([m.bit_count() for m in hands]),
+        bids=game.bids,
+        trump=contract.trump if contract else None,
+        leader=game.leader,
+        trick=tuple([(s, ALL_CARDS[c]) for s, c in game.trick]),
+        tricks=shown_tricks(game.tricks),
+        books=game.books,
+        blind_size=game.blind.bit_count(),
+        pile_size=len(game.pile),
+        scores=match.scores,
+        bags=match.bags,
+        hand_results=match.results,
+        legal_actions=game.legal_actions(seat) if seat is not None else (),
+        is_over=match.end is not None,
+        winner=match.end.winner if match.end is not None else None,
+        side=side,
+        partner=partner,
+        events=hand_events(game, seat) if events else (),
+        score_unit=table.score_unit,
+        house_rules=rules.house_rules,
+        options=rules.options,
+        refused=refused,
     )
     hook = rules.calls.view
     if hook is None:

@@ -22,7 +22,7 @@ import numpy as np
 from spadeskit.core.actions import Action, Bid, BlindNil, Nil, Pass, PickUp
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.state import GameState
-from spadeskit.engine.compiled import compiled_rules
+from spadeskit.engine.loaded import loaded_rules
 from spadeskit.engine.viewing import make_view
 from spadeskit.interop.encoding import (
     BID_SLOTS,
@@ -72,7 +72,7 @@ def _bits(mask: int) -> NDArray[np.uint64]:
 
 def observe(game: GameState, seat: int) -> NDArray[np.float32]:
     """Return ``seat``'s observation of ``game`` as a float32 array (see the module)."""
-    if compiled_rules(game).calls.view is not None:
+    if loaded_rules(game).calls.view is not None:
         view = make_view(game, seat, events=False)
         return np.asarray(observation(view), np.float32)
     n = len(game.hands)

@@ -75,7 +75,7 @@ class Tables:
             zip(self.match, self.choice.tolist(), self.books.tolist(), strict=True)
         ):
             summary = HandSummary(tuple(menu[b] for b in bids), tuple(books), trump=trump)
-            result, after, following = engine.settle_summary(
+            result, after, following = engine.scoring.settle_summary(
                 summary, match, int(self.dealer[table])
             )
             self.points[table] = result.points

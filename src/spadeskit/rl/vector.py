@@ -31,9 +31,9 @@ the bids, the books, the trick), ``"human"`` prints it.
 An episode is one hand (``episode="hand"``), or a whole match (``episode="match"``):
 each table then keeps its match (scores, bags, dealer) from hand to hand, scored and
 ended by the rules' own hooks (:meth:`Engine.settle_summary
-<spadeskit.engine.machine.Engine.settle_summary>`, as a score sheet is), and a table is
-terminated when its match ends, to start a new one on the same step (tables end their matches
-at different hands, so with more than one table this needs ``SAME_STEP``).
+<spadeskit.engine.playing.Engine.settle_summary>`, as a score sheet is), and a table is
+terminated when its match ends, to start a new one on the same step (tables end their
+matches at different hands, so with more than one table this needs ``SAME_STEP``).
 
 Rules are those of :func:`spadeskit.load_rules`, as the batched engine derives them (the
 deal, the legal cards from the play filters' building blocks, the trick winner, the

@@ -9,11 +9,17 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import Any
 
-from spadeskit import Bid, Nil, Option, PluginInfo, hookimpl
-from spadeskit.actions import Action
-from spadeskit.plugin import int_range
-from spadeskit.state import GameState
-from spadeskit.table import TableSpec
+from spadeskit.plugin import (
+    Action,
+    Bid,
+    GameState,
+    Nil,
+    Option,
+    PluginInfo,
+    TableSpec,
+    hookimpl,
+    int_range,
+)
 
 PLUGIN = PluginInfo(
     name="suicide",

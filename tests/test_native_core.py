@@ -1,13 +1,13 @@
-"""The compiled core and the pure-Python core are one rulebook.
+"""The native core and the pure-Python core are one rulebook.
 
-When the engine runs compiled (``spadeskit.COMPILED``), this plays the same games here
+When the engine runs compiled (``spadeskit.NATIVE``), this plays the same games here
 and in a second Python with ``SPADESKIT_PURE=1`` and compares them: every shipped
 variant and house rule, seeded random play through the step API, search bots'
 choices, a whole match between bots, ``Rules.simulate``, a rollout and the records,
 each hashed action by action, and each core loads the other's pickles as states equal
 to its own.
 A plugin written in plain Python (here, and the example package when installed) runs
-on the compiled core.  Run this file as a script to print the fingerprints.
+on the native core.  Run this file as a script to print the fingerprints.
 
 Without a compiled build (no C compiler, or ``SPADESKIT_PURE=1``) the comparison has
 nothing to compare and is skipped; the choosing of the core is tested either way.
@@ -112,7 +112,7 @@ def fingerprints(other: dict[str, dict[str, str]] | None = None) -> dict[str, di
 
 def pure_fingerprints(compiled: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
     """Return :func:`fingerprints` computed by a second Python running pure, which
-    also loads the compiled core's pickles."""
+    also loads the native core's pickles."""
     env = dict(os.environ, **{_native.PURE_VARIABLE: "1"})
     out = subprocess.run(
         [sys.executable, __file__],
@@ -127,17 +127,17 @@ def pure_fingerprints(compiled: dict[str, dict[str, str]]) -> dict[str, dict[str
 
 
 needs_compiled = pytest.mark.skipif(
-    not spadeskit.COMPILED, reason="the compiled core is not built here (pure Python only)"
+    not spadeskit.NATIVE, reason="the native core is not built here (pure Python only)"
 )
 
 
 @needs_compiled
 @pytest.mark.slow
 def test_compiled_and_pure_cores_play_every_rule_set_alike() -> None:
-    assert _native.compiled_now()
+    assert _native.native_now()
     compiled = fingerprints()
     pure = pure_fingerprints(compiled)
-    compiled = fingerprints(pure)  # and the compiled core loads the pure core's pickles
+    compiled = fingerprints(pure)  # and the native core loads the pure core's pickles
     assert set(compiled) == set(pure) == {_name(*config) for config in CONFIGS}
     # Pickles hold equal values, though not byte for byte: the pure core shares some
     # equal tuples between fields where the compiled one builds each anew.
@@ -153,23 +153,23 @@ def test_spadeskit_pure_runs_the_source_of_every_compiled_module() -> None:
     code = (
         "import spadeskit, sys\n"
         "from spadeskit import _native\n"
-        "files = [sys.modules[m].__file__ for m in _native.COMPILED_MODULES]\n"
+        "files = [sys.modules[m].__file__ for m in _native.NATIVE_MODULES]\n"
         "assert all(f.endswith('.py') for f in files), files\n"
-        "assert spadeskit.COMPILED is False\n"
+        "assert spadeskit.NATIVE is False\n"
     )
     env = dict(os.environ, **{_native.PURE_VARIABLE: "1"})
     subprocess.run([sys.executable, "-c", code], env=env, check=True)
 
 
 def test_compiled_says_which_core_runs() -> None:
-    files = [sys.modules[name].__file__ or "" for name in _native.COMPILED_MODULES]
-    assert spadeskit.COMPILED == all(not f.endswith(".py") for f in files)
-    assert spadeskit.COMPILED == _native.compiled_now()
+    files = [sys.modules[name].__file__ or "" for name in _native.NATIVE_MODULES]
+    assert spadeskit.NATIVE == all(not f.endswith(".py") for f in files)
+    assert spadeskit.NATIVE == _native.native_now()
 
 
 def test_a_compiled_module_missing_or_older_than_its_source_is_stale(tmp_path: Path) -> None:
     # A copy of the engine's sources, each with an "extension" built long before it:
-    # an edited checkout whose compiled core was not rebuilt (install() then runs the
+    # an edited checkout whose native core was not rebuilt (install() then runs the
     # sources, with one warning naming the module _stale returns).
     originals = _native.source_paths(str(Path(_native.__file__).parent.parent))
     sources = _native.source_paths(str(tmp_path))
@@ -204,18 +204,20 @@ if __name__ == "__main__":
     json.dump(fingerprints(json.loads(given) if given.strip() else None), sys.stdout)
 
 
-def test_the_compiled_playout_loops_are_rendered_from_the_one_template() -> None:
-    # spadeskit.engine.nativeloops is generated from the template the exec'd loops come
-    # from; an edit to the template must be rendered again, or the cores would differ.
-    from spadeskit.engine import loops, nativeloops
+def test_both_cores_play_through_the_one_playout_loop() -> None:
+    # The loop is hand-written once (spadeskit.engine.playouts): the pure core runs it as
+    # it is, the native core compiles it; no template, no rendered copy.
+    from spadeskit.engine import playouts
 
-    source = Path(_native.__file__).parent / "engine" / "nativeloops.py"
-    assert source.read_text() == loops.native_loops_source(), (
-        "spadeskit/engine/nativeloops.py is out of date; from the clone's root run: "
-        'python -c "import spadeskit.engine.loops as l, pathlib; '
-        "pathlib.Path('src/spadeskit/engine/nativeloops.py')"
-        '.write_text(l.native_loops_source())"'
-    )
     rules = spadeskit.load_rules("standard")
-    assert nativeloops.COMPILED == spadeskit.COMPILED
-    assert (rules.engine._kit is not None) == spadeskit.COMPILED
+    assert isinstance(rules.engine.playouts.loop, playouts.CardLoop)
+    assert (not (playouts.__file__ or "").endswith(".py")) == spadeskit.NATIVE
+
+
+def test_every_engine_module_names_a_file_that_exists() -> None:
+    # mypyc gives a compiled module its build folder's path (no src/ in an editable
+    # install); spadeskit points __file__ at the extension module beside the source.
+    for name in _native.NATIVE_MODULES:
+        module = sys.modules[name]
+        assert module.__file__ is not None and Path(module.__file__).exists(), name
+        assert module.__file__.endswith(".py") != spadeskit.NATIVE, name

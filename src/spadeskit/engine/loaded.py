@@ -1,13 +1,13 @@
-"""Compiled rules: a variant's table, rankings, play filters and hooks, compiled once.
+"""Loaded rules: a variant's table, rankings, play filters and hook calls, built once.
 
-:class:`CompiledRules` is what the engine plays from: the table and card meanings the
-plugins declare, their play filters, and every event hook compiled into one plain call.
+:class:`LoadedRules` is what the engine plays from: the table and card meanings the
+plugins declare, their play filters, and every event hook turned into one plain call.
 :class:`spadeskit.Rules` (:mod:`spadeskit.engine.rules`) adds to it what starts games and
 scores hands.  A rules object is built once by :func:`spadeskit.load_rules` from a pluggy
 plugin manager that already holds the variant and house rules.  Building it asks the
 configuration hooks (the table, every card's rank, the play filters) and compiles every
 event hook into one plain call (:mod:`spadeskit.engine.compiler`), so that nothing at play
-time goes through pluggy.  Trick strengths are compiled per trump mode the first time
+time goes through pluggy.  Trick strengths are tabled per trump mode the first time
 that mode is played.
 """
 
@@ -26,14 +26,15 @@ from spadeskit.core.seating import CardRank, FrozenMap, TableSpec
 from spadeskit.core.state import GameState
 from spadeskit.engine.authoring import PlayFilter, PluginInfo, Ranking
 from spadeskit.engine.compiler import PASS_THROUGH, Compiled, answered_by, compile_hook
-from spadeskit.engine.hookcalls import CompiledHooks
+from spadeskit.engine.hookcalls import HookCalls
+from spadeskit.engine.winner import trick_won
 
 __all__ = [
-    "CompiledHooks",
-    "CompiledRules",
+    "HookCalls",
+    "LoadedRules",
     "compile_card_points",
     "compile_ranking",
-    "compiled_rules",
+    "loaded_rules",
 ]
 
 
@@ -121,24 +122,24 @@ def compile_filters(hook: Compiled | None, ranking: Ranking, name: str) -> tuple
     return tuple(sorted(filters, key=lambda f: (f.order, f.name)))
 
 
-def compiled_rules(game: GameState) -> CompiledRules:
+def loaded_rules(game: GameState) -> LoadedRules:
     """Return the rules ``game`` is played under, as the engine knows them.
 
     ``game.rules`` is typed by what the core reads of it
     (:class:`~spadeskit.core.state.RuleSet`); every rules object spadeskit builds is a
-    :class:`CompiledRules`.
+    :class:`LoadedRules`.
     """
     rules = game.rules
-    if not isinstance(rules, CompiledRules):
+    if not isinstance(rules, LoadedRules):
         raise PluginError(f"the game's rules {rules!r} were not built by spadeskit.load_rules")
     return rules
 
 
-class CompiledRules:
-    """A variant with its house rules and options, compiled for play.
+class LoadedRules:
+    """A variant with its house rules and options, loaded for play.
 
     The engine's view of :class:`spadeskit.Rules`: the table, the ranking, the play
-    filters, card points, trick strengths and the compiled hooks.  Two rules objects
+    filters, card points, trick strengths and the hook calls.  Two rules objects
     are equal when they were built from the same variant, house rules and options.
     Rules pickle by those names and options (the receiving process loads the same
     installed plugins), so states can be sent to other processes.
@@ -150,7 +151,7 @@ class CompiledRules:
         house: tuple[PluginInfo, ...],
         options: FrozenMap,
         pm: pluggy.PluginManager,
-        reload: tuple[Callable[..., CompiledRules], tuple[Any, ...]] | None,
+        reload: tuple[Callable[..., LoadedRules], tuple[Any, ...]] | None,
     ) -> None:
         self.variant = variant.name
         self.house_rules = tuple(info.name for info in house)
@@ -193,7 +194,7 @@ class CompiledRules:
             self.ranking,
             self.name,
         )
-        self.calls = CompiledHooks(pm, table, options, self.name, self.sources)
+        self.calls = HookCalls(pm, table, options, self.name, self.sources)
         self._strength: dict[str, tuple[tuple[int, ...], ...]] = {}
 
     @property
@@ -275,7 +276,7 @@ class CompiledRules:
         if len(cards) > players:
             raise SpadesError(f"a trick of {self.name!r} has at most {players} plays")
         row = self.strength_table(trump)[self.ranking.suit_of[cards[0][1].index]]
-        return max(cards, key=lambda pair: row[pair[1].index])[0]
+        return trick_won(row, tuple((seat, card.index) for seat, card in cards))[0]
 
     def effective_suit(self, card: CardLike) -> Suit:
         """Return the suit a card follows as in this variant (the 2♦ is a spade in jjdd)."""
@@ -285,7 +286,7 @@ class CompiledRules:
         return Suit(self.ranking.suit_of[index])
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CompiledRules):
+        if not isinstance(other, LoadedRules):
             return NotImplemented
         return (self.variant, self.house_rules, self.options) == (
             other.variant,
@@ -299,7 +300,7 @@ class CompiledRules:
     def __repr__(self) -> str:
         return f"<Rules {self.name} {dict(self.options)}>"
 
-    def __reduce__(self) -> tuple[Callable[..., CompiledRules], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[Callable[..., LoadedRules], tuple[Any, ...]]:
         if self._reload is None:
             raise SpadesError(
                 f"rules {self.name!r} were built from plugin objects, not installed plugin "
