@@ -355,3 +355,23 @@ def _codes(indices: list[int]) -> list[str]:
     from spadeskit.core.cards import card_at
 
     return [card_at(i).code for i in indices]
+
+
+def test_one_table_plays_match_episodes_with_next_step_autoreset() -> None:
+    """At one table a match episode ends on the step its last hand ends; only then does
+    the next step ignore its action and start a new match."""
+    env = VectorSpadesEnv(1, episode="match", options={"target": 200}, seat=1)
+    rng = np.random.default_rng(6)
+    _, info = env.reset(seed=6)
+    steps = hands = 0
+    while True:
+        _, reward, ended, _, info = env.step(random_actions(info["action_mask"], rng))
+        steps += 1
+        hands += steps % 14 == 0
+        assert (reward[0] == 0 or steps % 14 == 0) and (not ended[0] or steps % 14 == 0)
+        if ended[0]:
+            break
+    assert hands >= 2 and env.match[0].scores == (0,) * env.sides
+    first, reward, ended, _, info = env.step(np.array([0]))
+    assert not reward.any() and not ended.any() and first[0, -2 * env.sides :].tolist() == [0] * 4
+    assert info["action_mask"][0, 54:].all() and not info["action_mask"][0, :54].any()
