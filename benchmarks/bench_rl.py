@@ -10,13 +10,22 @@ ratios, and their range, as bench_core.py does):
 * :class:`spadeskit.rl.VectorSpadesEnv` (the ``rl`` extra), 1,024 tables stepped together,
   a uniformly random legal action a table, against random and against greedy opponents
   (and 64 tables against HeuristicBot opponents);
+* :class:`spadeskit.rl.SpadesEnv`, the single-table Gymnasium environment, one hand an
+  episode against random opponents, a uniformly random legal action from
+  ``info["action_mask"]`` at each of the learning seat's steps;
 * OpenSpiel's ``spades`` played at random from Python, each decision with its
-  ``observation_tensor()`` (the anchor every row is also compared with).
+  ``observation_tensor()`` (the anchor every row is also compared with); chance is
+  sampled from ``chance_outcomes()``.
+
+A second table puts the single-table environment beside OpenSpiel's ``spades`` in hands
+per CPU second (the same work: a hand dealt, bid, played and scored; OpenSpiel's 56
+decisions each observed, the environment's 14 observed and its opponents' 42 chosen),
+from the same rounds.
 
 An agent step is one decision: ``env.last()`` (the observation and its action mask)
 then ``env.step(action)`` with a uniformly random legal action.
 
-    pip install -e '.[bench,pettingzoo,rl]'
+    pip install -e '.[openspiel,pettingzoo,rl]'
     python benchmarks/bench_rl.py [--round 1.0] [--rounds 5]
 """
 
@@ -37,6 +46,9 @@ from bench_core import rate
 import spadeskit
 from spadeskit.interop import encoding
 from spadeskit.interop.pettingzoo import SpadeskitEnv
+
+SINGLE = "SpadesEnv (one table), random opponents"
+ANCHOR = "OpenSpiel spades, with observation_tensor"
 
 Unit = Callable[[], int]
 """Does some work and returns how many agent steps it took."""
@@ -86,7 +98,7 @@ def vector_unit(opponents: str, tables: int = 1024) -> Unit | None:
         from spadeskit.rl import VectorSpadesEnv, random_actions
     except ImportError:
         return None
-    env = VectorSpadesEnv(tables, opponents=opponents)
+    env = VectorSpadesEnv(tables, opponents=opponents, autoreset_mode="SameStep")
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     state = {"info": info}
@@ -94,6 +106,30 @@ def vector_unit(opponents: str, tables: int = 1024) -> Unit | None:
     def unit() -> int:
         *_, state["info"] = env.step(random_actions(state["info"]["action_mask"], rng))
         return tables
+
+    return unit
+
+
+def single_unit() -> Unit | None:
+    """Return a unit playing one hand (an episode) of the single-table environment with
+    a uniformly random legal action at each step, or None without Gymnasium."""
+    try:
+        from spadeskit.rl import SpadesEnv
+    except ImportError:
+        return None
+    env = SpadesEnv()
+    rng = random.Random(0)
+    env.reset(seed=0)
+
+    def unit() -> int:
+        _, info = env.reset()
+        steps = 0
+        while True:
+            action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+            _, _, ended, _, info = env.step(action)
+            steps += 1
+            if ended:
+                return steps
 
     return unit
 
@@ -135,17 +171,21 @@ def main() -> None:
         vector = vector_unit(opponents, tables)
         if vector is not None:
             contenders[f"VectorSpadesEnv, {tables:,} tables, {opponents} opponents"] = vector
+    single = single_unit()
+    if single is not None:
+        contenders[SINGLE] = single
     anchor = openspiel_unit()
     if anchor is not None:
-        contenders["OpenSpiel spades, with observation_tensor"] = anchor
+        contenders[ANCHOR] = anchor
+    # Warm every contender up once.  The two that play one hand a call give their steps
+    # per hand (always the same: a bid and 13 cards; 4 bids and 52 cards).
+    per_hand = {name: unit() for name, unit in contenders.items()}
     print(f"spadeskit {spadeskit.__version__} RL benchmark, {datetime.date.today()}")
     print(
         f"machine: {os.cpu_count()} cores, {platform.machine()}, Python "
         f"{platform.python_version()}; {args.rounds} interleaved rounds of {args.round} "
         "CPU s; agent steps per CPU second, medians (range of the per-round ratios)"
     )
-    for unit in contenders.values():
-        unit()
     rates: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(args.rounds):
         for name, unit in contenders.items():
@@ -158,6 +198,20 @@ def main() -> None:
         ratios = [v / b for v, b in zip(values, rates[base], strict=True)]
         spread = f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
         print(f"| {name:<48} | {statistics.median(values):>9,.0f} | {spread:>18} |")
+    if SINGLE in rates and ANCHOR in rates:
+        hands = {name: [v / per_hand[name] for v in rates[name]] for name in (SINGLE, ANCHOR)}
+        ratios = [a / b for a, b in zip(hands[SINGLE], hands[ANCHOR], strict=True)]
+        print()
+        print(f"| {'one hand, deal to score':<48} | {'hands/s':>9} | {'vs OpenSpiel':>18} |")
+        print(f"|{'-' * 50}|{'-' * 11}|{'-' * 20}|")
+        for name in (SINGLE, ANCHOR):
+            mine = statistics.median(hands[name])
+            spread = (
+                f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+                if name == SINGLE
+                else "1.00x"
+            )
+            print(f"| {name:<48} | {mine:>9,.0f} | {spread:>18} |")
 
 
 if __name__ == "__main__":

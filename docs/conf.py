@@ -27,5 +27,6 @@ autodoc_mock_imports = [
     "textual",
     "numpy",
     "ray",
+    "stable_baselines3",
 ]
 exclude_patterns = ["_build"]

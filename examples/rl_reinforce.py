@@ -49,7 +49,7 @@ class Adam:
 def train(hands: int, tables: int, seed: int) -> list[tuple[int, float, float]]:
     """Train for ``hands`` rounds of ``tables`` hands; return (hands played, share of
     hands won, mean reward) every 10 rounds."""
-    env = VectorSpadesEnv(tables, "standard", opponents="random", seat=0)
+    env = VectorSpadesEnv(tables, "standard", opponents="random", seat=0, autoreset_mode="SameStep")
     rng = np.random.default_rng(seed)
     size = env.observation_size + 1  # a constant input: the bias
     weights = np.zeros((size, env.num_actions))
@@ -88,7 +88,7 @@ def train(hands: int, tables: int, seed: int) -> list[tuple[int, float, float]]:
 
 def random_share(tables: int, seed: int, rounds: int = 20) -> float:
     """Return the share of hands a uniformly random player's side wins, for comparison."""
-    env = VectorSpadesEnv(tables, "standard", opponents="random", seat=0)
+    env = VectorSpadesEnv(tables, "standard", opponents="random", seat=0, autoreset_mode="SameStep")
     rng = np.random.default_rng(seed + 1)
     _, info = env.reset(seed=seed + 1)
     won = []

@@ -11,10 +11,8 @@ pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
 import spadeskit  # noqa: E402
+import spadeskit.interop.openspiel  # noqa: E402, F401  (registers the game)
 from spadeskit.interop import encoding  # noqa: E402
-from spadeskit.interop import openspiel as adapter  # noqa: E402
-
-adapter.register()
 
 VARIANTS = ["standard", "jjdd", "cutthroat", "two-handed", "three-suit-trump", "call-break"]
 
@@ -248,3 +246,20 @@ def test_match_mode_observations_include_the_match_so_far() -> None:
     assert len(seen) >= 3
     assert len({text for text, _ in seen.values()}) == len(seen)
     assert len({tensor for _, tensor in seen.values()}) == len(seen)
+
+
+def test_importing_the_adapter_registers_the_game_and_register_is_idempotent() -> None:
+    """As OpenSpiel's own Python games do: a fresh interpreter that imports the adapter
+    loads ``python_spadeskit`` with no other call; ``register()`` again does nothing."""
+    import subprocess
+    import sys
+
+    code = (
+        "import pyspiel, spadeskit.interop.openspiel as a; a.register(); a.register(); "
+        "g = pyspiel.load_game('python_spadeskit'); print(g.num_distinct_actions())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.strip() == str(encoding.NUM_ACTIONS)
+    assert "python_spadeskit" in pyspiel.registered_names()

@@ -115,3 +115,34 @@ def test_match_observations_include_scores_bags_hand_and_dealer() -> None:
     assert match[game.dealer] == 1.0
     assert match[n] == pytest.approx(max(-1, min(1, game.scores[0] / 1000)))
     assert match[3 * n] == pytest.approx(1 / 50)
+
+
+def test_pettingzoos_render_test_passes_in_both_modes(capsys: pytest.CaptureFixture[str]) -> None:
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: env(match=False, render_mode=render_mode))
+    assert "to act" in capsys.readouterr().out
+    with pytest.raises(spadeskit.SpadesError, match="render_mode"):
+        env(render_mode="rgb_array")
+
+
+def test_a_done_agent_steps_with_none_and_nothing_else() -> None:
+    """PettingZoo's AEC rule: once terminated, each agent is selected once more, takes
+    ``None`` and leaves; any other action is refused (GameOver), changing nothing."""
+    e = env(match=False)
+    e.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for agent in e.agent_iter():
+        observation, _, termination, truncation, _ = e.last()
+        if termination or truncation:
+            break
+        e.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    left = list(e.agents)
+    assert len(left) == 4
+    with pytest.raises(spadeskit.GameOver, match="step\\(None\\)"):
+        e.step(0)
+    assert e.agents == left and e.agent_selection == agent
+    for agent in e.agent_iter():
+        assert e.last()[2]
+        e.step(None)
+    assert e.agents == []

@@ -5,12 +5,16 @@ shows a hidden card."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 pytest.importorskip("gymnasium")
 
+import gymnasium.wrappers.vector as wrappers
 from gymnasium.utils.env_checker import check_action_space, check_observation_space
+from gymnasium.vector import AutoresetMode
 
 import spadeskit
 from spadeskit.rl import VectorSpadesEnv, random_actions
@@ -151,7 +155,9 @@ def test_match_episodes_score_and_end_as_the_rules_do() -> None:
     """In match episodes each table keeps its match: a hand scores as
     ``Rules.score_hand`` scores it from the scores and bags as they stood, the match
     goes on until the rules end it, and the table then starts a new one."""
-    env = VectorSpadesEnv(24, episode="match", opponents="greedy", seat=3)
+    env = VectorSpadesEnv(
+        24, episode="match", opponents="greedy", seat=3, autoreset_mode=AutoresetMode.SAME_STEP
+    )
     rules = env.rules
     rng = np.random.default_rng(5)
     _, info = env.reset(seed=9)
@@ -197,3 +203,175 @@ def test_heuristic_opponents_play_legal_hands_that_replay() -> None:
         assert list(result.books) == books.tolist() and list(result.points) == points.tolist()
     bids = [env.menu[k] for k in env.last["choice"][0].tolist()]
     assert all(b in env.menu for b in bids)
+
+
+def _deals_of(env: VectorSpadesEnv) -> list[tuple[int, ...]]:
+    return [tuple(row) for row in env.deals.tolist()]
+
+
+def test_a_reset_without_a_seed_deals_new_hands() -> None:
+    """Gymnasium's rule: ``reset(seed=None)`` carries on with the environment's deals,
+    so every reset, seeded once or never, deals every table a hand it has not had."""
+    for seed in (5, None):
+        env = VectorSpadesEnv(8)
+        env.reset(seed=seed)
+        seen = set(_deals_of(env))
+        for _ in range(3):
+            env.reset()
+            deals = set(_deals_of(env))
+            assert len(deals) == 8 and not deals & seen
+            seen |= deals
+
+
+def test_two_environments_never_seeded_deal_different_hands() -> None:
+    """An environment never seeded deals from a secret of its own, as ``new_game()``
+    does without a seed."""
+    a, b = VectorSpadesEnv(4), VectorSpadesEnv(4)
+    a.reset()
+    b.reset()
+    assert not set(_deals_of(a)) & set(_deals_of(b))
+
+
+def test_a_seeded_environment_still_depends_only_on_the_seed_and_i() -> None:
+    """``reset(seed=s)`` then resets without a seed deal the same hands in any two
+    environments, whatever came before, and table ``i`` is the same at any size."""
+    a, b = VectorSpadesEnv(3), VectorSpadesEnv(6)
+    b.reset()
+    b.reset()
+    rounds = []
+    for env in (a, b):
+        env.reset(seed=11)
+        hands = [_deals_of(env)[:3]]
+        for _ in range(2):
+            env.reset()
+            hands.append(_deals_of(env)[:3])
+        rounds.append(hands)
+    assert rounds[0] == rounds[1]
+    assert len({deal for hands in rounds[0] for deal in hands}) == 9
+
+
+def test_next_step_autoreset_is_the_default_and_same_step_an_option() -> None:
+    """NEXT_STEP (Gymnasium's default): the step that ends the hands returns their last
+    observations and the rewards; the next step ignores the actions and returns the next
+    hands' first observations.  SAME_STEP does both on one step, the last observations in
+    ``info["final_obs"]``.  Both deal the same hands."""
+    nxt = VectorSpadesEnv(6, seat=1)
+    same = VectorSpadesEnv(6, seat=1, autoreset_mode="SameStep")
+    assert nxt.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert same.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    assert VectorSpadesEnv.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    rng = np.random.default_rng(3)
+    _, info = nxt.reset(seed=8)
+    same.reset(seed=8)
+    for _ in range(2):
+        for _ in range(14):
+            actions = random_actions(info["action_mask"], rng)
+            a, reward_a, ended_a, _, info = nxt.step(actions)
+            b, reward_b, ended_b, _, info_b = same.step(actions)
+            assert np.array_equal(reward_a, reward_b) and np.array_equal(ended_a, ended_b)
+        assert ended_a.all() and "final_obs" not in info
+        assert np.array_equal(a, info_b["final_obs"]) and info_b["_final_obs"].all()
+        first, reward, ended, truncated, info = nxt.step(np.full(6, 10**6))
+        assert not reward.any() and not ended.any() and not truncated.any()
+        assert np.array_equal(first, b)
+        assert np.array_equal(info["action_mask"], info_b["action_mask"])
+
+
+def test_match_episodes_at_many_tables_need_same_step_autoreset() -> None:
+    with pytest.raises(spadeskit.SpadesError, match="SAME_STEP"):
+        VectorSpadesEnv(4, episode="match")
+    with pytest.raises(spadeskit.SpadesError, match="autoreset_mode"):
+        VectorSpadesEnv(4, autoreset_mode="Disabled")
+    VectorSpadesEnv(1, episode="match")
+
+
+def _masks(info: Any) -> Any:
+    """Return the action masks from ``info`` (a dict, or a list of dicts)."""
+    if isinstance(info, list):
+        return np.array([i["action_mask"] for i in info])
+    return info["action_mask"]
+
+
+STANDARD_WRAPPERS = {
+    "RecordEpisodeStatistics": wrappers.RecordEpisodeStatistics,
+    "NormalizeObservation": wrappers.NormalizeObservation,
+    "NormalizeReward": wrappers.NormalizeReward,
+    "DtypeObservation": lambda env: wrappers.DtypeObservation(env, np.float64),
+    "RescaleObservation": lambda env: wrappers.RescaleObservation(env, -1.0, 1.0),
+    "FlattenObservation": wrappers.FlattenObservation,
+    "TransformObservation": lambda env: wrappers.TransformObservation(env, lambda o: 2 * o),
+    "ClipReward": lambda env: wrappers.ClipReward(env, -1.0, 1.0),
+    "TransformReward": lambda env: wrappers.TransformReward(env, lambda r: r / 2),
+    "DictInfoToList": wrappers.DictInfoToList,
+}
+
+
+@pytest.mark.parametrize("name", sorted(STANDARD_WRAPPERS))
+def test_gymnasiums_vector_wrappers_run_on_the_environment(name: str) -> None:
+    env = STANDARD_WRAPPERS[name](VectorSpadesEnv(8, seat=3))
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=1)
+    ends = 0
+    for _ in range(45):
+        observations, _, ended, _, info = env.step(random_actions(_masks(info), rng))
+        ends += int(ended.all())
+        assert observations.shape == (8, env.unwrapped.observation_size)
+    assert ends == 3
+
+
+def test_record_episode_statistics_counts_a_hand_and_its_reward() -> None:
+    env = wrappers.RecordEpisodeStatistics(VectorSpadesEnv(8))
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=2)
+    for _ in range(14):
+        _, reward, ended, _, info = env.step(random_actions(info["action_mask"], rng))
+    assert ended.all() and info["_episode"].all()
+    assert info["episode"]["l"].tolist() == [14] * 8
+    assert np.allclose(info["episode"]["r"], reward)
+
+
+def test_render_shows_each_table_as_its_learning_seat_sees_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    env = VectorSpadesEnv(3, seat=2, render_mode="ansi")
+    env.reset(seed=4)
+    texts = env.render()
+    assert texts is not None and len(texts) == 3
+    for table, text in enumerate(texts):
+        own = [c for c in range(54) if int(env.held[table, 2]) >> c & 1]
+        others = [c for s in (0, 1, 3) for c in range(54) if int(env.held[table, s]) >> c & 1]
+        words = set(text.replace(",", " ").split())
+        assert set(_codes(own)) <= words
+        assert not set(_codes(others)) & words
+    loud = VectorSpadesEnv(2, render_mode="human")
+    loud.reset(seed=4)
+    assert loud.render() is None and "table 1" in capsys.readouterr().out
+    assert VectorSpadesEnv(2).render() is None
+    with pytest.raises(spadeskit.SpadesError, match="render_mode"):
+        VectorSpadesEnv(2, render_mode="rgb_array")
+
+
+def _codes(indices: list[int]) -> list[str]:
+    from spadeskit.core.cards import card_at
+
+    return [card_at(i).code for i in indices]
+
+
+def test_one_table_plays_match_episodes_with_next_step_autoreset() -> None:
+    """At one table a match episode ends on the step its last hand ends; only then does
+    the next step ignore its action and start a new match."""
+    env = VectorSpadesEnv(1, episode="match", options={"target": 200}, seat=1)
+    rng = np.random.default_rng(6)
+    _, info = env.reset(seed=6)
+    steps = hands = 0
+    while True:
+        _, reward, ended, _, info = env.step(random_actions(info["action_mask"], rng))
+        steps += 1
+        hands += steps % 14 == 0
+        assert (reward[0] == 0 or steps % 14 == 0) and (not ended[0] or steps % 14 == 0)
+        if ended[0]:
+            break
+    assert hands >= 2 and env.match[0].scores == (0,) * env.sides
+    first, reward, ended, _, info = env.step(np.array([0]))
+    assert not reward.any() and not ended.any() and first[0, -2 * env.sides :].tolist() == [0] * 4
+    assert info["action_mask"][0, 54:].all() and not info["action_mask"][0, :54].any()

@@ -1,9 +1,8 @@
 """Every spadeskit rule set as an OpenSpiel game (the ``openspiel`` extra)::
 
     import pyspiel
-    from spadeskit.interop import openspiel as adapter
+    import spadeskit.interop.openspiel  # registers "python_spadeskit" on import
 
-    adapter.register()
     game = pyspiel.load_game("python_spadeskit", {"variant": "jjdd", "house_rules": "",
                                                   "options": "{}", "match": False})
 
@@ -64,7 +63,8 @@ GAME_TYPE = pyspiel.GameType(
 
 
 def register() -> None:
-    """Register ``python_spadeskit`` with OpenSpiel (safe to call more than once)."""
+    """Register ``python_spadeskit`` with OpenSpiel (importing this module already has;
+    calling it again does nothing)."""
     if "python_spadeskit" not in pyspiel.registered_names():
         pyspiel.register_game(GAME_TYPE, SpadeskitGame)
 
@@ -348,3 +348,7 @@ class SpadeskitObserver:
         cards = " ".join(c.code for c in view.cards)
         events = "; ".join(e.text for e in view.events)
         return f"p{player} {match} [{cards}] {events}"
+
+
+# As OpenSpiel's own Python games do: importing the adapter registers the game.
+register()

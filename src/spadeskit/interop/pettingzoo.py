@@ -16,7 +16,11 @@ layouts and the action numbering shared with the OpenSpiel adapter), read straig
 the state by :mod:`spadeskit.interop.arrays`.  Rewards come when a hand
 is scored: each agent gets its side's points minus the best other side's, in hundreds.
 By default the episode is a whole match (``match=False``: one hand).  Only the agent
-to act may act; out-of-turn claims are not offered.
+to act may act; out-of-turn claims are not offered.  Once the episode ends, each agent
+comes up once more with its termination, and takes ``None`` (PettingZoo's rule for a
+done agent; any other action raises :class:`~spadeskit.core.errors.GameOver`).
+``render_mode="ansi"`` makes :meth:`~SpadeskitEnv.render` return the table as text,
+``"human"`` prints it; another mode raises :class:`~spadeskit.core.errors.SpadesError`.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from spadeskit.core.errors import IllegalAction, SpadesError, shown
+from spadeskit.core.errors import GameOver, IllegalAction, SpadesError, shown
 from spadeskit.core.state import GameState
 from spadeskit.engine.loader import load_rules
 from spadeskit.interop import arrays, encoding
@@ -57,7 +61,11 @@ wrapper (it checks the agent order itself, and an illegal action raises
 class SpadeskitEnv(AECEnv):  # type: ignore[misc]
     """A spadeskit match (or hand) as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi"], "name": "spadeskit_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "spadeskit_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -68,8 +76,10 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise SpadesError(
+                f"render_mode is None, 'ansi' or 'human', not {shown(render_mode, 30)}"
+            )
         if isinstance(house_rules, str) or not isinstance(house_rules, Sequence):
             raise SpadesError(f"house_rules is a list of names, not {shown(house_rules, 40)}")
         self.rules = load_rules(variant, list(house_rules), options or {})
@@ -130,6 +140,12 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            # PettingZoo's rule: a done agent's step takes None, and removes the agent.
+            if action is not None:
+                raise GameOver(
+                    f"{agent} is done (its episode ended): step(None) removes it, and no "
+                    f"other action is taken, not {shown(action, 40)}"
+                )
             self._was_dead_step(action)
             return
         assert self.game is not None
@@ -160,6 +176,8 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self._agent_to_act()
 
     def render(self) -> str | None:
+        """Return the table as text (``render_mode="ansi"``: the hand, the scores, the
+        last events, whose turn it is), or print it (``"human"``)."""
         if self.render_mode is None or self.game is None:
             return None
         game = self.game
@@ -176,6 +194,9 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
                 lines.append(f"{names[view.to_act]} to act")
         elif game.match.end is not None:
             lines.append(f"Match over: {game.match.end.reason}")
+        if self.render_mode == "human":
+            print("\n".join(lines))
+            return None
         return "\n".join(lines)
 
     def close(self) -> None:
