@@ -13,7 +13,7 @@ from typing import Any
 
 # _native chooses the engine's compiled copy or its source as it is imported: first.
 from spadeskit import _compat, _native
-from spadeskit.apps.service import Connection, Seat, SeatError, Table
+from spadeskit.apps.service import Connection, Seat, SeatError, Table, token_digest
 from spadeskit.apps.text_input import parse_action
 from spadeskit.bots import Bot, HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, SimpleBot
 from spadeskit.core.actions import (
@@ -150,6 +150,7 @@ __all__ = [
     "SpadesError",
     "Suit",
     "Table",
+    "token_digest",
     "TableTalk",
     "UnknownPlugin",
     "View",
