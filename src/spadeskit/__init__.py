@@ -14,6 +14,7 @@ from typing import Any
 # _native chooses the engine's compiled copy or its source as it is imported: first.
 from spadeskit import _compat, _native
 from spadeskit.apps.service import Connection, Seat, SeatError, Table, token_digest
+from spadeskit.apps.store import PostgresStore, SQLiteStore, StoreError, TableStore
 from spadeskit.apps.text_input import parse_action
 from spadeskit.bots import Bot, HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, SimpleBot
 from spadeskit.core.actions import (
@@ -135,6 +136,7 @@ __all__ = [
     "PluginError",
     "PluginInfo",
     "PluginSummary",
+    "PostgresStore",
     "RandomBot",
     "RecordError",
     "ReplayStep",
@@ -149,13 +151,16 @@ __all__ = [
     "ShownTrick",
     "SpadesError",
     "Suit",
+    "SQLiteStore",
+    "StoreError",
     "Table",
-    "token_digest",
+    "TableStore",
     "TableTalk",
     "UnknownPlugin",
     "View",
     "WrongPhase",
     "acts_in",
+    "token_digest",
     "action_from_json",
     "available",
     "hookimpl",

@@ -42,8 +42,8 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import attrs
 
@@ -79,6 +79,17 @@ __all__ = [
     "Table",
     "token_digest",
 ]
+
+
+class Journal(Protocol):
+    """Where a table writes itself as it changes (a :class:`~spadeskit.TableStore`):
+    each write happens before the change is made, and a write that raises stops it."""
+
+    def keep(self, table: Table, game: GameState) -> None:
+        """Write the whole table, with ``game`` as its game."""
+
+    def append(self, table: Table, seat: int, action: Action) -> None:
+        """Write one more action of the hand (no new deal) after the last write."""
 
 
 class SeatError(SpadesError):
@@ -174,7 +185,7 @@ class Table:
         self._stand_in = stand_in
         self._holders: dict[int, object] = {}
         self._gone_since: dict[int, float] = {}
-        self._journal: Callable[[Table, GameState], None] | None = None
+        self._journal: Journal | None = None
 
     # -- setting up -----------------------------------------------------------------------
 
@@ -373,7 +384,11 @@ class Table:
     def _apply(self, seat: int, action: Action) -> None:
         before = self.game
         after = before.apply(action, seat)
-        self._save(after)
+        if self._journal is not None:
+            if len(after.hand_results) != len(before.hand_results):
+                self._journal.keep(self, after)  # a new deal: the whole table again
+            else:
+                self._journal.append(self, seat, action)
         self.game = after
         if len(after.hand_results) > len(before.hand_results):  # one action ends one hand
             self._hand_ended(before, seat, action, after.hand_results[-1])
@@ -385,9 +400,9 @@ class Table:
             self._catch_up()
 
     def _save(self, game: GameState) -> None:
-        """Write the table (with ``game``) to its store before anyone is told."""
+        """Write the whole table (with ``game``) to its store before anyone is told."""
         if self._journal is not None:
-            self._journal(self, game)
+            self._journal.keep(self, game)
 
     # -- what each seat is told -----------------------------------------------------------
 
@@ -517,8 +532,10 @@ class Table:
 
     def _state(self, game: GameState | None) -> dict[str, Any]:
         with self._lock:
+            game = self.game if game is None else game
+            game.to_act  # noqa: B018  (a secret deal is made when first looked at: look now, so the record holds it)
             return {
-                "record": (game or self.game).to_record(key=self._key),
+                "record": game.to_record(key=self._key),
                 "seats": {str(s): list(kept) for s, kept in self._seats.items()},
                 "bots": {str(s): spec for s, spec in self._bot_specs.items()},
                 "read": {str(a): n for a, n in self._read.items() if a is not None},
