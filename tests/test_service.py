@@ -357,7 +357,7 @@ def test_a_short_key_is_refused_when_the_table_is_made() -> None:
     with pytest.raises(spadeskit.RecordError, match="16 bytes"):
         spadeskit.Table(spadeskit.load_rules("standard"), key="short")
     with pytest.raises(spadeskit.SpadesError):
-        spadeskit.Table(spadeskit.load_rules("standard"), bot_moves=0)
+        spadeskit.Table(spadeskit.load_rules("standard"), bot_moves=-1)
 
 
 def test_parse_action_out_of_turn_carries_the_action_it_read() -> None:

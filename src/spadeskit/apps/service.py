@@ -131,7 +131,8 @@ class Table:
     ``bots`` maps seats to bots: any object with ``choose(view) -> Action``, or the name
     of one of :mod:`spadeskit.arena`'s bots (``"simple"``), which a store can rebuild.
     Bots act when it is their turn, at most ``bot_moves`` actions per call (see
-    :meth:`play_bots`), so no call plays a whole match.  ``abandon_after`` (seconds)
+    :meth:`play_bots`; 0: only when the server calls it), so no call plays a whole
+    match.  ``abandon_after`` (seconds)
     frees a seat whose player's connection is gone that long (:meth:`reap`), or gives it
     to a ``stand_in`` bot (a bot name) when one is named.
     """
@@ -166,8 +167,8 @@ class Table:
         abandon_after: float | None,
         stand_in: str | None,
     ) -> None:
-        if type(bot_moves) is not int or bot_moves < 1:
-            raise SpadesError(f"bot_moves is a whole number of 1 or more, not {shown(bot_moves)}")
+        if type(bot_moves) is not int or bot_moves < 0:
+            raise SpadesError(f"bot_moves is a whole number of 0 or more, not {shown(bot_moves)}")
         if abandon_after is not None and (
             not isinstance(abandon_after, (int, float)) or not abandon_after >= 0
         ):
@@ -811,6 +812,12 @@ class Connection:
         if _depth(request) > MESSAGE_DEPTH:
             raise SpadesError(f"a message nests at most {MESSAGE_DEPTH} levels", code="bad-message")
         return request
+
+    @property
+    def resuming(self) -> bool:
+        """Return whether the next :meth:`update` starts from a cursor the client gave
+        (after a rejoin with ``since``) rather than from its last update."""
+        return self._since is not None
 
     def update(self) -> dict[str, Any]:
         """Return this client's events since its last update, its view now and its
