@@ -156,6 +156,7 @@ class Hub:
         self.clients.append(client)
         if self._reaper is None:
             self._reaper = asyncio.get_running_loop().create_task(self._reap())
+        self.start_bots()
         return client
 
     async def receive(self, client: Client, message: str | bytes) -> None:
