@@ -634,10 +634,9 @@ class Table:
             self._add_bot(seat, bot)
         self.play_bots(self._bot_moves)
 
-    def _add_bot(self, seat: int, bot: Bot | str) -> None:
-        spec = None
-        if isinstance(bot, str):
-            spec, bot = bot, bot_class(bot)()
+    def _add_bot(self, seat: int, given: Bot | str) -> None:
+        spec = given if isinstance(given, str) else None
+        bot: Bot = bot_class(given)() if isinstance(given, str) else given
         if not callable(getattr(bot, "choose", None)):
             raise SpadesError(f"the bot for seat {seat} has no choose(view) method")
         reset = getattr(bot, "reset", None)
