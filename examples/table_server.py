@@ -72,7 +72,7 @@ async def run(
     hub.start_bots()
 
     async def handle(websocket: ServerConnection) -> None:
-        client = hub.connect(websocket.send, websocket.close)
+        client = hub.connect(websocket.transport, websocket.close)
         try:
             async for message in websocket:
                 await hub.receive(client, message)

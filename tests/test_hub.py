@@ -15,17 +15,36 @@ from spadeskit.apps.hub import Hub, updates
 
 
 class Socket:
-    """A transport that records what it was sent; ``stuck`` never finishes a send."""
+    """A transport that keeps what it was sent, as messages; ``stuck`` never sends
+    anything, as a peer that does not read."""
 
     def __init__(self, stuck: bool = False) -> None:
         self.sent: list[dict[str, Any]] = []
         self.stuck = stuck
+        self.waiting = 0
         self.closed = False
 
-    async def send(self, text: str) -> None:
+    def write(self, data: bytes) -> None:
         if self.stuck:
-            await asyncio.Event().wait()
-        self.sent.append(json.loads(text))
+            self.waiting += len(data)
+            return
+        while data:  # frames the hub wrote: a header and a payload each
+            size, start = data[1], 2
+            if size == 126:
+                size, start = int.from_bytes(data[2:4], "big"), 4
+            elif size == 127:
+                size, start = int.from_bytes(data[2:10], "big"), 10
+            self.sent.append(json.loads(data[start : start + size]))
+            data = data[start + size :]
+
+    def get_write_buffer_size(self) -> int:
+        return self.waiting
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def abort(self) -> None:
+        self.closed = True
 
     async def close(self) -> None:
         self.closed = True
@@ -38,10 +57,10 @@ def table(**kwargs: Any) -> spadeskit.Table:
 
 def test_a_client_that_never_reads_is_dropped_and_the_others_play_on() -> None:
     async def main() -> None:
-        hub = Hub(table(bots={s: "random" for s in (1, 2, 3)}), queue=8)
+        hub = Hub(table(bots={s: "random" for s in (1, 2, 3)}), buffer=20_000)
         ann, stuck = Socket(), Socket(stuck=True)
-        player = hub.connect(ann.send, ann.close)
-        watcher = hub.connect(stuck.send, stuck.close)
+        player = hub.connect(ann, ann.close)  # type: ignore[arg-type]
+        watcher = hub.connect(stuck, stuck.close)  # type: ignore[arg-type]
         await hub.receive(watcher, '{"watch": true}')
         await hub.receive(player, '{"join": "Ann", "seat": 0}')
         acted = None
@@ -64,8 +83,8 @@ def test_a_flood_is_refused_too_fast_and_other_clients_still_get_answers() -> No
     async def main() -> None:
         hub = Hub(table(), rate=10, burst=20)
         flood, calm = Socket(), Socket()
-        flooder = hub.connect(flood.send, flood.close)
-        other = hub.connect(calm.send, calm.close)
+        flooder = hub.connect(flood, flood.close)  # type: ignore[arg-type]
+        other = hub.connect(calm, calm.close)  # type: ignore[arg-type]
         answered = asyncio.create_task(hub.receive(other, '{"watch": true}'))
         began = time.monotonic()
         for sent in range(2000):

@@ -1,17 +1,20 @@
-"""A table's clients on an asyncio server: fair, bounded, and never held up by one client.
+"""A table's clients on an asyncio websocket server: fair, bounded, and never held up by
+one client.
 
 A :class:`Hub` carries the messages of one :class:`~spadeskit.Table`'s clients for a
-server (a websocket server, an aiohttp app), whatever the transport: the server gives
-it each client's ``send`` and ``close`` coroutines and every message the client sends;
-the hub answers through :class:`~spadeskit.Connection` and keeps the promises a public
-server must keep:
+websocket server (the ``websockets`` library, aiohttp), whatever the library: the server
+gives it each client's transport (the connection's :class:`asyncio.WriteTransport`,
+after the websocket handshake) and a coroutine that closes the connection, and every
+message the client sends; the hub answers through :class:`~spadeskit.Connection` and
+keeps the promises a public server must keep:
 
-* **Bounded send queues.**  Each client has a queue of :attr:`Hub.queue` messages and
-  its own sender task; a client that does not read fills its queue and is dropped
-  (closed), and nobody else waits for it.
+* **Bounded sends.**  The hub writes each message as a websocket frame straight to the
+  client's transport, without waiting: a client that does not read fills its buffers,
+  and once more than :attr:`Hub.buffer` bytes wait to be sent to it, it is dropped
+  (closed).  Nobody else waits for it.
 * **One update per audience.**  After a change, each seat's update and the spectators'
-  update are built and turned into text once; spectators who were up to date share one
-  text (:func:`updates`).
+  update are built, turned into text and framed once; spectators who were up to date
+  share one frame (:func:`updates`).
 * **Fairness.**  Each client may send :attr:`Hub.rate` messages a second (bursts of
   :attr:`Hub.burst`); faster ones are answered ``too-fast`` and dropped unread.  The hub
   yields to the event loop after every message, so a flood from one client does not
@@ -36,10 +39,23 @@ from typing import Any
 from spadeskit.apps.service import Connection, Table
 from spadeskit.core.errors import SpadesError
 
-__all__ = ["Client", "Hub", "updates"]
+__all__ = ["Client", "Hub", "frame", "updates"]
 
-Send = Callable[[str], Awaitable[Any]]
 Close = Callable[[], Awaitable[Any]]
+
+
+def frame(text: str) -> bytes:
+    """Return ``text`` as one websocket text frame from a server (RFC 6455: final, not
+    masked, not compressed)."""
+    payload = text.encode("utf-8")
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x81, size))
+    elif size < 1 << 16:
+        head = bytes((0x81, 126)) + size.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + size.to_bytes(8, "big")
+    return head + payload
 
 
 def updates(connections: Iterable[Connection]) -> list[tuple[Connection, str]]:
@@ -69,37 +85,27 @@ def updates(connections: Iterable[Connection]) -> list[tuple[Connection, str]]:
 
 
 class Client:
-    """One client of a :class:`Hub`: its :class:`~spadeskit.Connection`, its send queue
-    and its sender task, and its rate budget."""
+    """One client of a :class:`Hub`: its :class:`~spadeskit.Connection`, its transport
+    and its rate budget."""
 
-    def __init__(self, hub: Hub, send: Send, close: Close) -> None:
+    def __init__(self, hub: Hub, transport: asyncio.WriteTransport, close: Close) -> None:
         self.connection = Connection(hub.table)
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(hub.queue)
+        self.transport = transport
         self.closed = False
         self._close = close
+        self._buffer = hub.buffer
         self._budget = float(hub.burst)
         self._checked = time.monotonic()
-        self._sender = asyncio.create_task(self._send_all(send))
 
-    async def _send_all(self, send: Send) -> None:
-        try:
-            while (text := await self.queue.get()) is not None:
-                await send(text)
-        except Exception:  # noqa: BLE001  (a broken socket: the client is gone)
-            pass
-        await self.shut()
-
-    def put(self, text: str | None) -> bool:
-        """Queue ``text`` for the client (``None``: close after what is queued); return
-        False, and close the client, if its queue is full."""
+    def put(self, data: bytes) -> bool:
+        """Write a framed message to the client; return False, and close the client, if
+        too much is still waiting to be sent to it (or it is gone)."""
         if self.closed:
             return False
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self._sender.cancel()
+        if self.transport.is_closing() or self.transport.get_write_buffer_size() > self._buffer:
             asyncio.get_running_loop().create_task(self.shut())
             return False
+        self.transport.write(data)
         return True
 
     def spend(self, rate: float, burst: int) -> bool:
@@ -113,20 +119,23 @@ class Client:
         return True
 
     async def shut(self) -> None:
-        """Close the client (at most 2 seconds spent on a polite close)."""
+        """Close the client (at most 2 seconds spent on a polite close, then the
+        transport is cut)."""
         if self.closed:
             return
         self.closed = True
         self.connection.close()
-        with contextlib.suppress(Exception, asyncio.TimeoutError):
+        try:
             await asyncio.wait_for(self._close(), 2)
+        except Exception:  # noqa: BLE001  (a peer that does not answer: cut it off)
+            self.transport.abort()
 
 
 class Hub:
     """The clients of one table (see the module).
 
-    ``queue`` bounds each client's unsent messages; ``rate`` and ``burst`` bound the
-    messages a client may send; ``bot_pace`` is the pause after each bot move;
+    ``buffer`` bounds the bytes waiting to be sent to one client; ``rate`` and ``burst``
+    bound the messages a client may send; ``bot_pace`` is the pause after each bot move;
     ``reap_every`` is how often abandoned seats are looked for.
     """
 
@@ -134,14 +143,14 @@ class Hub:
         self,
         table: Table,
         *,
-        queue: int = 256,
+        buffer: int = 1 << 20,
         rate: float = 20.0,
         burst: int = 40,
         bot_pace: float = 0.0,
         reap_every: float = 5.0,
     ) -> None:
         self.table = table
-        self.queue = queue
+        self.buffer = buffer
         self.rate = rate
         self.burst = burst
         self.bot_pace = bot_pace
@@ -150,9 +159,9 @@ class Hub:
         self._pump: asyncio.Task[None] | None = None
         self._reaper: asyncio.Task[None] | None = None
 
-    def connect(self, send: Send, close: Close) -> Client:
-        """Add a client, given how to send it text and how to close it."""
-        client = Client(self, send, close)
+    def connect(self, transport: asyncio.WriteTransport, close: Close) -> Client:
+        """Add a client, given its transport and how to close it."""
+        client = Client(self, transport, close)
         self.clients.append(client)
         if self._reaper is None:
             self._reaper = asyncio.get_running_loop().create_task(self._reap())
@@ -166,24 +175,24 @@ class Hub:
             slow = SpadesError(
                 f"too many messages: at most {self.rate:g} a second", code="too-fast"
             )
-            client.put(json.dumps({"error": slow.to_json()}))
+            client.put(frame(json.dumps({"error": slow.to_json()})))
         else:
             try:
                 replies, changed = client.connection.receive(message)
             except SpadesError as error:  # a store that could not write: nothing changed
                 replies, changed = [{"error": error.to_json()}], False
             for reply in replies:
-                client.put(json.dumps(reply))
+                client.put(frame(json.dumps(reply)))
             if changed:
                 self.broadcast()
                 self.start_bots()
         await asyncio.sleep(0)  # one message, then let the others in
 
     def disconnect(self, client: Client) -> None:
-        """Forget a client whose transport is closed."""
+        """Forget a client whose connection is closed."""
         if client in self.clients:
             self.clients.remove(client)
-        client.put(None)
+        client.closed = True
         client.connection.close()
 
     def broadcast(self) -> None:
@@ -191,12 +200,15 @@ class Hub:
         those whose seat a newer connection took."""
         live = [c for c in self.clients if not c.closed]
         by_connection = {id(c.connection): c for c in live}
+        frames: dict[int, bytes] = {}
         for connection, text in updates(c.connection for c in live):
             client = by_connection[id(connection)]
-            if not client.put(text) or connection.replaced:
-                client.put(None)
-                self.clients.remove(client)
-        self.clients = [c for c in self.clients if not c.closed]
+            data = frames.get(id(text))
+            if data is None:
+                data = frames[id(text)] = frame(text)
+            if client.put(data) and connection.replaced:
+                asyncio.get_running_loop().create_task(client.shut())
+        self.clients = [c for c in self.clients if not c.closed and not c.connection.replaced]
 
     def start_bots(self) -> None:
         """Let the bots move, if one is to act and they are not moving already."""

@@ -237,9 +237,11 @@ async def table_info(request: web.Request) -> web.Response:
 
 async def socket(request: web.Request) -> web.WebSocketResponse:
     hub = _entry(request).hub
-    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MESSAGE_SIZE * 4)
+    # No per-message compression: the hub writes one frame per update for every client.
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MESSAGE_SIZE * 4, compress=False)
     await ws.prepare(request)
-    client = hub.connect(ws.send_str, ws.close)
+    assert request.transport is not None  # open: the handshake just went out on it
+    client = hub.connect(request.transport, ws.close)
     try:
         async for message in ws:
             if message.type is WSMsgType.TEXT:
