@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import spadeskit
 from spadeskit.core.results import BookTransfer
@@ -50,3 +53,38 @@ def test_a_score_sheet_transfer_moves_at_most_a_hands_tricks(books: int) -> None
     with pytest.raises(spadeskit.SpadesError, match="transfer moves at most 13 books"):
         sheet.add_hand([3] * 4, [4, 3, 3, 3], transfers=[BookTransfer(0, 1, books, "renege")])
     assert sheet.add_hand([3] * 4, [4, 3, 3, 3], transfers=[BookTransfer(0, 1, 3, "renege")])
+
+
+JUNK = st.recursive(
+    st.one_of(
+        st.integers(),
+        st.integers(min_value=10**30, max_value=10**40),
+        st.floats(allow_nan=True),
+        st.booleans(),
+        st.none(),
+        st.text(max_size=8),
+        st.sampled_from([spadeskit.Play("2C"), spadeskit.Nil(), object()]),
+    ),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(["play_bots", "reap", "orphan", "news", "events", "join", "leave"]), JUNK)
+def test_a_table_refuses_junk_with_a_spades_error_and_is_unchanged(method: str, value: Any) -> None:
+    table = spadeskit.Table(spadeskit.load_rules("standard"), seed=1, bots={1: "random"})
+    before, seats = table.game, table.seats
+    try:
+        getattr(table, method)(value)
+    except spadeskit.SpadesError:
+        assert table.game is before and table.seats == seats
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["expire", "remove", "add"]), JUNK)
+def test_a_store_refuses_junk_with_a_spades_error(method: str, value: Any) -> None:
+    store = spadeskit.SQLiteStore(":memory:", key="a server key of sixteen bytes")
+    with contextlib.suppress(spadeskit.SpadesError):
+        getattr(store, method)(value)
+    store.close()

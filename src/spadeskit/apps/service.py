@@ -81,6 +81,13 @@ __all__ = [
 ]
 
 
+def _seconds(now: object) -> float:
+    """Return ``now`` as a time in seconds, or raise SpadesError."""
+    if isinstance(now, bool) or not isinstance(now, (int, float)) or not -1e18 < now < 1e18:
+        raise SpadesError(f"a time is a number of seconds, not {shown(now, 20)}")
+    return float(now)
+
+
 class Journal(Protocol):
     """Where a table writes itself as it changes (a :class:`~spadeskit.TableStore`):
     each write happens before the change is made, and a write that raises stops it."""
@@ -291,13 +298,13 @@ class Table:
         with self._lock:
             if self._holders.get(seat) is holder:
                 del self._holders[seat]
-                self._gone_since[seat] = time.monotonic() if now is None else now
+                self._gone_since[seat] = time.monotonic() if now is None else _seconds(now)
 
     def orphan(self, now: float | None = None) -> None:
         """Count every seat with no live connection as abandoned from ``now`` (a
         server that has just restarted calls it: nobody is connected yet)."""
         with self._lock:
-            start = time.monotonic() if now is None else now
+            start = time.monotonic() if now is None else _seconds(now)
             for seat in self._seats:
                 if seat not in self._holders:
                     self._gone_since.setdefault(seat, start)
@@ -309,7 +316,7 @@ class Table:
         with self._lock:
             if self._abandon_after is None:
                 return []
-            clock = time.monotonic() if now is None else now
+            clock = time.monotonic() if now is None else _seconds(now)
             gone = [
                 s
                 for s, since in sorted(self._gone_since.items())
@@ -366,6 +373,8 @@ class Table:
         advances only so), and may call it from a worker thread: a bot chooses
         outside the table's lock, so other calls are not held up while it thinks.
         """
+        if type(limit) is not int:
+            raise SpadesError(f"play_bots takes a whole number of moves, not {shown(limit, 20)}")
         moves = 0
         while moves < limit:
             with self._lock:
@@ -570,7 +579,9 @@ class Table:
                     int(cursor), len(table._streams[int(seat)])
                 )
             table._read[None] = min(int(snapshot["watchers_read"]), len(table._streams[None]))
-        except (KeyError, TypeError, AttributeError) as exc:
+        except SpadesError:
+            raise
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise RecordError(f"not a table's snapshot: {type(exc).__name__} {exc}") from None
         assert len(table._audiences) == n + 1
         return table

@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from spadeskit.apps.service import Table
+from spadeskit.apps.service import Table, _seconds
 from spadeskit.core.actions import Action, action_from_json
 from spadeskit.core.errors import RecordError, SpadesError, install_hint, shown
 from spadeskit.core.records import sign
@@ -105,6 +105,10 @@ class TableStore:
         if table._key != self.key:
             raise StoreError("a table kept in a store is signed with the store's key")
         name = secrets.token_urlsafe(8) if name is None else name
+        if not isinstance(name, str) or not 0 < len(name) <= 100:
+            raise StoreError(
+                f"a table's name is text of 1 to 100 characters, not {shown(name, 20)}"
+            )
         with table._lock:
             self._keep(name, table, table.game, insert=True)
             table._journal = _Journal(self, name)
@@ -117,15 +121,20 @@ class TableStore:
         :class:`~spadeskit.RecordError` if a table's rows were altered."""
         tables = {}
         for name, snapshot, actions in self._rows():
-            kept = json.loads(snapshot)
-            table = Table.from_snapshot(kept, key=self.key)
-            count, mac = len(kept["record"]["actions"]), str(kept["record"].get("mac"))
-            for n, seat, action, given in actions:
-                mac = self._chain(mac, name, n, seat, action)
-                if n != count or not hmac.compare_digest(mac, given):
-                    raise RecordError(f"table {name!r}: action {n} in the store was altered")
-                table._apply(seat, action_from_json(json.loads(action)))
-                count += 1
+            try:
+                kept = json.loads(snapshot)
+                table = Table.from_snapshot(kept, key=self.key)
+                count, mac = len(kept["record"]["actions"]), str(kept["record"].get("mac"))
+                for n, seat, action, given in actions:
+                    mac = self._chain(mac, name, n, seat, action)
+                    if n != count or not hmac.compare_digest(mac, given):
+                        raise RecordError(f"action {n} in the store was altered")
+                    table._apply(seat, action_from_json(json.loads(action)))
+                    count += 1
+            except SpadesError as error:
+                raise RecordError(f"table {name!r} cannot be rebuilt: {error}") from None
+            except (ValueError, KeyError, TypeError) as exc:  # rows that are not JSON we wrote
+                raise RecordError(f"table {name!r} cannot be rebuilt: {exc}") from None
             self._tails[name] = (count, mac)
             table._journal = _Journal(self, name)
             table.orphan()
@@ -135,7 +144,7 @@ class TableStore:
     def expire(self, now: float | None = None) -> list[str]:
         """Forget the finished and idle tables whose time is up (see the module) and
         return their names; a server drops them from memory too."""
-        clock = time.time() if now is None else now
+        clock = time.time() if now is None else _seconds(now)
         gone = self._delete_old(clock - self.finished_after, clock - self.idle_after)
         for name in gone:
             self._tails.pop(name, None)
@@ -143,6 +152,8 @@ class TableStore:
 
     def remove(self, name: str) -> None:
         """Forget the table ``name``."""
+        if not isinstance(name, str):
+            raise StoreError(f"a table's name is text, not {shown(name, 20)}")
         self._delete(name)
         self._tails.pop(name, None)
 
