@@ -13,7 +13,9 @@ from typing import Any
 
 # _native chooses the engine's compiled copy or its source as it is imported: first.
 from spadeskit import _compat, _native
-from spadeskit.apps.service import Connection, Seat, SeatError, Table, token_digest
+from spadeskit.apps.connection import Connection
+from spadeskit.apps.seating import Seat, SeatError, token_digest
+from spadeskit.apps.service import Table
 from spadeskit.apps.store import PostgresStore, SQLiteStore, StoreError, TableStore
 from spadeskit.apps.text_input import parse_action
 from spadeskit.bots import Bot, HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, SimpleBot

@@ -36,7 +36,8 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from spadeskit.apps.service import Connection, Table
+from spadeskit.apps.connection import Connection
+from spadeskit.apps.service import Table
 from spadeskit.core.errors import SpadesError
 
 __all__ = ["Client", "Hub", "frame", "updates"]

@@ -41,7 +41,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from spadeskit.apps.service import Table, _seconds
+from spadeskit.apps.seating import seconds
+from spadeskit.apps.service import Table
 from spadeskit.core.actions import Action, action_from_json
 from spadeskit.core.errors import RecordError, SpadesError, install_hint, shown
 from spadeskit.core.records import sign
@@ -144,7 +145,7 @@ class TableStore:
     def expire(self, now: float | None = None) -> list[str]:
         """Forget the finished and idle tables whose time is up (see the module) and
         return their names; a server drops them from memory too."""
-        clock = time.time() if now is None else _seconds(now)
+        clock = time.time() if now is None else seconds(now)
         gone = self._delete_old(clock - self.finished_after, clock - self.idle_after)
         for name in gone:
             self._tails.pop(name, None)

@@ -36,8 +36,8 @@ import attrs
 from aiohttp import WSMsgType, web
 
 import spadeskit
+from spadeskit.apps.connection import MESSAGE_SIZE
 from spadeskit.apps.hub import Hub
-from spadeskit.apps.service import MESSAGE_SIZE
 
 STATIC = files("spadeskit_web_table") / "static"
 BOTS = ("heuristic", "simple", "random")
