@@ -1,5 +1,5 @@
 """The table's protocol, written once for every server: one client of a
-:class:`~spadeskit.Table`, whatever carries its messages (see :class:`Connection`)."""
+:class:`~spadeskit.apps.service.Table`, whatever carries its messages (see :class:`Connection`)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from spadeskit.apps import service
 from spadeskit.apps.seating import SeatError
-from spadeskit.apps.service import Table
 from spadeskit.core.actions import action_from_json
 from spadeskit.core.errors import SpadesError
 
@@ -60,8 +60,9 @@ def _too_deep(text: str | bytes) -> bool:
 
 
 class Connection:
-    """One client of a :class:`~spadeskit.Table`, whatever carries its messages (a websocket, HTTP
-    requests): the table's JSON protocol written once, so every server speaks it alike.
+    """One client of a :class:`~spadeskit.apps.service.Table`, whatever carries its
+    messages (a websocket, HTTP requests): the table's JSON protocol written once, so
+    every server speaks it alike.
 
     Messages are JSON objects (text or already decoded), at most
     :data:`MESSAGE_SIZE` characters and :data:`MESSAGE_DEPTH` levels deep:
@@ -97,7 +98,7 @@ class Connection:
     ['E bids 4']
     """
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: service.Table) -> None:
         self.table = table
         self.seat: int | None = None
         self.attached = False
@@ -207,6 +208,6 @@ class Connection:
 
     def close(self) -> None:
         """Say that the client is gone: its seat counts as abandoned from now (see
-        :meth:`spadeskit.Table.reap`), unless a newer connection holds it."""
+        :meth:`spadeskit.apps.service.Table.reap`), unless a newer connection holds it."""
         if self.seat is not None:
             self.table.detach(self.seat, self)

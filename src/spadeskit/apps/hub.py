@@ -1,7 +1,7 @@
 """A table's clients on an asyncio websocket server: fair, bounded, and never held up by
 one client.
 
-A :class:`Hub` carries the messages of one :class:`~spadeskit.Table`'s clients for a
+A :class:`Hub` carries the messages of one :class:`~spadeskit.apps.service.Table`'s clients for a
 websocket server (the ``websockets`` library, aiohttp), whatever the library: the server
 gives it each client's transport (the connection's :class:`asyncio.WriteTransport`,
 after the websocket handshake) and a coroutine that closes the connection, and every
@@ -20,11 +20,11 @@ keeps the promises a public server must keep:
   yields to the event loop after every message, so a flood from one client does not
   stall the others.
 * **Bots off the event loop.**  Bots move one at a time in a worker thread
-  (:meth:`spadeskit.Table.play_bots`), ``bot_pace`` seconds apart, each move sent as
+  (:meth:`spadeskit.apps.service.Table.play_bots`), ``bot_pace`` seconds apart, each move sent as
   an update; a bots-only table advances so, at the server's pace.
 * **Abandoned seats.**  Every :attr:`Hub.reap_every` seconds the table frees (or gives
   to its stand-in bot) the seats whose players have been gone too long
-  (:meth:`spadeskit.Table.reap`).
+  (:meth:`spadeskit.apps.service.Table.reap`).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from spadeskit.apps import service
 from spadeskit.apps.connection import Connection
-from spadeskit.apps.service import Table
 from spadeskit.core.errors import SpadesError
 
 __all__ = ["Client", "Hub", "frame", "updates"]
@@ -142,7 +142,7 @@ class Hub:
 
     def __init__(
         self,
-        table: Table,
+        table: service.Table,
         *,
         buffer: int = 1 << 20,
         rate: float = 20.0,

@@ -1,6 +1,6 @@
 """Who sits at a table: each seat's player (a name and the digest of a secret token),
 the seat's one live connection, and since when a seat has had none (see
-:class:`~spadeskit.Table`)."""
+:class:`~spadeskit.apps.service.Table`)."""
 
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ class SeatError(SpadesError):
 
 @attrs.frozen
 class Seat:
-    """A seat at a :class:`~spadeskit.Table`: its number, the player's name and the
-    secret token that proves a connection is that player (only
-    :meth:`~spadeskit.Table.join` gives it: send it to that player only; the table keeps
-    its digest, never the token)."""
+    """A seat at a :class:`~spadeskit.apps.service.Table`: its number, the player's
+    name and the secret token that proves a connection is that player (only
+    :meth:`~spadeskit.apps.service.Table.join` gives it: send it to that player only;
+    the table keeps its digest, never the token)."""
 
     seat: int
     name: str
@@ -51,7 +51,7 @@ def seconds(now: object) -> float:
 
 class Seats:
     """The seats of one table (``names``, one per seat).  Not thread-safe on its own:
-    the :class:`~spadeskit.Table` that owns it holds its lock around every call."""
+    the :class:`~spadeskit.apps.service.Table` that owns it holds its lock around every call."""
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = tuple(names)

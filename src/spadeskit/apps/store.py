@@ -1,7 +1,7 @@
 """Durable tables: a :class:`TableStore` keeps every table a server runs, so a crash or
 a restart loses nothing.
 
-A store keeps one row per table: the table's :meth:`~spadeskit.Table.snapshot` (its
+A store keeps one row per table: the table's :meth:`~spadeskit.apps.service.Table.snapshot` (its
 signed record, which is the log of every accepted action, the seats with their tokens'
 SHA-256 digests, never the tokens, the bots' names and the news cursors), whether the
 match is over, and when the row was last written::
@@ -118,7 +118,7 @@ class TableStore:
     def load(self) -> dict[str, Table]:
         """Return every table kept, by name, rebuilt as it was last written and kept
         in this store from now on; their seats count as abandoned from now (see
-        :meth:`spadeskit.Table.reap`) until their players come back.  Raise
+        :meth:`spadeskit.apps.service.Table.reap`) until their players come back.  Raise
         :class:`~spadeskit.RecordError` if a table's rows were altered."""
         tables = {}
         for name, snapshot, actions in self._rows():

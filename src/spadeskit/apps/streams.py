@@ -30,7 +30,7 @@ class Streams:
     """The event streams of a table's audiences (each seat, and the spectators), kept
     up to date with the game: call :meth:`after` with each action the game takes.
 
-    Not thread-safe on its own: the :class:`~spadeskit.Table` that owns it holds its
+    Not thread-safe on its own: the :class:`~spadeskit.apps.service.Table` that owns it holds its
     lock around every call.
     """
 
