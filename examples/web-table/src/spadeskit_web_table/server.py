@@ -323,9 +323,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--allow-seeds", action="store_true", help="let clients seed tables (tests, demos)"
     )
+    parser.add_argument("--tables-per-client", type=int, default=TABLES_PER_CLIENT)
+    parser.add_argument("--max-tables", type=int, default=MAX_TABLES)
     args = parser.parse_args(argv)
     store = spadeskit.SQLiteStore(args.db, key=server_key(args.db))
-    app = create_app(store, allow_seeds=args.allow_seeds, bot_pace=args.bot_pace)
+    app = create_app(
+        store,
+        allow_seeds=args.allow_seeds,
+        bot_pace=args.bot_pace,
+        tables_per_client=args.tables_per_client,
+        max_tables=args.max_tables,
+    )
     try:
         web.run_app(app, host=args.host, port=args.port, print=lambda text: print(text, flush=True))
     finally:
