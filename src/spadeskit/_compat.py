@@ -80,6 +80,11 @@ SPLIT: dict[str, dict[str, str]] = {
         "hand_events": "engine.telling",
         "last_trick": "engine.telling",
     },
+    "service": {
+        "Connection": "apps.connection",
+        "Seat": "apps.seating",
+        "SeatError": "apps.seating",
+    },
     "views": {"make_view": "engine.viewing"},
 }
 """Names a 0.2.0 module held that now live elsewhere than the rest of it."""

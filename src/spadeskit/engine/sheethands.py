@@ -110,8 +110,6 @@ def checked_transfers(engine: Engine, transfers: object) -> tuple[BookTransfer, 
         )
     moved = tuple(transfers)
     sides = range(len(engine.rules.table.sides))
-    deal = engine.rules.table.deal
-    tricks = (engine.rules.table.players * deal.hand_size + deal.pile) // engine.rules.table.players
     for transfer in moved:
         if not isinstance(transfer, BookTransfer):
             raise SpadesError(
@@ -125,11 +123,6 @@ def checked_transfers(engine: Engine, transfers: object) -> tuple[BookTransfer, 
             )
         if type(transfer.books) is not int or transfer.books < 0:
             raise SpadesError(f"a transfer moves 0 books or more, not {shown(transfer.books, 20)}")
-        if transfer.books > tricks:
-            raise SpadesError(
-                f"a transfer moves at most {tricks} books (a hand's tricks), not "
-                f"{shown(transfer.books, 20)}"
-            )
     return moved
 
 
