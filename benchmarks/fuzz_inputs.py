@@ -13,8 +13,10 @@ Entry points: card and action parsing (``parse_card``, ``parse_action``,
 ``action_from_json``), ``load_rules``, ``new_game``, ``apply``, ``legal_actions``,
 ``view``, ``to_record`` and ``replay`` (with and without keys), ``score_hand`` (by
 lists and by ``HandSummary``), the score sheet (with transfers), ``trick_winner``,
-``simulate``, ``rollout``, the arena's ``make_bot``, the command line, and, when their
-extras are installed, the OpenSpiel game and the PettingZoo environment.
+``simulate``, ``rollout``, the arena's ``make_bot``, the command line, the table service
+(``Table``, whose protocol ``Connection.receive`` must answer every message without
+raising, and the ``TableStore``, given altered rows), and, when their extras are
+installed, the OpenSpiel game and the PettingZoo environment.
 
     python benchmarks/fuzz_inputs.py [--inputs 1000000] [--seed 0]
 """
@@ -279,6 +281,12 @@ class Fuzzer:
             self.attempt("score_sheet", lambda: state.rules.score_sheet().add_hand(bids, books))
         elif kind == 8:
             self.attempt("action_from_json", lambda: spadeskit.action_from_json(junk(rng)))
+            cards = rng.choice([["AS", "AS"], "AS KS", ["AS", "as"], ["7C"], ["AS", "KS"]])
+            data = {"type": rng.choice(["exchange", "discard"]), "cards": cards}
+            bad = not isinstance(cards, list) or len({c.upper() for c in cards}) < len(cards)
+            self.attempt(
+                f"action_from_json({data})", lambda: spadeskit.action_from_json(data), invalid=bad
+            )
         else:
             argv = [
                 str(
@@ -352,11 +360,17 @@ class Fuzzer:
             split = [13 // n] * n
             split[0] += 13 - sum(split)
             self.attempt(
-                "score_sheet transfers",
+                f"score_sheet transfers({a}, {b}, {shown(moved, 20)})",
                 lambda: rules.score_sheet().add_hand([3] * n, split, transfers=[transfer]),
                 invalid=invalid and rules.variant == "jjdd",
             )
             self.attempt("trick_winner", lambda: rules.trick_winner(junk(rng)))
+            trump = junk(rng)
+            self.attempt(
+                f"trick_winner(trump={shown(trump, 30)})",
+                lambda: rules.trick_winner([(0, "AS"), (1, "KS")], trump=trump),
+                invalid=not isinstance(trump, str) or len(trump) > 40,
+            )
             deck = {c.index for c in rules.table.deck}
             plays = [
                 (rng.choice([*range(n), -1, n, junk(rng)]), rng.choice(ALL_CARDS))
@@ -443,7 +457,7 @@ class Fuzzer:
         rng = self.rng
         rules = state.rules
         n = rules.table.players
-        what = rng.randrange(4)
+        what = rng.randrange(6)
         if what == 0:
             args = [rng.choice([rules, junk(rng)]), rng.choice(["random", junk(rng)])]
             args.append(rng.choice(["simple", junk(rng)]))
@@ -481,13 +495,90 @@ class Fuzzer:
                 "Table",
                 lambda: spadeskit.Table(rng.choice([rules, junk(rng)]), seed=1, bots=bots),
             )
-        else:
+        elif what == 3:
             table = spadeskit.Table(rules, seed=rng.randrange(5))
             self.attempt("Table.act", lambda: table.act(junk(rng), junk(rng)))
             self.attempt("Table.events", lambda: table.events(junk(rng), junk(rng)))
             self.attempt("Table.join", lambda: table.join(junk(rng), junk(rng)))
-            client = spadeskit.Connection(table)
-            self.attempt("Connection.receive", lambda: client.receive(junk(rng)))
+            self.attempt("Table.news", lambda: table.news(junk(rng), junk(rng)))
+            self.attempt("Table.play_bots", lambda: table.play_bots(junk(rng)))
+            self.attempt("Table.reap", lambda: table.reap(junk(rng)))
+            settings = {
+                name: junk(rng)
+                for name in rng.sample(
+                    ["key", "bots", "bot_moves", "abandon_after", "stand_in", "dealer"],
+                    rng.randrange(1, 3),
+                )
+            }
+            self.attempt(
+                f"Table({shown(settings, 60)})", lambda: spadeskit.Table(rules, **settings)
+            )
+        elif what == 4:
+            self.connection(rules)
+        else:
+            self.store(rules)
+
+    def connection(self, rules: spadeskit.Rules) -> None:
+        """A table's protocol given what a hostile client sends: ``receive`` must never
+        raise, and a refused message must leave the table as it was."""
+        rng = self.rng
+        table = spadeskit.Table(rules, seed=rng.randrange(5), bots={1: "random"})
+        client = spadeskit.Connection(table)
+        if rng.random() < 0.6:
+            client.receive({"join": "Ann", "seat": rng.choice([0, 2])})
+        for _ in range(rng.randrange(1, 4)):
+            keys = rng.sample(
+                ["join", "rejoin", "watch", "act", "seat", "since", "hello"], rng.randrange(1, 4)
+            )
+            message: Any = {k: rng.choice([junk(rng), "4", "AS", True, 0]) for k in keys}
+            form = rng.randrange(4)
+            if form == 1:
+                with contextlib.suppress(TypeError, ValueError, RecursionError):
+                    message = json.dumps(message)
+            elif form == 2:
+                depth = rng.choice([3, 5, 50, 5000])
+                message = '{"act": ' + "[" * depth + "]" * depth + "}"
+            elif form == 3:
+                message = rng.choice(['{"join": "' + "x" * 10_000 + '"}', b"\xff", "{", "[]"])
+            before = table.game
+            self.tried += 1
+            try:
+                replies, changed = client.receive(message)
+            except Exception as exc:  # noqa: BLE001 - receive must answer, never raise
+                self.raw.append(f"Connection.receive: {type(exc).__name__}: {str(exc)[:100]}")
+                continue
+            if replies and "error" in replies[0] and table.game is not before:
+                self.changed.append(f"Connection.receive({shown(message, 40)})")
+
+    def store(self, rules: spadeskit.Rules) -> None:
+        """The table store given bad settings, tables, names and rows."""
+        rng = self.rng
+        key = b"0123456789abcdef!"
+        self.attempt("SQLiteStore(key=)", lambda: spadeskit.SQLiteStore(":memory:", key=junk(rng)))
+        store = spadeskit.SQLiteStore(":memory:", key=key)
+        self.attempt("TableStore.add", lambda: store.add(junk(rng)))
+        table = spadeskit.Table(rules, key=key, bots={1: "random"})
+        name = store.add(table)
+        for _ in range(rng.randrange(0, 12)):
+            with contextlib.suppress(spadeskit.SpadesError):
+                if table.bot_due:
+                    table.play_bots(1)
+                elif table.to_act is not None:
+                    table.act(table.to_act, rng.choice(table.game.legal_actions()))
+        column = rng.choice(["snapshot", "over", "written", "name"])
+        value = rng.choice(["{}", '{"record": 5}', "not json", 7, "[1, 2]", None])
+        with contextlib.suppress(Exception):
+            store._db.execute(
+                f"UPDATE spadeskit_tables SET {column} = ? WHERE name = ?", (value, name)
+            )
+        if rng.random() < 0.5:
+            action = rng.choice(['{"type": "bid", "tricks": 2}', "[]", "7", "{"])
+            with contextlib.suppress(Exception):
+                store._db.execute("UPDATE spadeskit_actions SET action = ?", (action,))
+        self.attempt(f"TableStore.load({column}={shown(value, 30)})", store.load)
+        self.attempt("TableStore.expire", lambda: store.expire(junk(rng)))
+        self.attempt("TableStore.remove", lambda: store.remove(junk(rng)))
+        store.close()
 
     def adapters(self) -> None:
         rng = self.rng

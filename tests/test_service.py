@@ -292,3 +292,99 @@ def test_the_table_says_whose_turn_it_is_and_keeps_each_seats_cursor() -> None:
     assert [e["text"] for e in table.news(0)] == ["S bids 3"]
     with pytest.raises(spadeskit.SpadesError):
         table.news(9)
+
+
+# -- a table that cannot be made to hang (issue 51) --------------------------------------
+
+
+def test_every_option_of_every_plugin_is_bounded_by_its_validator() -> None:
+    """No option takes a huge or an absurd value, so no client can ask for a match
+    that never ends (``target: 1e9, floor: -1e9``)."""
+    for plugin in spadeskit.available():
+        for option in plugin.options:
+            assert option.validator is not None, (plugin.name, option.name)
+            for absurd in (10**9, -(10**9), 1e9, "x" * 10_000, [0] * 10):
+                assert option.problem(absurd) is not None, (plugin.name, option.name, absurd)
+            assert option.problem(option.default) is None
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("standard", {"target": 10**9}),
+        ("standard", {"floor": -(10**9)}),
+        ("call-break", {"rounds": 10**6}),
+        ("three-suit-trump", {"target": 1000}),
+    ],
+)
+def test_an_out_of_range_option_is_refused_when_rules_load(
+    variant: str, options: dict[str, int]
+) -> None:
+    with pytest.raises(spadeskit.OptionError) as caught:
+        spadeskit.load_rules(variant, [], options)
+    assert "at most" in str(caught.value) or "at least" in str(caught.value)
+
+
+def test_a_bots_only_table_advances_only_on_the_callers_schedule() -> None:
+    rules = spadeskit.load_rules("standard", [], {"floor": -2000})
+    table = spadeskit.Table(rules, seed=2, bots={s: "random" for s in range(4)}, bot_moves=5)
+    assert len(table.record()["actions"]) == 5 and table.bot_due
+    moves = 5
+    for _ in range(20):
+        made = table.play_bots(7)
+        assert made == 7
+        moves += made
+        assert len(table.record()["actions"]) == moves
+    assert table.bot_due and not table.game.is_over
+
+
+def test_a_call_of_act_makes_at_most_bot_moves_bot_actions() -> None:
+    rules = spadeskit.load_rules("standard", [], {"target": 150})
+    bots = {1: "simple", 2: "simple", 3: "simple"}
+    table = spadeskit.Table(rules, seed=4, bots=bots, bot_moves=2)
+    rng = random.Random(4)
+    for _ in range(80):
+        while table.bot_due:
+            assert table.play_bots(1) == 1
+        before = len(table.record()["actions"])
+        table.act(0, rng.choice(table.game.legal_actions(0)))
+        assert 1 <= len(table.record()["actions"]) - before <= 3
+        if table.game.is_over:
+            break
+
+
+def test_a_short_key_is_refused_when_the_table_is_made() -> None:
+    with pytest.raises(spadeskit.RecordError, match="16 bytes"):
+        spadeskit.Table(spadeskit.load_rules("standard"), key="short")
+    with pytest.raises(spadeskit.SpadesError):
+        spadeskit.Table(spadeskit.load_rules("standard"), bot_moves=-1)
+
+
+def test_parse_action_out_of_turn_carries_the_action_it_read() -> None:
+    """The code table promises ``not-your-turn`` carries seat and action."""
+    game = spadeskit.load_rules("standard").new_game(seed=1)
+    other = (game.to_act + 1) % 4  # type: ignore[operator]
+    for text, action in (
+        ("4", spadeskit.Bid(4)),
+        ("AS", spadeskit.Play("AS")),
+        ("nil", spadeskit.Nil()),
+    ):
+        with pytest.raises(spadeskit.NotYourTurn) as caught:
+            spadeskit.parse_action(text, game.view(other))
+        assert caught.value.action == action and caught.value.seat == other
+
+
+def test_the_table_keeps_token_digests_and_seats_give_no_token() -> None:
+    table = spadeskit.Table(spadeskit.load_rules("standard"), key=KEY)
+    ann = table.join("Ann")
+    assert ann.token and table.seats[0] == spadeskit.Seat(0, "Ann") and not table.seats[0].token
+    assert ann.token not in str(table.snapshot())
+    assert spadeskit.token_digest(ann.token) in str(table.snapshot())
+
+
+@pytest.mark.parametrize("name", ["x" * 41, "a\nb", 7, ["Ann"], {"n": 1}])
+def test_a_name_is_printable_text_of_bounded_length(name: Any) -> None:
+    table = spadeskit.Table(spadeskit.load_rules("standard"))
+    with pytest.raises(spadeskit.SeatError) as caught:
+        table.join(name)
+    assert caught.value.code == "bad-name" and table.seats == (None,) * 4

@@ -5,21 +5,27 @@ another seat's hidden cards (the ``server`` extra; CI installs it and runs this 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("websockets")
+websockets = pytest.importorskip("websockets")
 
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 import spadeskit  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "table_server.py"
+KEY = "a server key of sixteen bytes or more"
 
 
 def load_example() -> Any:
@@ -35,7 +41,7 @@ async def receive(client: ClientConnection) -> dict[str, Any]:
     return message
 
 
-async def whole_hand(port: int, table: spadeskit.Table) -> dict[int | None, list[dict[str, Any]]]:
+async def whole_hand(port: int) -> dict[int | None, list[dict[str, Any]]]:
     url = f"ws://127.0.0.1:{port}"
     seen: dict[int | None, list[dict[str, Any]]] = {s: [] for s in (0, 1, 2, 3, None)}
     clients: dict[int | None, ClientConnection] = {}
@@ -81,20 +87,24 @@ async def whole_hand(port: int, table: spadeskit.Table) -> dict[int | None, list
     return seen
 
 
-def test_four_seats_and_a_spectator_play_a_whole_hand_over_websockets() -> None:
+def test_four_seats_and_a_spectator_play_a_whole_hand_over_websockets(tmp_path: Path) -> None:
     example = load_example()
-    table = spadeskit.Table(spadeskit.load_rules("standard", ["blind-nil"], {"floor": -2000}))
+    db = str(tmp_path / "table.db")
+    store = spadeskit.SQLiteStore(db, key=KEY)
+    rules = spadeskit.load_rules("standard", ["blind-nil"], {"floor": -2000})
 
     async def main() -> dict[int | None, list[dict[str, Any]]]:
         started = asyncio.Event()
-        server = asyncio.create_task(example.run(0, table, started))
+        server = asyncio.create_task(example.run(0, store, {"rules": rules}, started))
         await started.wait()
         try:
-            return await whole_hand(started.port, table)  # type: ignore[attr-defined]
+            return await whole_hand(started.port)  # type: ignore[attr-defined]
         finally:
             server.cancel()
 
     seen = asyncio.run(main())
+    store.close()
+    table = spadeskit.SQLiteStore(db, key=KEY).load()["main"]  # what the server kept
     deals = table.record()["deals"]
     events = {who: [e for m in msgs for e in m["events"]] for who, msgs in seen.items()}
     for seat in (0, 1, 2, 3):
@@ -124,3 +134,139 @@ def test_four_seats_and_a_spectator_play_a_whole_hand_over_websockets() -> None:
     # Every stream the clients were sent is the table's own, in order, once.
     for who in (0, 1, 2, 3, None):
         assert events[who] == table.events(who)[0][: len(events[who])]
+
+
+class Player:
+    """A client of the example server in another process: reads every message it is
+    sent into ``messages``."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.messages: list[dict[str, Any]] = []
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for text in self.socket:
+                self.messages.append(json.loads(text))
+
+    @property
+    def updates(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if "view" in m]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return [e for m in self.updates for e in m["events"]]
+
+    async def first(self, key: str) -> dict[str, Any]:
+        for _ in range(500):
+            found = [m for m in self.messages if key in m]
+            if found:
+                return found[0]
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"no {key} message")
+
+
+def start_server(db: str) -> tuple[subprocess.Popen[str], int]:
+    process = subprocess.Popen(
+        [sys.executable, str(EXAMPLE), "--port", "0", "--db", db, "--bots", "3", "--bot-pace", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert "serving" in line, line
+    return process, int(line.rsplit(":", 1)[1])
+
+
+async def play_until(players: dict[int, Player], done: Any, rng: random.Random) -> int:
+    """Act for the seated players, each from its own latest view, until ``done()``;
+    return how many of those actions were acknowledged (an update came back)."""
+    acted: dict[int, int] = {}
+    acknowledged = 0
+    for _ in range(3000):
+        if done():
+            return acknowledged
+        for seat, player in players.items():
+            if not player.updates:
+                continue
+            latest = player.updates[-1]
+            view = latest["view"]
+            if view["to_act"] == seat and view["legal_actions"]:
+                if acted.get(seat) != latest["cursor"]:
+                    acted[seat] = latest["cursor"]
+                    acknowledged += 1
+                    await player.socket.send(json.dumps({"act": rng.choice(view["legal_actions"])}))
+        await asyncio.sleep(0.01)
+    raise AssertionError("the table stopped")
+
+
+def test_a_server_killed_mid_hand_restarts_with_every_table_seat_and_stream(
+    tmp_path: Path,
+) -> None:
+    """kill -9 of the server process mid-hand, then a restart on the same SQLite file:
+    every seat comes back with its token, every stream is as it was (every event a
+    client was sent is still there, in place), and the hand plays on."""
+    db = str(tmp_path / "table.db")
+    rng = random.Random(7)
+
+    async def before_the_kill(
+        port: int,
+    ) -> tuple[dict[int | None, list[dict[str, Any]]], dict[int, str]]:
+        url = f"ws://127.0.0.1:{port}"
+        players: dict[int, Player] = {}
+        tokens = {}
+        for seat in (0, 1, 2):
+            players[seat] = Player(await connect(url))
+            await players[seat].socket.send(json.dumps({"join": f"p{seat}", "seat": seat}))
+            tokens[seat] = (await players[seat].first("token"))["token"]
+        spectator = Player(await connect(url))
+        await spectator.socket.send(json.dumps({"watch": True}))
+
+        def mid_hand() -> bool:
+            return len(players[0].events) > 25 and players[0].updates[-1]["view"]["phase"] == "play"
+
+        await play_until(players, mid_hand, rng)
+        await asyncio.sleep(0.2)  # what is in flight arrives
+        got: dict[int | None, list[dict[str, Any]]] = {s: p.events for s, p in players.items()}
+        got[None] = spectator.events
+        return got, tokens
+
+    async def after_the_restart(
+        port: int, tokens: dict[int, str]
+    ) -> dict[int | None, list[dict[str, Any]]]:
+        url = f"ws://127.0.0.1:{port}"
+        players = {}
+        for seat, token in tokens.items():
+            players[seat] = Player(await connect(url))
+            await players[seat].socket.send(json.dumps({"rejoin": token, "since": 0}))
+            assert (await players[seat].first("seated"))["seated"] == seat
+        spectator = Player(await connect(url))
+        await spectator.socket.send(json.dumps({"watch": True, "since": 0}))
+        await play_until(players, lambda: players[0].updates[-1]["view"]["hand_number"] == 1, rng)
+        for player in (*players.values(), spectator):
+            await player.socket.close()
+        got: dict[int | None, list[dict[str, Any]]] = {s: p.events for s, p in players.items()}
+        got[None] = spectator.events
+        return got
+
+    process, port = start_server(db)
+    try:
+        before, tokens = asyncio.run(before_the_kill(port))
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(10)
+    process, port = start_server(db)
+    try:
+        after = asyncio.run(after_the_restart(port, tokens))
+    finally:
+        process.terminate()
+        process.wait(10)
+    for who, events in before.items():
+        assert events and after[who][: len(events)] == events, who
+        assert any(e["type"] == "hand-ended" for e in after[who][len(events) :])
+    key = (Path(db + ".key")).read_text().strip()
+    table = spadeskit.SQLiteStore(db, key=key).load()["main"]
+    assert table.game.number == 1 and table.bots == {3: "simple"}
+    for who in before:
+        assert table.events(who)[0][: len(after[who])] == after[who]

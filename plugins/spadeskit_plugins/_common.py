@@ -18,7 +18,10 @@ from spadeskit.plugin import Option, choice, int_range, optional
 def target_option(default: int) -> Option:
     """Return the ``target`` option: the score that wins at the end of a hand."""
     return Option(
-        "target", default, "Score that wins the match at the end of a hand.", int_range(1)
+        "target",
+        default,
+        "Score that wins the match at the end of a hand (1 to 10000).",
+        int_range(1, 10000),
     )
 
 
@@ -28,17 +31,25 @@ def floor_option(who: str) -> Option:
     return Option(
         "floor",
         -200,
-        f"A {who} at or below this score loses (None: no floor).",
-        optional(int_range(None, 0)),
+        f"A {who} at or below this score loses (-10000 to 0; None: no floor).",
+        optional(int_range(-10000, 0)),
     )
 
 
 NIL_VALUE = Option(
-    "nil_value", 100, "Points won by a nil that takes no trick, lost otherwise.", int_range(0)
+    "nil_value",
+    100,
+    "Points won by a nil that takes no trick, lost otherwise (0 to 1000).",
+    int_range(0, 1000),
 )
-BAG_LIMIT = Option("bag_limit", 10, "Bags that trigger the bag penalty.", int_range(1))
+BAG_LIMIT = Option(
+    "bag_limit", 10, "Bags that trigger the bag penalty (1 to 100).", int_range(1, 100)
+)
 BAG_PENALTY = Option(
-    "bag_penalty", 100, "Points lost each time the bag counter reaches the limit.", int_range(0)
+    "bag_penalty",
+    100,
+    "Points lost each time the bag counter reaches the limit (0 to 1000).",
+    int_range(0, 1000),
 )
 
 SEATS = ("N", "E", "S", "W")

@@ -62,8 +62,8 @@ PLUGIN = PluginInfo(
         Option(
             "rounds",
             5,
-            "Hands in a match; a tie for the highest total plays one more.",
-            int_range(1),
+            "Hands in a match (1 to 100); a tie for the highest total plays one more.",
+            int_range(1, 100),
         ),
     ),
 )

@@ -71,7 +71,12 @@ PLUGIN = PluginInfo(
     summary="Jokers and Deuces: BJ > LJ > 2D > 2S top the spades, team bids of 4+, "
     "table penalties.",
     options=(
-        Option("target", 500, "Score that wins the match (300, 350, 500 ...).", int_range(1)),
+        Option(
+            "target",
+            500,
+            "Score that wins the match (300, 350, 500 ...; 1 to 10000).",
+            int_range(1, 10000),
+        ),
         Option("board", 4, "Minimum team bid.", int_range(0, 13)),
         Option("sandbags", True, "Each book over the bid scores 1 point.", choice(True, False)),
         Option(
@@ -81,7 +86,9 @@ PLUGIN = PluginInfo(
             "double_over", True, "Taking twice the bid scores minus the bid.", choice(True, False)
         ),
         Option("nil", False, "Allow nil bids (+/-100).", choice(True, False)),
-        Option("nil_value", 100, "Points of a nil when nil is allowed.", int_range(0)),
+        Option(
+            "nil_value", 100, "Points of a nil when nil is allowed (0 to 1000).", int_range(0, 1000)
+        ),
         Option(
             "first_lead",
             "left-of-dealer",

@@ -39,7 +39,7 @@ PLUGIN = PluginInfo(
     kind="variant",
     summary="The 1970s three-handed game: a blind, card points, every suit trumps those below it.",
     options=(
-        Option("target", 7, "Game points that win the match.", int_range(1)),
+        Option("target", 7, "Game points that win the match (1 to 100).", int_range(1, 100)),
         Option(
             "for_least_ties",
             "all-tied-score",

@@ -12,7 +12,10 @@ from typing import Any
 
 # _native chooses the engine's compiled copy or its source as it is imported: first.
 from spadeskit import _native
-from spadeskit.apps.service import Connection, Seat, SeatError, Table
+from spadeskit.apps.connection import Connection
+from spadeskit.apps.seating import Seat, SeatError, token_digest
+from spadeskit.apps.service import Table
+from spadeskit.apps.store import PostgresStore, SQLiteStore, StoreError, TableStore
 from spadeskit.apps.text_input import parse_action
 from spadeskit.bots import Bot, HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, SimpleBot
 from spadeskit.core.actions import (
@@ -141,6 +144,7 @@ __all__ = [
     "PluginError",
     "PluginInfo",
     "PluginSummary",
+    "PostgresStore",
     "RandomBot",
     "RecordError",
     "ReplayStep",
@@ -155,12 +159,16 @@ __all__ = [
     "ShownTrick",
     "SpadesError",
     "Suit",
+    "SQLiteStore",
+    "StoreError",
     "Table",
+    "TableStore",
     "TableTalk",
     "UnknownPlugin",
     "View",
     "WrongPhase",
     "acts_in",
+    "token_digest",
     "action_from_json",
     "available",
     "hookimpl",

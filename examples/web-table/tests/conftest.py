@@ -25,8 +25,9 @@ CHROMEDRIVER = os.environ.get(
 class Server:
     """The app served on 127.0.0.1 from a thread; ``url`` is its address."""
 
-    def __init__(self) -> None:
-        self.app = create_app()
+    def __init__(self, app: web.Application | None = None) -> None:
+        # Seeds for reproducible deals in the tests; no pause between bot moves.
+        self.app = app if app is not None else create_app(allow_seeds=True, bot_pace=0)
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)

@@ -14,7 +14,7 @@ from typing import Any
 import spadeskit
 from spadeskit import iter_replay
 from spadeskit.plugin import card_at
-from spadeskit_web_table.server import TABLES
+from spadeskit_web_table.server import SETTINGS, TABLES
 
 from .conftest import Server
 
@@ -138,7 +138,7 @@ def test_a_whole_hand_in_the_browser(server: Server, browser: Any) -> None:
 
     # No message ever named a card of another seat before it was played.
     mine = {}
-    for step in iter_replay(table.record()):
+    for step in iter_replay(table.record(), key=server.app[SETTINGS].store.key):
         mine.setdefault(step.state.number, {card_at(i).code for i in _cards(step.state.hands[0])})
     checked = 0
     for message in received:

@@ -7,7 +7,9 @@ import json
 from typing import Any
 
 import aiohttp
+import pytest
 
+from spadeskit_web_table import create_app
 from spadeskit_web_table.server import TABLES
 
 from .conftest import Server
@@ -66,7 +68,8 @@ def test_a_table_with_house_rules_and_bots_plays_over_its_websocket(server: Serv
                 while update["view"]["hand_number"] == 0:
                     seen.append(update)
                     view = update["view"]
-                    await ws.send_str(json.dumps({"act": view["legal_actions"][-1]}))
+                    if view["to_act"] == 0:  # else the bots are still moving
+                        await ws.send_str(json.dumps({"act": view["legal_actions"][-1]}))
                     update = json.loads(await ws.receive_str())
                 seen.append(update)
         return seen
@@ -74,3 +77,51 @@ def test_a_table_with_house_rules_and_bots_plays_over_its_websocket(server: Serv
     seen = asyncio.run(play())
     ended = [e for u in seen for e in u["events"] if e["type"] == "hand-ended"]
     assert len(ended) == 1 and len(ended[0]["last_trick"]["plays"]) == 4
+
+
+def test_a_client_seed_is_refused_unless_the_server_allows_seeds_and_then_it_is_shown() -> None:
+    with Server(create_app(bot_pace=0)) as strict:
+        status, data = request(strict, "POST", "/api/tables", {"variant": "standard", "seed": 7})
+        assert status == 400 and data["error"]["code"] == "no-seed"
+        assert strict.app[TABLES] == {}
+        status, data = request(strict, "POST", "/api/tables", {"variant": "standard"})
+        assert request(strict, "GET", f"/api/tables/{data['table']}")[1]["seeded"] is False
+    with Server(create_app(allow_seeds=True, bot_pace=0)) as lenient:
+        status, data = request(lenient, "POST", "/api/tables", {"variant": "standard", "seed": 7})
+        assert request(lenient, "GET", f"/api/tables/{data['table']}")[1]["seeded"] is True
+
+
+@pytest.mark.parametrize(
+    "choices",
+    [
+        {"variant": "standard", "options": {"target": 10**9, "floor": -(10**9)}},
+        {"variant": "standard", "options": {"target": 1e9}},
+        {"variant": "standard", "bots": [0] * 100_000},
+        {"variant": "standard", "bots": [0, 0]},
+        {"variant": "standard", "bots": ["1"]},
+        {"variant": "x" * 10_000},
+        {"variant": "standard", "house_rules": [["deep"]]},
+    ],
+)
+def test_a_hostile_table_request_is_refused_with_a_code(server: Server, choices: Any) -> None:
+    status, data = request(server, "POST", "/api/tables", choices)
+    assert status in (400, 413) and data["error"]["code"] in ("bad-option", "bad-message")
+    assert server.app[TABLES] == {}
+    assert request(server, "GET", "/api/variants")[0] == 200  # still answering
+
+
+def test_one_client_may_keep_only_so_many_unfinished_tables() -> None:
+    with Server(create_app(bot_pace=0, tables_per_client=3)) as limited:
+        for _ in range(3):
+            assert request(limited, "POST", "/api/tables", {"variant": "standard"})[0] == 200
+        status, data = request(limited, "POST", "/api/tables", {"variant": "standard"})
+        assert status == 429 and data["error"]["code"] == "too-many-tables"
+
+
+def test_a_bots_only_table_does_not_hold_up_the_server(server: Server) -> None:
+    choices = {"variant": "standard", "options": {"target": 10000, "floor": None}}
+    status, data = request(server, "POST", "/api/tables", {**choices, "bots": [0, 1, 2, 3]})
+    assert status == 200
+    for _ in range(5):
+        assert request(server, "GET", f"/api/tables/{data['table']}")[0] == 200
+    assert not server.app[TABLES][data["table"]].table.game.is_over

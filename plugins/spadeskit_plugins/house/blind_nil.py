@@ -46,15 +46,16 @@ PLUGIN = PluginInfo(
         Option(
             "blind_nil_value",
             200,
-            "Points won by a blind nil that takes no trick, lost by one that takes any.",
-            int_range(0),
+            "Points won by a blind nil that takes no trick, lost by one that takes any "
+            "(0 to 1000).",
+            int_range(0, 1000),
         ),
         Option(
             "blind_nil_trailing",
             0,
             "Blind nil is offered only to a side trailing the best other side by at least "
-            "this many points at the start of the hand (0: always offered).",
-            int_range(0),
+            "this many points at the start of the hand (0 to 10000; 0: always offered).",
+            int_range(0, 10000),
         ),
         Option(
             "blind_nil_pass",

@@ -25,8 +25,8 @@ PLUGIN = PluginInfo(
         Option(
             "boston_bonus",
             100,
-            "Bonus for making a Boston, and lost on top of 130 when set.",
-            int_range(0),
+            "Bonus for making a Boston, and lost on top of 130 when set (0 to 1000).",
+            int_range(0, 1000),
         ),
     ),
     fits=("standard",),

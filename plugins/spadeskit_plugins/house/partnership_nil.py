@@ -25,8 +25,8 @@ PLUGIN = PluginInfo(
         Option(
             "partnership_nil_bonus",
             100,
-            "Bonus when both partners bid nil and both succeed.",
-            int_range(0),
+            "Bonus when both partners bid nil and both succeed (0 to 1000).",
+            int_range(0, 1000),
         ),
     ),
     fits=("standard",),

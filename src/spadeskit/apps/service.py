@@ -28,59 +28,55 @@ A refused input raises a :class:`~spadeskit.core.errors.SpadesError` whose ``cod
 (:meth:`~spadeskit.core.errors.SpadesError.to_json`); the table is unchanged.
 
 The table is thread-safe: every method takes the table's lock, so threads of one server
-may share it.  An asyncio server calls it from the event loop (the methods never block
-for long).  ``pickle`` keeps only the record and the seats, and
-:meth:`Table.from_record` rebuilds a table from its signed record: a restarted server
-loses nothing (the streams are replayed, so cursors stay valid).
+may share it.  An asyncio server calls it from the event loop (no call makes more than
+``bot_moves`` bot actions; :meth:`Table.play_bots` moves them at the server's pace, from
+a worker thread if it likes).  A :class:`~spadeskit.TableStore` keeps a table so that a
+crash loses nothing (every change is written before the call returns); ``pickle`` and
+:meth:`Table.snapshot` keep the record, the seats (their tokens' digests), the bots'
+names and the cursors, and :meth:`Table.from_record` rebuilds a table from its signed
+record alone (the streams are replayed, so cursors stay valid).
 """
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
-from spadeskit.apps.messages import (
-    bids_shown_message,
-    hand_ended_message,
-    hand_started_message,
-    match_over_message,
-)
+from spadeskit.apps.seating import Seat, Seats
+from spadeskit.apps.streams import Streams
 from spadeskit.apps.text_input import parse_action
+from spadeskit.arena.matchplay import bot_class
 from spadeskit.bots.basic import Bot
-from spadeskit.core.actions import Action, action_from_json
-from spadeskit.core.cards import card_at
+from spadeskit.core.actions import Action
 from spadeskit.core.errors import NotYourTurn, RecordError, SpadesError, shown
-from spadeskit.core.events import BidMade
-from spadeskit.core.results import HandResult
+from spadeskit.core.records import sign
 from spadeskit.core.state import REFEREE, GameState
 from spadeskit.core.views import View
 from spadeskit.engine.replay import replay_steps
 from spadeskit.engine.rules import Rules, rules_of
-from spadeskit.engine.telling import final_events, last_trick
 
-__all__ = ["Connection", "Seat", "SeatError", "Table"]
-
-
-class SeatError(SpadesError):
-    """A seat that is taken or does not exist, or a token that is no seat's."""
-
-    code = "bad-seat"
+__all__ = ["BOT_MOVES", "Journal", "Settings", "Table", "made_bot"]
 
 
-@attrs.frozen
-class Seat:
-    """A seat at a :class:`Table`: its number, the player's name and the secret token
-    that proves a connection is that player (send it to that player only)."""
+class Journal(Protocol):
+    """Where a table writes itself as it changes (a :class:`~spadeskit.TableStore`):
+    each write happens before the change is made, and a write that raises stops it."""
 
-    seat: int
-    name: str
-    token: str = attrs.field(repr=False)
+    def keep(self, table: Table, game: GameState) -> None:
+        """Write the whole table, with ``game`` as its game."""
+
+    def append(self, table: Table, seat: int, action: Action) -> None:
+        """Write one more action of the hand (no new deal) after the last write."""
+
+
+BOT_MOVES = 8
+"""How many bot actions one call of a :class:`Table` makes at most (see
+:meth:`Table.play_bots`)."""
 
 
 class Table:
@@ -88,9 +84,14 @@ class Table:
     module).
 
     ``rules`` are the loaded rules; ``seed`` deals reproducibly (default: from a
-    secret); ``key`` signs :meth:`record` (keep it on the server); ``bots`` maps seats to
-    bots (any object with ``choose(view) -> Action``), which act as soon as it is their
-    turn, so a person can play against them.
+    secret); ``key`` signs :meth:`record` (keep it on the server; at least 16 bytes);
+    ``bots`` maps seats to bots: any object with ``choose(view) -> Action``, or the name
+    of one of :mod:`spadeskit.arena`'s bots (``"simple"``), which a store can rebuild.
+    Bots act when it is their turn, at most ``bot_moves`` actions per call (see
+    :meth:`play_bots`; 0: only when the server calls it), so no call plays a whole
+    match.  ``abandon_after`` (seconds)
+    frees a seat whose player's connection is gone that long (:meth:`reap`), or gives it
+    to a ``stand_in`` bot (a bot name) when one is named.
     """
 
     def __init__(
@@ -100,119 +101,170 @@ class Table:
         seed: int | None = None,
         dealer: int = 0,
         key: bytes | str | None = None,
-        bots: Mapping[int, Bot] | None = None,
+        bots: Mapping[int, Bot | str] | None = None,
+        bot_moves: int = BOT_MOVES,
+        abandon_after: float | None = None,
+        stand_in: str | None = None,
     ) -> None:
         if not isinstance(rules, Rules):
             raise SpadesError(
                 f"a Table needs loaded rules (spadeskit.load_rules), not {shown(rules)}"
             )
-        self.rules = rules
-        self._key = key
-        self._lock = threading.RLock()
-        self._seats: dict[int, Seat] = {}
-        self._bots: dict[int, Bot] = {}
+        if key is not None:
+            sign({}, key)  # refuses a key too short to sign with now, not at record()
+        self._setup(rules, key, Settings(bot_moves, abandon_after, stand_in))
         self._start(rules.new_game(seed=seed, dealer=dealer))
         self._seat_bots(bots or {})
 
-    # -- setting up -----------------------------------------------------------------------
+    def _setup(self, rules: Rules, key: bytes | str | None, settings: Settings) -> None:
+        self.rules = rules
+        self._key = key
+        self._settings = settings
+        self._lock = threading.RLock()
+        self._sitting = Seats(rules.table.seat_names)
+        self._bots: dict[int, Bot] = {}
+        self._bot_specs: dict[int, str] = {}
+        self._journal: Journal | None = None
 
     def _start(self, game: GameState) -> None:
         self.game = game
-        n = self.rules.table.players
-        self._audiences: tuple[int | None, ...] = (*range(n), None)
-        self._streams: dict[int | None, list[dict[str, Any]]] = {a: [] for a in self._audiences}
-        self._told: dict[int | None, int] = {a: 0 for a in self._audiences}
-        self._read: dict[int | None, int] = {a: 0 for a in self._audiences}
-        self._bids: dict[int | None, tuple[Action | None, ...]] = {}
-        self._hand_started()
+        self._told = Streams(game, self.rules.table)
 
     @property
     def seats(self) -> tuple[Seat | None, ...]:
-        """Return who sits where: a :class:`Seat` per seat, ``None`` where it is free."""
+        """Return who sits where: a :class:`Seat` (without its token) per seat, ``None``
+        where it is free."""
         with self._lock:
-            return tuple(self._seats.get(s) for s in range(self.rules.table.players))
+            return self._sitting.public()
+
+    @property
+    def bots(self) -> dict[int, str]:
+        """Return the seats bots play, each with the bot's name (as a store keeps it)."""
+        with self._lock:
+            return dict(self._bot_specs)
 
     def join(self, name: str = "", seat: int | None = None) -> Seat:
         """Seat a player (at ``seat``, or the first free seat) and return their
-        :class:`Seat` with a new secret token; raise :class:`SeatError` if none is free."""
+        :class:`Seat` with a new secret token; raise :class:`SeatError` if none is free.
+        A name is text of at most :data:`~spadeskit.apps.seating.NAME_LENGTH` printable
+        characters."""
         with self._lock:
-            n = self.rules.table.players
-            if seat is None:
-                free = [s for s in range(n) if s not in self._seats and s not in self._bots]
-                if not free:
-                    raise SeatError("the table is full: no seat is free")
-                seat = free[0]
-            if type(seat) is not int or not 0 <= seat < n:
-                raise SeatError(f"seat {shown(seat, 20)} does not exist: seats are 0 to {n - 1}")
-            if seat in self._seats or seat in self._bots:
-                raise SeatError(f"seat {seat} ({self._name(seat)}) is taken", seat=seat)
-            if not isinstance(name, str):
-                raise SeatError(f"a player's name is text, not {shown(name, 20)}")
-            taken = Seat(seat, name or self._name(seat), secrets.token_urlsafe(24))
-            self._seats[seat] = taken
+            taken = self._sitting.sit(name, seat, self._bots)
+            try:
+                self._save(self.game)
+            except BaseException:
+                self._sitting.free(taken.seat)
+                raise
             return taken
 
     def leave(self, seat: int) -> None:
         """Free ``seat`` (its token no longer works); the game goes on."""
         with self._lock:
-            self._seats.pop(self._check(seat), None)
+            kept = self._sitting.free(self._check(seat))
+            if kept is not None:
+                try:
+                    self._save(self.game)
+                except BaseException:
+                    self._sitting.taken[seat] = kept
+                    raise
 
     def seat_of(self, token: str) -> int:
         """Return the seat whose token is ``token``; raise :class:`SeatError` if none."""
         with self._lock:
-            for taken in self._seats.values():
-                if isinstance(token, str) and secrets.compare_digest(taken.token, token):
-                    return taken.seat
-        raise SeatError("that token is no seat's at this table: join again", code="bad-token")
+            return self._sitting.find(token)
 
-    # -- playing --------------------------------------------------------------------------
+    def attach(self, seat: int, holder: object) -> object | None:
+        """Make ``holder`` (a :class:`~spadeskit.Connection`, say) the one live
+        connection of ``seat`` and return the one it replaces, if any: the newest wins,
+        and the server tells the old one and closes it."""
+        with self._lock:
+            return self._sitting.attach(seat, holder)
+
+    def detach(self, seat: int, holder: object, now: float | None = None) -> None:
+        """Note that ``holder``'s connection to ``seat`` is gone (at ``now``, by
+        :func:`time.monotonic`); the seat counts as abandoned from then (see
+        :meth:`reap`) unless a newer connection holds it."""
+        with self._lock:
+            self._sitting.detach(seat, holder, now)
+
+    def orphan(self, now: float | None = None) -> None:
+        """Count every seat with no live connection as abandoned from ``now`` (a
+        server that has just restarted calls it: nobody is connected yet)."""
+        with self._lock:
+            self._sitting.orphan(now)
+
+    def reap(self, now: float | None = None) -> list[int]:
+        """Free each seat abandoned for ``abandon_after`` seconds or more, or seat the
+        ``stand_in`` bot there; return those seats (then call :meth:`play_bots` if
+        :attr:`bot_due`).  Nothing happens without ``abandon_after``."""
+        with self._lock:
+            if self._settings.abandon_after is None:
+                return []
+            gone = self._sitting.abandoned(now, self._settings.abandon_after)
+            for seat in gone:
+                if self._settings.stand_in is not None:
+                    self._add_bot(seat, self._settings.stand_in)
+            if gone:
+                self._save(self.game)
+            return gone
 
     def act(self, seat: int, action: Action | str) -> Action:
         """Apply ``seat``'s action (an :class:`~spadeskit.core.actions.Action`, or text as a
         person types it, read by :func:`~spadeskit.parse_action`) and return it; the
-        bots then act until a person is to act.  ``seat`` may be
-        ``spadeskit.REFEREE`` for a referee's ruling.  A refused input raises a
-        :class:`~spadeskit.core.errors.SpadesError` with ``code``, ``seat`` and ``action``,
-        and changes nothing."""
+        bots then act, at most ``bot_moves`` times (see :meth:`play_bots`).  ``seat``
+        may be ``spadeskit.REFEREE`` for a referee's ruling.  A refused input raises a
+        :class:`~spadeskit.core.errors.SpadesError` with ``code``, ``seat`` and
+        ``action``, and changes nothing; the action is in the table's store (if it has
+        one) before this returns."""
         with self._lock:
             if seat != REFEREE or type(seat) is not int:
                 self._check(seat)
-            game = self.game
             if isinstance(action, str):
-                if seat == REFEREE:
-                    view = attrs.evolve(game.view(None), legal_actions=game.legal_actions(REFEREE))
-                else:
-                    view = game.view(seat)
-                action = parse_action(action, view, game=game)
+                action = _read(action, self.game, seat)
             if seat in self._bots:
-                raise NotYourTurn(f"seat {seat} ({self._name(seat)}) is a bot's", seat=seat)
+                raise NotYourTurn(
+                    f"seat {seat} ({self._name(seat)}) is a bot's", seat=seat, action=action
+                )
             self._apply(seat, action)
-            self._run_bots()
+            self.play_bots(self._settings.bot_moves)
             return action
+
+    @property
+    def bot_due(self) -> bool:
+        """Return whether a bot is to act (then call :meth:`play_bots`)."""
+        with self._lock:
+            return not self.game.is_over and self.game.to_act in self._bots
+
+    def play_bots(self, limit: int = 1) -> int:
+        """Let the bots act, at most ``limit`` times, and return how many actions they
+        made (0 when no bot is to act).
+
+        A server calls it while :attr:`bot_due`, at its own pace (a bots-only table
+        advances only so), and may call it from a worker thread: a bot chooses
+        outside the table's lock, so other calls are not held up while it thinks.
+        """
+        if type(limit) is not int:
+            raise SpadesError(f"play_bots takes a whole number of moves, not {shown(limit, 20)}")
+        moves = 0
+        while moves < limit and _bot_move(self):
+            moves += 1
+        return moves
 
     def _apply(self, seat: int, action: Action) -> None:
         before = self.game
         after = before.apply(action, seat)
-        self.game = after
-        if len(after.hand_results) > len(before.hand_results):  # one action ends one hand
-            self._hand_ended(before, seat, action, after.hand_results[-1])
-            if after.is_over:
-                self._tell_all(match_over_message(self.game, self.rules.table))
+        if self._journal is not None:
+            if len(after.hand_results) != len(before.hand_results):
+                self._journal.keep(self, after)  # a new deal: the whole table again
             else:
-                self._hand_started()
-        else:
-            self._catch_up()
+                self._journal.append(self, seat, action)
+        self.game = after
+        self._told.after(before, seat, action, after)
 
-    def _run_bots(self) -> None:
-        game = self.game
-        while not game.is_over and game.to_act in self._bots:
-            seat = game.to_act
-            assert seat is not None
-            choice = self._bots[seat].choose(game.view(seat))
-            self._apply(seat, choice)
-            game = self.game
-
-    # -- what each seat is told -----------------------------------------------------------
+    def _save(self, game: GameState) -> None:
+        """Write the whole table (with ``game``) to its store before anyone is told."""
+        if self._journal is not None:
+            self._journal.keep(self, game)
 
     @property
     def to_act(self) -> int | None:
@@ -220,31 +272,25 @@ class Table:
         with self._lock:
             return self.game.to_act
 
-    def news(self, seat: int | None) -> list[dict[str, Any]]:
+    def news(self, seat: int | None, since: int | None = None) -> list[dict[str, Any]]:
         """Return ``seat``'s events that this method has not returned yet (``None``: the
         spectators', who share one reader): the table keeps the cursor, for an app that
-        does not want to keep one per seat itself (:meth:`events` takes one)."""
+        does not want to keep one per seat itself (:meth:`events` takes one).  ``since``
+        (a cursor this table gave) starts from there instead, for a client that lost
+        what it was sent."""
         with self._lock:
-            if seat is not None:
-                self._check(seat)
-            stream = self._streams[seat]
-            fresh = stream[self._read[seat] :]
-            self._read[seat] = len(stream)
-            return [dict(e) for e in fresh]
+            return self._told.news(self._audience(seat), since)
+
+    def cursor(self, seat: int | None) -> int:
+        """Return where :meth:`news` will start for ``seat`` next time."""
+        with self._lock:
+            return self._told.read[self._audience(seat)]
 
     def events(self, seat: int | None, since: int = 0) -> tuple[list[dict[str, Any]], int]:
         """Return ``seat``'s events from position ``since`` on (``None``: a spectator's)
         and the cursor to ask from next time; cursors run across hands."""
         with self._lock:
-            if seat is not None:
-                self._check(seat)
-            stream = self._streams[seat]
-            if type(since) is not int or not 0 <= since <= len(stream):
-                raise SpadesError(
-                    f"since is a cursor this table gave (0 to {len(stream)}), not {shown(since)}",
-                    code="bad-cursor",
-                )
-            return [dict(e) for e in stream[since:]], len(stream)
+            return self._told.events(self._audience(seat), since)
 
     def view(self, seat: int | None) -> View:
         """Return ``seat``'s view of the game now (``None``: a spectator's)."""
@@ -261,75 +307,43 @@ class Table:
             return self.game.to_record(key=self._key)
 
     def _name(self, seat: int) -> str:
-        return self.rules.table.seat_names[seat]
+        return self._sitting.names[seat]
 
     def _check(self, seat: object) -> int:
-        n = self.rules.table.players
-        if type(seat) is not int or not 0 <= seat < n:
-            raise SeatError(f"seat {shown(seat, 20)} does not exist: seats are 0 to {n - 1}")
-        return seat
+        return self._sitting.check(seat)
 
-    def _tell(self, audience: int | None, event: dict[str, Any]) -> None:
-        self._streams[audience].append(event)
+    def _audience(self, seat: object) -> int | None:
+        return None if seat is None else self._check(seat)
 
-    def _tell_all(self, event: dict[str, Any]) -> None:
-        for audience in self._audiences:
-            self._tell(audience, dict(event))
+    def snapshot(self, game: GameState | None = None) -> dict[str, Any]:
+        """Return what a store keeps of the table as JSON data: the signed record (of
+        ``game``, default the table's), the seats with their tokens' digests, the bots'
+        names, the news cursors and the table's settings.  :meth:`from_snapshot`
+        rebuilds the table from it."""
+        return _state(self, game, named=True)
 
-    def _hand_started(self) -> None:
-        game = self.game
-        for audience in self._audiences:
-            view = game.view(audience)
-            self._tell(audience, hand_started_message(view, self.rules.table.seat_names))
-            self._told[audience] = 0
-            self._bids[audience] = view.bids
-        self._catch_up()
-
-    def _catch_up(self) -> None:
-        """Send each audience the hand's events it has not had yet."""
-        game = self.game
-        for audience in self._audiences:
-            view = game.view(audience)
-            fresh = view.events[self._told[audience] :]
-            for event in fresh:
-                self._tell(audience, {**event.to_json(), "hand": view.hand_number})
-            self._told[audience] = len(view.events)
-            opened = [
-                s
-                for s, (old, new) in enumerate(zip(self._bids[audience], view.bids, strict=True))
-                if old is None and new is not None
-            ]
-            told = {e.seat for e in fresh if isinstance(e, BidMade) and e.bid is not None}
-            if any(s not in told for s in opened):
-                self._tell(audience, bids_shown_message(view, self.rules.table.seat_names))
-            self._bids[audience] = view.bids
-
-    def _hand_ended(self, before: GameState, seat: int, action: Action, result: HandResult) -> None:
-        """Tell every audience how the hand ended: the events of its last action (which
-        no view shows, as the next view is the next hand's) and the hand's result."""
-        # Every audience was told all of ``before``'s events after the action before it.
-        trick = [[s, card_at(c).code] for s, c in last_trick(before, seat, action, result)]
-        for audience in self._audiences:
-            for event in final_events(before, seat, action, result, audience):
-                self._tell(audience, {**event.to_json(), "hand": result.number})
-        self._tell_all(hand_ended_message(result, trick, self.rules.table))
-
-    # -- keeping it ----------------------------------------------------------------------
+    @classmethod
+    def from_snapshot(cls, snapshot: Mapping[str, Any], *, key: bytes | str | None) -> Table:
+        """Rebuild a table from :meth:`snapshot`'s data (its record checked with ``key``):
+        the game, every stream and cursor, the seats (their old tokens still work) and
+        the bots.  The bots do not act until :meth:`play_bots` is called."""
+        try:
+            table = _replayed(snapshot["record"], None, key, Settings(**snapshot["settings"]))
+            _restore(table, snapshot)
+        except SpadesError:
+            raise
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise RecordError(f"not a table's snapshot: {type(exc).__name__} {exc}") from None
+        return table
 
     def __getstate__(self) -> dict[str, Any]:
         with self._lock:
-            return {
-                "record": self.game.to_record(key=self._key),
-                "key": self._key,
-                "seats": [attrs.astuple(s) for s in self._seats.values()],
-                "bots": self._bots,
-                "read": dict(self._read),
-            }
+            unnamed = {s: b for s, b in self._bots.items() if s not in self._bot_specs}
+            return {"snapshot": _state(self, None, named=False), "key": self._key, "bots": unnamed}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        table = Table.from_record(state["record"], key=state["key"], bots=state["bots"])
-        table._seats = {s: Seat(s, name, token) for s, name, token in state["seats"]}
-        table._read.update(state.get("read", {}))
+        table = Table.from_snapshot(state["snapshot"], key=state["key"])
+        table._bots.update(state["bots"])
         self.__dict__.update(table.__dict__)
 
     @classmethod
@@ -339,121 +353,138 @@ class Table:
         rules: Rules | None = None,
         *,
         key: bytes | str | None = None,
-        bots: Mapping[int, Bot] | None = None,
+        bots: Mapping[int, Bot | str] | None = None,
     ) -> Table:
         """Rebuild a table from its record (checked with ``key`` when given, as
         :func:`~spadeskit.replay` checks it): the game and every stream as they were, so
         the cursors clients hold stay valid.  Seats are not in a record: players join
-        again (or keep the table with ``pickle``, which keeps them)."""
-        steps = iter(replay_steps(record, rules, key))
-        start = next(steps).state
-        table = cls.__new__(cls)
-        table.rules = rules_of(start)
-        table._key = key
-        table._lock = threading.RLock()
-        table._seats = {}
-        table._bots = {}
-        table._start(start)
-        for step in steps:
-            assert step.action is not None
-            table._apply(step.seat if step.seat is not None else REFEREE, step.action)
-            if step.state != table.game:
-                raise RecordError("the record does not replay to the same table")
+        again (or keep the table with :meth:`snapshot` or ``pickle``, which keep them)."""
+        table = _replayed(record, rules, key, Settings())
         table._seat_bots(bots or {})
         return table
 
-    def _seat_bots(self, bots: Mapping[int, Bot]) -> None:
+    def _seat_bots(self, bots: Mapping[int, Bot | str]) -> None:
         """Seat the bots (each told its seat and the rules, as the arena does) and let
         them act if it is their turn."""
         if not isinstance(bots, Mapping):
             raise SpadesError(f"bots map seats to bots ({{2: bot}}), not {shown(bots)}")
         for seat, bot in bots.items():
             self._check(seat)
-            if not callable(getattr(bot, "choose", None)):
-                raise SpadesError(f"the bot for seat {seat} has no choose(view) method")
-            reset = getattr(bot, "reset", None)
-            if callable(reset):
-                reset(seat, self.rules, random.Random(secrets.randbits(64)))
-            self._bots[seat] = bot
-        self._run_bots()
+            self._add_bot(seat, bot)
+        self.play_bots(self._settings.bot_moves)
+
+    def _add_bot(self, seat: int, given: Bot | str) -> None:
+        self._bots[seat] = made_bot(given, seat, self.rules)
+        if isinstance(given, str):
+            self._bot_specs[seat] = given
 
 
-class Connection:
-    """One client of a :class:`Table`, whatever carries its messages (a websocket, HTTP
-    requests): the table's JSON protocol written once, so every server speaks it alike.
+@attrs.frozen
+class Settings:
+    """How a table runs (see :class:`Table`): ``bot_moves``, ``abandon_after`` and
+    ``stand_in``, checked when made."""
 
-    Messages are JSON objects (text or already decoded):
+    bot_moves: int = BOT_MOVES
+    abandon_after: float | None = None
+    stand_in: str | None = None
 
-    * ``{"join": "Ann"}`` (optionally ``"seat": 2``) seats the client and answers
-      ``{"seated": 2, "token": "...", "name": "Ann"}``; ``{"rejoin": TOKEN}`` takes a
-      seat back after a reconnect (``{"seated": 2}``); ``{"watch": true}`` makes the
-      client a spectator (``{"watching": true}``).  Each is followed by an update.
-    * ``{"act": "4"}`` (text, as a person types it) or ``{"act": {"type": "bid",
-      "tricks": 4}}`` (an action's JSON) acts for the client's seat; every client of the
-      table then needs an update (:meth:`receive` says so).
-    * An update is ``{"events": [...], "view": {...}}``: the client's events since its
-      last update and its view now, with a label beside each legal action.
-    * A refused message is answered ``{"error": {"code", "seat", "action", "text"}}``
-      and changes nothing.
+    def __attrs_post_init__(self) -> None:
+        if type(self.bot_moves) is not int or self.bot_moves < 0:
+            raise SpadesError(
+                f"bot_moves is a whole number of 0 or more, not {shown(self.bot_moves)}"
+            )
+        after = self.abandon_after
+        if after is not None and (not isinstance(after, (int, float)) or not after >= 0):
+            raise SpadesError(f"abandon_after is seconds (0 or more), not {shown(after)}")
+        if self.stand_in is not None:
+            bot_class(self.stand_in)  # an unknown bot is refused now, not when a seat is left
 
-    >>> import spadeskit
-    >>> table = spadeskit.Table(spadeskit.load_rules("standard"), seed=1)
-    >>> ann = Connection(table)
-    >>> replies, changed = ann.receive('{"join": "Ann", "seat": 1}')
-    >>> replies[0]["seated"], sorted(replies[1])
-    (1, ['events', 'view'])
-    >>> ann.receive({"act": "bid 99"})[0][0]["error"]["code"]
-    'bid-not-allowed'
-    >>> ann.receive({"act": "4"})
-    ([], True)
-    >>> [event["text"] for event in ann.update()["events"]]
-    ['E bids 4']
-    """
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
-        self.seat: int | None = None
-        self.attached = False
-        self.cursor = 0
+def made_bot(given: Bot | str, seat: int, rules: Rules) -> Bot:
+    """Return the bot for ``seat`` (``given``, or a new one of the arena's bot named
+    ``given``), told its seat and the rules as the arena tells them."""
+    bot: Bot = bot_class(given)() if isinstance(given, str) else given
+    if not callable(getattr(bot, "choose", None)):
+        raise SpadesError(f"the bot for seat {seat} has no choose(view) method")
+    reset = getattr(bot, "reset", None)
+    if callable(reset):
+        reset(seat, rules, random.Random(secrets.randbits(64)))
+    return bot
 
-    def receive(
-        self, message: str | bytes | Mapping[str, Any]
-    ) -> tuple[list[dict[str, Any]], bool]:
-        """Handle one message; return the replies for this client and whether the
-        table changed (then send every client of the table its :meth:`update`)."""
-        try:
-            request = json.loads(message) if isinstance(message, (str, bytes)) else message
-            if not isinstance(request, Mapping):
-                raise SpadesError("send a JSON object", code="bad-message")
-            if "act" in request:
-                if self.seat is None:
-                    raise SeatError("join a seat before you act", code="not-seated")
-                what = request["act"]
-                action = what if isinstance(what, str) else action_from_json(what)
-                self.table.act(self.seat, action)
-                return [], True
-            if "rejoin" in request:
-                reply: dict[str, Any] = {"seated": self.table.seat_of(request["rejoin"])}
-            elif "join" in request:
-                taken = self.table.join(str(request["join"]), request.get("seat"))
-                reply = {"seated": taken.seat, "token": taken.token, "name": taken.name}
-            elif request.get("watch") is True:
-                reply = {"watching": True}
-            else:
-                raise SpadesError("send join, rejoin, watch or act", code="bad-message")
-        except SpadesError as error:
-            return [{"error": error.to_json()}], False
-        except ValueError:  # json.JSONDecodeError
-            unreadable = SpadesError("messages are JSON objects", code="bad-message")
-            return [{"error": unreadable.to_json()}], False
-        self.seat = reply.get("seated")
-        self.attached, self.cursor = True, 0
-        return [reply, self.update()], False
 
-    def update(self) -> dict[str, Any]:
-        """Return this client's events since its last update and its view now; ``{}``
-        before it has joined or started watching."""
-        if not self.attached:
-            return {}
-        events, self.cursor = self.table.events(self.seat, self.cursor)
-        return {"events": events, "view": self.table.view_json(self.seat)}
+def _read(text: str, game: GameState, seat: int) -> Action:
+    """Return the action ``text`` names for ``seat`` (or the referee) in ``game``."""
+    if seat == REFEREE:
+        view = attrs.evolve(game.view(None), legal_actions=game.legal_actions(REFEREE))
+    else:
+        view = game.view(seat)
+    return parse_action(text, view, game=game)
+
+
+def _bot_move(table: Table) -> bool:
+    """Let the bot whose turn it is act (choosing outside the table's lock); return
+    False if no bot is to act."""
+    while True:
+        with table._lock:
+            game = table.game
+            seat = game.to_act
+            if game.is_over or seat not in table._bots:
+                return False
+            bot = table._bots[seat]
+            view = game.view(seat)
+        choice = bot.choose(view)
+        with table._lock:
+            if table.game is game:  # else another caller moved first: look again
+                table._apply(seat, choice)
+                return True
+
+
+def _state(table: Table, game: GameState | None, *, named: bool) -> dict[str, Any]:
+    """Return :meth:`Table.snapshot`'s data (``named``: refuse bots given as objects,
+    else leave them out)."""
+    with table._lock:
+        if named and table._bot_specs.keys() != table._bots.keys():
+            raise SpadesError(
+                "a table with bots given as objects cannot be kept: name them "
+                "(bots={2: 'simple'}) so the table can be rebuilt",
+                code="unnamed-bot",
+            )
+        game = table.game if game is None else game
+        game.to_act  # noqa: B018  (a secret deal is made when first looked at: look now, so the record holds it)
+        told = table._told.read
+        return {
+            "record": game.to_record(key=table._key),
+            "seats": {str(s): list(kept) for s, kept in table._sitting.taken.items()},
+            "bots": {str(s): spec for s, spec in table._bot_specs.items()},
+            "read": {str(a): n for a, n in told.items() if a is not None},
+            "watchers_read": told[None],
+            "settings": attrs.asdict(table._settings),
+        }
+
+
+def _restore(table: Table, snapshot: Mapping[str, Any]) -> None:
+    """Give a table rebuilt from a snapshot's record its seats, bots and cursors."""
+    for seat, (name, digest) in snapshot["seats"].items():
+        table._sitting.taken[table._check(int(seat))] = (str(name), str(digest))
+    for seat, spec in snapshot["bots"].items():
+        table._add_bot(table._check(int(seat)), str(spec))
+    for seat, cursor in {**snapshot["read"], "": snapshot["watchers_read"]}.items():
+        audience = table._audience(int(seat) if seat else None)
+        table._told.read[audience] = min(int(cursor), table._told.length(audience))
+
+
+def _replayed(
+    record: Mapping[str, Any], rules: Rules | None, key: bytes | str | None, settings: Settings
+) -> Table:
+    """Return a table (no seats, no bots) whose game and streams are ``record``'s."""
+    steps = iter(replay_steps(record, rules, key))
+    start = next(steps).state
+    table = Table.__new__(Table)
+    table._setup(rules_of(start), key, settings)
+    table._start(start)
+    for step in steps:
+        assert step.action is not None
+        table._apply(step.seat if step.seat is not None else REFEREE, step.action)
+        if step.state != table.game:
+            raise RecordError("the record does not replay to the same table")
+    return table

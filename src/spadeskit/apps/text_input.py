@@ -112,6 +112,7 @@ def parse_action(text: str, view: View, *, game: GameState | None = None) -> Act
             raise NotYourTurn(
                 f"{who} has nothing to do now: it is {view.seat_names[view.to_act]}'s turn",
                 seat=seat,
+                action=_read_out_of_turn(text, view),
             )
         if view.is_over:
             raise GameOver(f"{who} has nothing to do now: the match is over", seat=seat)
@@ -189,6 +190,15 @@ def _read(words: str, legal: Sequence[Action], view: View) -> Action | None:
         if any(type(a) is kind for a in legal):
             return kind(cards)
     return Play(cards[0]) if len(cards) == 1 else None
+
+
+def _read_out_of_turn(text: str, view: View) -> Action | None:
+    """Return the action ``text`` names with no choices to check it against, or
+    ``None``: what a seat tried out of turn, for its error."""
+    try:
+        return _read(" ".join(text.strip().lower().split()), (), view)
+    except CardParseError:
+        return None
 
 
 def _table_talk(name: str, view: View) -> Action | None:

@@ -305,7 +305,12 @@ def action_from_json(data: Any) -> Action:
     names = {f.name for f in attrs.fields(cls)}
     if set(args) != names:
         raise RecordError(f"action {shown(data)} needs exactly the fields {sorted(names)}")
+    if "cards" in args and not isinstance(args["cards"], list):
+        raise RecordError(f"action {shown(data)}: its cards are a list (['AS', 'KS'])")
     try:
-        return cls(**args)
+        action = cls(**args)
     except (SpadesError, TypeError) as exc:
         raise RecordError(f"bad action {shown(data)}: {exc}") from exc
+    if "cards" in args and len(getattr(action, "cards", ())) != len(args["cards"]):
+        raise RecordError(f"action {shown(data)}: a card is named twice")
+    return action

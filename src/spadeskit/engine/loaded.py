@@ -256,6 +256,8 @@ class LoadedRules:
         """
         if isinstance(plays, (str, bytes)) or not isinstance(plays, Iterable):
             raise SpadesError(f"a trick is a list of (seat, card) pairs, not {shown(plays, 40)}")
+        if type(trump) is not str or len(trump) > 40:
+            raise SpadesError(f'trump is a short text ("spades"), not {shown(trump, 40)}')
         cards: list[tuple[int, Card]] = []
         players = self.table.players
         for pair in plays:

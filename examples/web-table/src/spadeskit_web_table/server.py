@@ -3,43 +3,81 @@
 * ``GET /`` serves the page (``static/index.html``), which creates tables and plays them.
 * ``GET /api/variants``: the installed variants and house rules (with what each fits).
 * ``POST /api/tables`` with ``{"variant", "house_rules", "options", "bots": [seats],
-  "bot", "seed"}`` creates a table and answers ``{"table": id}``; a refused choice (an unknown
-  variant, a house rule that does not fit) answers 400 with ``{"error": {...}}``.
-* ``GET /api/tables/{id}``: who sits where (no cards).
-* ``GET /api/tables/{id}/ws``: the table's protocol, :class:`spadeskit.Connection`.
+  "bot"}`` creates a table and answers ``{"table": id}``; a refused choice (an unknown
+  variant, a house rule that does not fit, an option out of its range) answers 400 with
+  ``{"error": {...}}``.  A ``"seed"`` is refused (``no-seed``: whoever knows the seed
+  knows every hand) unless the server runs with ``--allow-seeds``, for tests and
+  demonstrations, and then the table says it is seeded to everyone who looks.
+* ``GET /api/tables/{id}``: who sits where (no cards), and whether the table is seeded.
+* ``GET /api/tables/{id}/ws``: the table's protocol, :class:`spadeskit.Connection`,
+  carried by a :class:`spadeskit.apps.hub.Hub` (bounded send queues, rate limits, bots
+  moved in a worker thread).
 
-Tables live in memory (``app[TABLES]``) for as long as the server runs.
+Tables live in a :class:`spadeskit.SQLiteStore` (``--db``): every action is in the file
+before anyone is told of it, and a restarted server has every table back.  Finished
+tables are forgotten an hour after their last move, idle ones after a day.  One client
+(one address) may have :data:`TABLES_PER_CLIENT` unfinished tables at once, and the
+server :data:`MAX_TABLES`.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
+import os
 import secrets
+from collections.abc import AsyncIterator
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import attrs
 from aiohttp import WSMsgType, web
 
 import spadeskit
-from spadeskit.arena import bot_class
-from spadeskit.loader import available
+from spadeskit.apps.connection import MESSAGE_SIZE
+from spadeskit.apps.hub import Hub
 
 STATIC = files("spadeskit_web_table") / "static"
 BOTS = ("heuristic", "simple", "random")
 """The bots a table can seat (the arena's names), the first by default."""
 
+TABLES_PER_CLIENT = 10
+"""How many unfinished tables one client (one address) may have at once."""
+
+MAX_TABLES = 1000
+"""How many tables the server keeps at once."""
+
+REQUEST_SIZE = 64 * 1024
+"""The largest request body the server reads, in bytes."""
+
+ABANDON_AFTER = 300.0
+"""Seconds after which a seat whose player left goes to a bot of the table's kind."""
+
 
 @attrs.define
 class Entry:
-    """A table the server keeps, and the clients connected to it."""
+    """A table the server keeps, the hub carrying its clients' messages, and who made it."""
 
     table: spadeskit.Table
-    bots: dict[int, str]
-    clients: dict[web.WebSocketResponse, spadeskit.Connection] = attrs.field(factory=dict)
+    hub: Hub
+    creator: str = ""
+
+
+@attrs.frozen
+class Settings:
+    """How the server runs (see :func:`create_app`)."""
+
+    store: spadeskit.TableStore
+    allow_seeds: bool
+    bot_pace: float
+    tables_per_client: int
+    max_tables: int
 
 
 TABLES = web.AppKey("tables", dict[str, Entry])
+SETTINGS = web.AppKey("settings", Settings)
 
 
 def _error(error: spadeskit.SpadesError, status: int = 400) -> web.Response:
@@ -60,7 +98,7 @@ async def static(request: web.Request) -> web.Response:
 
 
 async def variants(request: web.Request) -> web.Response:
-    rows = available()
+    rows = spadeskit.available()
     return web.json_response(
         {
             "variants": [
@@ -83,33 +121,88 @@ def _players(variant: str) -> list[str]:
 
 
 async def create_table(request: web.Request) -> web.Response:
+    settings = request.app[SETTINGS]
+    tables = request.app[TABLES]
     try:
         body = await request.json()
+    except web.HTTPRequestEntityTooLarge:
+        too_big = spadeskit.SpadesError(
+            f"a request is at most {REQUEST_SIZE} bytes", code="bad-message"
+        )
+        return _error(too_big, 413)
     except ValueError:
         return _error(spadeskit.SpadesError("send the table's choices as JSON", code="bad-message"))
     if not isinstance(body, dict):
         return _error(spadeskit.SpadesError("send a JSON object", code="bad-message"))
+    creator = request.remote or ""
+    mine = [e for e in tables.values() if e.creator == creator and not e.table.game.is_over]
+    if len(mine) >= settings.tables_per_client:
+        refused = spadeskit.SpadesError(
+            f"you have {len(mine)} unfinished tables: finish one first", code="too-many-tables"
+        )
+        return _error(refused, 429)
+    if len(tables) >= settings.max_tables:
+        return _error(spadeskit.SpadesError("the server is full", code="server-full"), 503)
     try:
+        seed = body.get("seed")
+        if seed is not None and not settings.allow_seeds:
+            raise spadeskit.SpadesError(
+                "this server deals every table from a secret: a seed would let whoever "
+                "knows it work out every hand",
+                code="no-seed",
+            )
         rules = spadeskit.load_rules(
-            str(body.get("variant", "standard")),
-            list(body.get("house_rules") or []),
-            dict(body.get("options") or {}),
+            _text(body.get("variant", "standard")),
+            [_text(h) for h in _list(body.get("house_rules"), 20)],
+            _options(body.get("options")),
         )
         kind = body.get("bot", BOTS[0])
         if kind not in BOTS:
             raise spadeskit.SpadesError(
-                f"bot {kind!r} is not offered: choose {', '.join(BOTS)}", code="bad-bot"
+                f"bot {str(kind)[:30]!r} is not offered: choose {', '.join(BOTS)}", code="bad-bot"
             )
-        seats = body.get("bots") or []
-        bots = {int(s): bot_class(kind)() for s in seats}
-        table = spadeskit.Table(rules, seed=body.get("seed"), bots=bots)
+        seats = _list(body.get("bots"), rules.table.players)
+        if any(type(s) is not int for s in seats) or len(set(seats)) != len(seats):
+            raise spadeskit.SpadesError("bots lists seat numbers, each once", code="bad-message")
+        table = spadeskit.Table(
+            rules,
+            seed=seed,
+            key=settings.store.key,
+            bots=dict.fromkeys(seats, kind),
+            bot_moves=0,
+            abandon_after=ABANDON_AFTER,
+            stand_in=kind,
+        )
     except spadeskit.SpadesError as error:
         return _error(error)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         return _error(spadeskit.SpadesError(f"bad table choices: {exc}", code="bad-message"))
-    name = secrets.token_urlsafe(8)
-    request.app[TABLES][name] = Entry(table, {s: kind for s in bots})
+    name = settings.store.add(table)
+    tables[name] = Entry(table, Hub(table, bot_pace=settings.bot_pace), creator)
+    tables[name].hub.start_bots()
     return web.json_response({"table": name})
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str) or len(value) > 100:
+        raise spadeskit.SpadesError("names are short text", code="bad-message")
+    return value
+
+
+def _list(value: object, most: int) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > most:
+        raise spadeskit.SpadesError(f"give a list of at most {most}", code="bad-message")
+    return value
+
+
+def _options(value: object) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or len(value) > 30:
+        raise spadeskit.SpadesError("options are an object of at most 30", code="bad-message")
+    return value
 
 
 def _entry(request: web.Request) -> Entry:
@@ -123,50 +216,81 @@ def _entry(request: web.Request) -> Entry:
 
 
 async def table_info(request: web.Request) -> web.Response:
-    entry = _entry(request)
-    table = entry.table
+    table = _entry(request).table
+    bots = table.bots
     seats: list[dict[str, Any] | None] = []
     for seat, taken in enumerate(table.seats):
-        if seat in entry.bots:
-            seats.append({"name": f"{entry.bots[seat]} bot", "bot": True})
+        if seat in bots:
+            seats.append({"name": f"{bots[seat]} bot", "bot": True})
         else:
             seats.append(None if taken is None else {"name": taken.name, "bot": False})
     rules = table.rules
     return web.json_response(
-        {"rules": rules.name, "seat_names": list(rules.table.seat_names), "seats": seats}
+        {
+            "rules": rules.name,
+            "seat_names": list(rules.table.seat_names),
+            "seats": seats,
+            "seeded": table.game.seed is not None,
+        }
     )
 
 
 async def socket(request: web.Request) -> web.WebSocketResponse:
-    entry = _entry(request)
-    ws = web.WebSocketResponse(heartbeat=30)
+    hub = _entry(request).hub
+    # No per-message compression: the hub writes one frame per update for every client.
+    ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MESSAGE_SIZE * 4, compress=False)
     await ws.prepare(request)
-    client = entry.clients[ws] = spadeskit.Connection(entry.table)
+    assert request.transport is not None  # open: the handshake just went out on it
+    client = hub.connect(request.transport, ws.close)
     try:
         async for message in ws:
-            if message.type is not WSMsgType.TEXT:
-                continue
-            replies, changed = client.receive(message.data)
-            for reply in replies:
-                await ws.send_json(reply)
-            if changed:
-                await _broadcast(entry)
+            if message.type is WSMsgType.TEXT:
+                await hub.receive(client, message.data)
     finally:
-        entry.clients.pop(ws, None)
+        hub.disconnect(client)
     return ws
 
 
-async def _broadcast(entry: Entry) -> None:
-    for ws, client in list(entry.clients.items()):
-        update = client.update()
-        if update and not ws.closed:
-            await ws.send_json(update)
+async def _keep_tables(app: web.Application) -> AsyncIterator[None]:
+    """Bring back every table of the store on start, forget expired ones as the server
+    runs, and close every client on the way out."""
+    settings = app[SETTINGS]
+    for name, table in settings.store.load().items():
+        app[TABLES][name] = Entry(table, Hub(table, bot_pace=settings.bot_pace))
+        app[TABLES][name].hub.start_bots()
+
+    async def expire() -> None:
+        while True:
+            await asyncio.sleep(60)
+            for name in settings.store.expire():
+                entry = app[TABLES].pop(name, None)
+                if entry is not None:
+                    await entry.hub.close()
+
+    expiring = asyncio.create_task(expire())
+    yield
+    expiring.cancel()
+    for entry in app[TABLES].values():
+        await entry.hub.close()
 
 
-def create_app() -> web.Application:
-    """Return the web table's application (no tables yet)."""
-    app = web.Application()
+def create_app(
+    store: spadeskit.TableStore | None = None,
+    *,
+    allow_seeds: bool = False,
+    bot_pace: float = 0.3,
+    tables_per_client: int = TABLES_PER_CLIENT,
+    max_tables: int = MAX_TABLES,
+) -> web.Application:
+    """Return the web table's application, its tables in ``store`` (default: a SQLite
+    store in memory, which a restart loses); ``allow_seeds`` lets a client seed a
+    table (which everyone is told), ``bot_pace`` is the pause after each bot move."""
+    if store is None:
+        store = spadeskit.SQLiteStore(":memory:", key=secrets.token_urlsafe(32))
+    app = web.Application(client_max_size=REQUEST_SIZE)
     app[TABLES] = {}
+    app[SETTINGS] = Settings(store, allow_seeds, bot_pace, tables_per_client, max_tables)
+    app.cleanup_ctx.append(_keep_tables)
     app.add_routes(
         [
             web.get("/", page),
@@ -180,12 +304,40 @@ def create_app() -> web.Application:
     return app
 
 
+def server_key(db: str) -> str:
+    """Return the key kept beside the store (``db`` + ``.key``), made on first use."""
+    path = Path(db + ".key")
+    with contextlib.suppress(FileExistsError):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(32))
+    return path.read_text().strip()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve Spades tables to browsers.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
+    parser.add_argument("--db", default="web-tables.db", help="the SQLite file tables live in")
+    parser.add_argument("--bot-pace", type=float, default=0.3, help="seconds between bot moves")
+    parser.add_argument(
+        "--allow-seeds", action="store_true", help="let clients seed tables (tests, demos)"
+    )
+    parser.add_argument("--tables-per-client", type=int, default=TABLES_PER_CLIENT)
+    parser.add_argument("--max-tables", type=int, default=MAX_TABLES)
     args = parser.parse_args(argv)
-    web.run_app(create_app(), host=args.host, port=args.port)
+    store = spadeskit.SQLiteStore(args.db, key=server_key(args.db))
+    app = create_app(
+        store,
+        allow_seeds=args.allow_seeds,
+        bot_pace=args.bot_pace,
+        tables_per_client=args.tables_per_client,
+        max_tables=args.max_tables,
+    )
+    try:
+        web.run_app(app, host=args.host, port=args.port, print=lambda text: print(text, flush=True))
+    finally:
+        store.close()
 
 
 if __name__ == "__main__":

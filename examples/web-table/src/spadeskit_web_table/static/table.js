@@ -113,7 +113,8 @@ async function showJoin() {
     $("join-error").textContent = "There is no such table (the server may have restarted).";
     return;
   }
-  $("join-title").textContent = "Join a table of " + info.rules;
+  $("join-title").textContent = "Join a table of " + info.rules +
+    (info.seeded ? " (seeded: anyone who knows the seed can work out every hand)" : "");
   const free = $("free-seats");
   free.replaceChildren();
   info.seats.forEach((taken, seat) => {
@@ -347,7 +348,7 @@ if (!tableId) {
 } else if (localStorage.getItem(tokenKey)) {
   loadInfo().then((found) => {
     info = found;
-    if (found) connect({ rejoin: localStorage.getItem(tokenKey) });
+    if (found) connect({ rejoin: localStorage.getItem(tokenKey), since: 0 });
     else showJoin();
   });
 } else {

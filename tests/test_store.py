@@ -1,0 +1,168 @@
+"""The durable table store (spadeskit.SQLiteStore, spadeskit.PostgresStore): every
+accepted action is written before the call returns, every table comes back with its
+seats, streams and cursors, altered rows are refused, and old tables expire (issue 51).
+
+The PostgreSQL store runs the same tests against the server in ``TABLESTORE_POSTGRES``
+(a libpq URL); without one reachable they skip, unless ``TABLESTORE_NEEDS_POSTGRES=1``
+(CI), which makes them fail."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import spadeskit
+from spadeskit.apps.store import PostgresStore, SQLiteStore, StoreError, TableStore
+
+KEY = "a server key of sixteen bytes or more"
+POSTGRES = os.environ.get("TABLESTORE_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+Opener = Callable[..., TableStore]
+
+
+def postgres_opener() -> Opener:
+    psycopg = pytest.importorskip("psycopg")
+    try:
+        with psycopg.connect(POSTGRES, connect_timeout=3) as db:
+            db.execute("DROP TABLE IF EXISTS spadeskit_tables, spadeskit_actions")
+    except psycopg.OperationalError as exc:
+        if os.environ.get("TABLESTORE_NEEDS_POSTGRES") == "1":
+            pytest.fail(f"no PostgreSQL server at {POSTGRES}: {exc}")
+        pytest.skip(f"no PostgreSQL server at {POSTGRES} (set TABLESTORE_POSTGRES)")
+    return lambda **kw: PostgresStore(POSTGRES, key=KEY, **kw)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    opened: list[TableStore] = []
+
+    def sqlite(**kw: Any) -> TableStore:
+        return SQLiteStore(str(tmp_path / "tables.db"), key=KEY, **kw)
+
+    make = sqlite if request.param == "sqlite" else postgres_opener()
+
+    def opener(**kw: Any) -> TableStore:
+        store = make(**kw)
+        opened.append(store)
+        return store
+
+    yield opener
+    for store in opened:
+        store.close()
+
+
+def play(table: spadeskit.Table, rng: random.Random, moves: int) -> None:
+    for _ in range(moves):
+        if table.game.is_over:
+            return
+        if table.bot_due:
+            table.play_bots(1)
+            continue
+        seat = table.to_act
+        assert seat is not None
+        table.act(seat, rng.choice(table.game.legal_actions(seat)))
+
+
+def assert_same(a: spadeskit.Table, b: spadeskit.Table) -> None:
+    assert a.game == b.game and a.seats == b.seats and a.bots == b.bots
+    for audience in (*range(a.rules.table.players), None):
+        assert a.events(audience) == b.events(audience)
+
+
+def test_every_table_comes_back_with_its_seats_streams_and_cursors(open_store: Opener) -> None:
+    store = open_store()
+    rules = spadeskit.load_rules("standard", ["blind-nil"], {"floor": -2000})
+    tables = {}
+    tokens = {}
+    for i in range(3):
+        table = spadeskit.Table(rules, key=KEY, bots={3: "simple"})
+        name = store.add(table)
+        tokens[name] = [table.join(f"p{s}", seat=s).token for s in range(3)]
+        play(table, random.Random(i), moves=40 + 37 * i)  # mid-hand, and past a deal
+        table.news(1)
+        tables[name] = table
+    again = open_store().load()
+    assert again.keys() == tables.keys()
+    for name, table in tables.items():
+        assert_same(again[name], table)
+        assert [again[name].seat_of(t) for t in tokens[name]] == [0, 1, 2]
+        assert again[name].cursor(1) <= table.cursor(1)
+        assert spadeskit.replay(again[name].record(), key=KEY) == table.game
+
+
+def test_an_action_is_in_the_store_before_act_returns(open_store: Opener) -> None:
+    store = open_store()
+    table = spadeskit.Table(spadeskit.load_rules("standard"), key=KEY)
+    name = store.add(table)
+    rng = random.Random(5)
+    for _ in range(70):
+        play(table, rng, moves=1)
+        assert open_store().load()[name].game == table.game
+
+
+def test_a_failed_write_refuses_the_action_and_changes_nothing(open_store: Opener) -> None:
+    store = open_store()
+    table = spadeskit.Table(spadeskit.load_rules("standard"), key=KEY)
+    name = store.add(table)
+    store.remove(name)  # the row is gone: the next write fails
+    before, cursor = table.game, table.events(0)[1]
+    with pytest.raises(StoreError) as caught:
+        table.act(table.to_act, "3")  # type: ignore[arg-type]
+    assert caught.value.code == "no-table"
+    assert table.game is before and table.events(0)[1] == cursor
+    with pytest.raises(StoreError):
+        table.join("Ann")
+    assert table.seats == (None,) * 4
+
+
+def test_an_altered_row_is_refused_when_loaded(tmp_path: Path) -> None:
+    path = str(tmp_path / "t.db")
+    store = SQLiteStore(path, key=KEY)
+    table = spadeskit.Table(spadeskit.load_rules("standard"), key=KEY)
+    store.add(table)
+    play(table, random.Random(1), moves=6)
+    db = sqlite3.connect(path)
+    altered = '{"type":"bid","tricks":5}'
+    db.execute("UPDATE spadeskit_actions SET action = ? WHERE n = 2", (altered,))
+    db.commit()
+    with pytest.raises(spadeskit.RecordError):
+        SQLiteStore(path, key=KEY).load()
+    with pytest.raises(spadeskit.RecordError):
+        SQLiteStore(path, key="another key of sixteen bytes").load()
+
+
+def test_finished_and_idle_tables_expire_on_their_own_clocks(open_store: Opener) -> None:
+    store = open_store(finished_after=60, idle_after=3600)
+    rules = spadeskit.load_rules("standard", [], {"target": 100})
+    done = spadeskit.Table(rules, key=KEY, bots={s: "random" for s in range(4)})
+    finished = store.add(done)
+    while done.bot_due:
+        done.play_bots(50)
+    assert done.game.is_over
+    idle = store.add(spadeskit.Table(rules, key=KEY))
+    import time
+
+    now = time.time()
+    assert store.expire(now) == []
+    assert store.expire(now + 61) == [finished]
+    assert store.expire(now + 3601) == [idle]
+    assert open_store().load() == {}
+
+
+def test_a_store_refuses_a_table_it_could_not_rebuild(open_store: Opener) -> None:
+    store = open_store()
+    rules = spadeskit.load_rules("standard")
+    with pytest.raises(StoreError):
+        store.add(spadeskit.Table(rules, key="another key of sixteen bytes"))
+    with pytest.raises(spadeskit.SpadesError) as caught:
+        store.add(spadeskit.Table(rules, key=KEY, bots={1: spadeskit.bots.SimpleBot()}))
+    assert caught.value.code == "unnamed-bot"
+    name = store.add(spadeskit.Table(rules, key=KEY))
+    with pytest.raises(StoreError):
+        store.add(spadeskit.Table(rules, key=KEY), name)
