@@ -1,0 +1,200 @@
+"""What the solver reads of the rules and of a state: the one adapter over the engine.
+
+The solver plays cards on bitmasks, not on states, so it needs three things of a rule
+set, each taken from its public API and nothing else:
+
+* the legal plays of a hand given the trick so far, the cards played and the tricks
+  finished: the rule set's enforced play filters, compiled into one check
+  (:func:`spadeskit.engine.filters.compile_filters`) and called on a small object
+  holding exactly what filters read;
+* the trick winner: the strength of each card given the suit led, under the hand's
+  trump mode (:meth:`Rules.strength_table <spadeskit.engine.compiled.CompiledRules.strength_table>`),
+  the highest card taking the trick;
+* each card's effective suit and strength within it (``rules.ranking``), to merge
+  equivalent cards.
+
+A rule set the solver cannot follow is refused with :class:`AnalysisUnsupported`: a
+filter that is not enforced (table enforcement, where a player may renege), a plain
+Python filter (it may read anything of a state), a hook that acts after each trick, or
+a hand with cards still to be drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spadeskit.core.errors import SpadesError
+from spadeskit.core.phase import Phase
+from spadeskit.core.state import GameState
+from spadeskit.engine.compiled import CompiledRules, compiled_rules
+from spadeskit.engine.filters import PlayCheck, compile_filters
+
+__all__ = ["AnalysisUnsupported", "PlayModel", "Position", "Reads", "play_model", "position_of"]
+
+
+class AnalysisUnsupported(SpadesError):
+    """The solver cannot follow the play of this rule set or position (the message says
+    why); nothing was analysed."""
+
+    code = "not-analysable"
+
+
+class Reads:
+    """What a play filter reads of the hand in play, and nothing else: the trick so far
+    (``(seat, card index)`` pairs), the mask of the cards played and the finished tricks
+    (only their number is read, so ``tricks`` is a ``range``)."""
+
+    __slots__ = ("played", "trick", "tricks")
+
+    def __init__(self) -> None:
+        self.trick: tuple[tuple[int, int], ...] = ()
+        self.played = 0
+        self.tricks: Sequence[object] = range(0)
+
+
+_ORDERED_FILTERS = frozenset(
+    {"follow-suit", "break-spades", "no-trump-first-trick", "head-the-trick"}
+)
+"""The library's building blocks whose refusals depend only on a card's effective suit
+and its strength within it, so that cards adjacent in strength within a suit (nothing
+between them still in play) are always both legal or both not."""
+
+
+class PlayModel:
+    """The play of one rule set under one trump mode, as the solver reads it.
+
+    ``rows[led][card]`` is a card's strength in a trick led in effective suit ``led``;
+    ``suit_of`` and ``strength`` are the ranking; ``order[suit]`` lists the cards of
+    each effective suit strongest first; ``merges`` says whether cards adjacent in that
+    order may be merged (see :data:`_ORDERED_FILTERS`).
+    """
+
+    def __init__(self, rules: CompiledRules, trump: str) -> None:
+        for f in rules.filters:
+            if not f.enforced:
+                raise AnalysisUnsupported(
+                    f"{rules.name!r} accepts a card its filter {f.name!r} refuses and "
+                    "records a renege (table enforcement): double-dummy play assumes "
+                    "every rule is kept; load the rules with strict enforcement",
+                    code="not-analysable",
+                )
+            if f.block is None:
+                raise AnalysisUnsupported(
+                    f"the play filter {f.name!r} of {rules.name!r} is plain Python and may "
+                    "read any part of a state; the solver follows filters made of the "
+                    "library's building blocks only"
+                )
+        if rules.calls.after_trick is not None:
+            raise AnalysisUnsupported(
+                f"a plugin of {rules.name!r} changes the state after each trick "
+                "(spadeskit_after_trick), which the solver cannot follow"
+            )
+        ranking = rules.ranking
+        self.name = rules.name
+        self.players = rules.table.players
+        self.side_of: tuple[int, ...] = tuple(rules.side_of)
+        self.suit_of: tuple[int, ...] = tuple(ranking.suit_of)
+        self.strength: tuple[int, ...] = tuple(ranking.strength)
+        self.suit_mask: tuple[int, ...] = tuple(ranking.suit_mask)
+        self.rows: tuple[tuple[int, ...], ...] = rules.strength_table(trump)
+        self.check: PlayCheck = compile_filters(list(rules.filters))
+        order = []
+        for suit, mask in enumerate(self.suit_mask):
+            cards = [c for c in range(54) if mask >> c & 1]
+            order.append(tuple(sorted(cards, key=lambda c: -self.strength[c])))
+        self.order: tuple[tuple[int, ...], ...] = tuple(order)
+        self.merges = all(f.name in _ORDERED_FILTERS for f in rules.filters) and all(
+            _monotone(row, suit_cards) for row in self.rows for suit_cards in self.order
+        )
+
+    def legal(self, reads: Reads, seat: int, hand: int) -> int:
+        """Return the cards of ``hand`` that ``seat`` may play given ``reads``."""
+        return self.check(reads, seat, hand)  # type: ignore[arg-type]
+
+    def winner(self, trick: Sequence[tuple[int, int]]) -> int:
+        """Return the seat that wins a full ``trick`` of ``(seat, card index)`` plays."""
+        row = self.rows[self.suit_of[trick[0][1]]]
+        winner, best = -1, -1
+        for seat, card in trick:
+            if row[card] > best:
+                winner, best = seat, row[card]
+        return winner
+
+
+def _monotone(row: Sequence[int], cards: Sequence[int]) -> bool:
+    """Return whether ``row`` never ranks a card above a stronger one of its suit."""
+    return all(row[a] >= row[b] for a, b in zip(cards, cards[1:]))
+
+
+_MODELS: dict[tuple[CompiledRules, str], PlayModel] = {}
+
+
+def play_model(rules: CompiledRules, trump: str) -> PlayModel:
+    """Return the (cached) :class:`PlayModel` of ``rules`` under the trump mode ``trump``."""
+    key = (rules, trump)
+    model = _MODELS.get(key)
+    if model is None:
+        if len(_MODELS) > 64:
+            _MODELS.clear()
+        model = _MODELS[key] = PlayModel(rules, trump)
+    return model
+
+
+class Position:
+    """A position in the play of a hand with every card known: what the solver starts from.
+
+    ``hands`` are the seats' card masks, ``trick`` the plays of the trick so far,
+    ``played`` the mask of cards played this hand, ``done`` the number of finished
+    tricks, ``to_act`` the seat to play and ``books`` the tricks each seat has won.
+    """
+
+    __slots__ = ("books", "done", "hands", "model", "played", "to_act", "trick")
+
+    def __init__(
+        self,
+        model: PlayModel,
+        hands: tuple[int, ...],
+        trick: tuple[tuple[int, int], ...],
+        played: int,
+        done: int,
+        to_act: int,
+        books: tuple[int, ...],
+    ) -> None:
+        self.model = model
+        self.hands = hands
+        self.trick = trick
+        self.played = played
+        self.done = done
+        self.to_act = to_act
+        self.books = books
+
+
+def position_of(game: GameState) -> Position:
+    """Return the solver's position for ``game``, a state in the play of the cards.
+
+    Raise :class:`AnalysisUnsupported` when the state is not in play, when cards are
+    still to be drawn (two-handed Spades before its pile is empty), or when the rules
+    cannot be followed (see :class:`PlayModel`).
+    """
+    if game.phase is not Phase.PLAY or game.to_act is None or game.contract is None:
+        raise AnalysisUnsupported(
+            f"double-dummy analysis starts from a state in the play of the cards; this "
+            f"one is in the {game.phase.value} phase",
+            code="not-in-play",
+        )
+    if game.pile:
+        raise AnalysisUnsupported(
+            f"{len(game.pile)} cards are still to be drawn from the pile: the play is "
+            "double-dummy only once the draw pile is empty",
+            code="not-analysable",
+        )
+    model = play_model(compiled_rules(game), game.contract.trump)
+    return Position(
+        model,
+        tuple(game.hands),
+        tuple(game.trick),
+        game.played,
+        len(game.tricks),
+        game.to_act,
+        tuple(game.books),
+    )
