@@ -91,7 +91,9 @@ def random_goal(game: GameState, rng: random.Random) -> Goal:
 
 def check_against_minimax(game: GameState, goal: Goal) -> None:
     rules = game.rules
-    side = frozenset(s for s in range(len(rules.side_of)) if rules.side_of[s] == rules.side_of[goal.seat])
+    side = frozenset(
+        s for s in range(len(rules.side_of)) if rules.side_of[s] == rules.side_of[goal.seat]
+    )
     counted = side if goal.count == "side" else frozenset({goal.seat})
     team = side if goal.count != "nil" else frozenset(range(rules.table.players)) - side
     won = sum(game.books[s] for s in counted)
@@ -105,7 +107,9 @@ def check_against_minimax(game: GameState, goal: Goal) -> None:
         trick_won = 0
         if len(game.trick) + 1 == rules.table.players:
             assert game.contract is not None
-            trick_won = rules.trick_winner([*game.trick, (seat, card)], game.contract.trump) in counted
+            trick_won = (
+                rules.trick_winner([*game.trick, (seat, card)], game.contract.trump) in counted
+            )
         if after.phase is Phase.PLAY and after.number == game.number:
             expected = won + trick_won + minimax(after, team, counted, memo)
         else:

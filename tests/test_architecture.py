@@ -32,7 +32,18 @@ API_0_2_0: dict[str, list[str]] = json.loads(
 )
 """Every 0.2.0 module's ``__all__``, read from the 0.2.0 sources."""
 
-LAYERS = ("core", "engine", "batch", "testing", "bots", "arena", "apps", "interop", "rl")
+LAYERS = (
+    "core",
+    "engine",
+    "batch",
+    "testing",
+    "analysis",
+    "bots",
+    "arena",
+    "apps",
+    "interop",
+    "rl",
+)
 
 # Modules that need an optional extra to import, and the one 0.2.0 name that moved to
 # a layer its old home may not import (the batched engine cannot reach the bots).

@@ -8,8 +8,7 @@ set, each taken from its public API and nothing else:
   (:func:`spadeskit.engine.filters.compile_filters`) and called on a small object
   holding exactly what filters read;
 * the trick winner: the strength of each card given the suit led, under the hand's
-  trump mode (:meth:`Rules.strength_table <spadeskit.engine.compiled.CompiledRules.strength_table>`),
-  the highest card taking the trick;
+  trump mode (``rules.strength_table(trump)``), the highest card taking the trick;
 * each card's effective suit and strength within it (``rules.ranking``), to merge
   equivalent cards.
 
@@ -66,7 +65,12 @@ class PlayModel:
     ``rows[led][card]`` is a card's strength in a trick led in effective suit ``led``;
     ``suit_of`` and ``strength`` are the ranking; ``order[suit]`` lists the cards of
     each effective suit strongest first; ``merges`` says whether cards adjacent in that
-    order may be merged (see :data:`_ORDERED_FILTERS`).
+    order may be merged (see :data:`_ORDERED_FILTERS`), and ``relative`` whether, on top
+    of that, only the order of the cards still in play matters (every row ranks whole
+    suits against each other), so that positions with the same pattern of holders in
+    each suit play alike.  ``by_row[led]`` lists the deck strongest first in a trick
+    led in ``led``.  ``dominates[card]`` holds the cards it beats whatever is led;
+    ``masters`` lists the cards that beat any, those that beat most first.
     """
 
     def __init__(self, rules: CompiledRules, trump: str) -> None:
@@ -106,6 +110,20 @@ class PlayModel:
         self.merges = all(f.name in _ORDERED_FILTERS for f in rules.filters) and all(
             _monotone(row, suit_cards) for row in self.rows for suit_cards in self.order
         )
+        self.relative = self.merges and all(_by_suit(row, self.order) for row in self.rows)
+        deck = [c for c in range(54) if self.suit_of[c] >= 0]
+        self.by_row: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sorted(deck, key=lambda c: -row[c])) for row in self.rows
+        )
+        dominates = [0] * 54
+        for card in deck:
+            for other in deck:
+                if all(row[card] > row[other] for row in self.rows):
+                    dominates[card] |= 1 << other
+        self.dominates: tuple[int, ...] = tuple(dominates)
+        self.masters: tuple[int, ...] = tuple(
+            sorted((c for c in deck if dominates[c]), key=lambda c: -dominates[c].bit_count())
+        )
 
     def legal(self, reads: Reads, seat: int, hand: int) -> int:
         """Return the cards of ``hand`` that ``seat`` may play given ``reads``."""
@@ -124,6 +142,25 @@ class PlayModel:
 def _monotone(row: Sequence[int], cards: Sequence[int]) -> bool:
     """Return whether ``row`` never ranks a card above a stronger one of its suit."""
     return all(row[a] >= row[b] for a, b in zip(cards, cards[1:]))
+
+
+def _by_suit(row: Sequence[int], order: Sequence[Sequence[int]]) -> bool:
+    """Return whether ``row`` ranks whole suits against each other (every card of one
+    suit above every card of another, or both suits all equal) and the cards within
+    each suit either all equal or strictly by strength."""
+    for cards in order:
+        values = [row[c] for c in cards]
+        if len(set(values)) not in (1, len(values)):
+            return False
+    for a, first in enumerate(order):
+        for second in order[a + 1 :]:
+            if not first or not second:
+                continue
+            one = [row[c] for c in first]
+            two = [row[c] for c in second]
+            if not (min(one) > max(two) or max(one) < min(two) or len(set(one + two)) == 1):
+                return False
+    return True
 
 
 _MODELS: dict[tuple[CompiledRules, str], PlayModel] = {}

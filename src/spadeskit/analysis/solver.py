@@ -6,18 +6,12 @@ fewest) and every other seat plays against them, each seeing every card.  It can
 give the result after each legal card (``values=True``): what a card costs against the
 best one.
 
-The search is the one bridge solvers use: a yes/no question at a time ("can the side
-take at least *k* more tricks?"), answered by alpha-beta on that null window and narrowed
-by binary search on *k*.  It keeps, for each position at the start of a trick, the
-bounds it has proved (a transposition table: the same cards left with the same leader
-reached in another order is looked up, not searched again), plays only one card of each
-run of equivalent cards (cards of one suit in one hand with no card still in play between
-them) and tries the likeliest good cards first (the cheapest card that wins the trick, a
-low card when the side is already winning it).
-
-The rules are read through :mod:`spadeskit.analysis.position` only: the legal plays from
-the rule set's filters and the trick winner from its strength tables, so every variant
-the solver accepts is played by its own rules.
+The search (:mod:`spadeskit.analysis.search`) is the one bridge solvers use: alpha-beta
+on null windows with a transposition table, equivalent cards merged, sure tricks counted
+and the likeliest good cards tried first.  The rules are read through
+:mod:`spadeskit.analysis.position` only: the legal plays from the rule set's filters and
+the trick winner from its strength tables, so every variant the solver accepts is played
+by its own rules.
 """
 
 from __future__ import annotations
@@ -26,17 +20,12 @@ from typing import Literal
 
 import attrs
 
-from spadeskit.analysis.position import (
-    AnalysisUnsupported,
-    PlayModel,
-    Position,
-    Reads,
-    position_of,
-)
+from spadeskit.analysis.position import AnalysisUnsupported, Position, position_of
+from spadeskit.analysis.search import Search
 from spadeskit.core.cards import Card, card_at
 from spadeskit.core.state import GameState
 
-__all__ = ["Goal", "Solution", "Search", "side_tricks", "solve"]
+__all__ = ["Goal", "Solution", "search_for", "side_tricks", "solve"]
 
 Count = Literal["side", "seat", "nil"]
 
@@ -74,224 +63,6 @@ class Solution:
         """Return the legal cards with the best value for the seat to act (the cards
         whose value is the position's: best play keeps it)."""
         return tuple(card for card, value in self.values if value == self.tricks)
-
-
-class Search:
-    """A double-dummy search from one :class:`Position`, for one goal.
-
-    ``team`` holds the seats that play for the most counted tricks (every other seat for
-    the fewest), ``counted`` the seats whose tricks count.  The transposition table is
-    kept between calls, so several questions about one position share their work.
-    """
-
-    def __init__(self, position: Position, team: frozenset[int], counted: frozenset[int]) -> None:
-        model: PlayModel = position.model
-        self.model = model
-        n = self.n = model.players
-        self.rows = model.rows
-        self.suit_of = model.suit_of
-        self.suit_mask = model.suit_mask
-        self.order = model.order
-        self.merges = model.merges
-        self.check = model.check
-        self.maximizes = tuple(s in team for s in range(n))
-        self.counts = tuple(1 if s in counted else 0 for s in range(n))
-        self.next_seat = tuple((s + 1) % n for s in range(n))
-        self.hands = list(position.hands)
-        self.trick = position.trick
-        self.seat = position.to_act
-        self.done = position.done
-        self.ranges = tuple(range(k) for k in range(position.done + 64))
-        reads = self.reads = Reads()
-        reads.played = position.played
-        reads.tricks = self.ranges[position.done]
-        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
-        self.nodes = 0
-
-    # ----------------------------------------------------------------------------------
-    # Questions
-    # ----------------------------------------------------------------------------------
-
-    def left(self) -> int:
-        """Return the number of tricks still to finish, the one in progress included."""
-        cards = sum(hand.bit_count() for hand in self.hands) + len(self.trick)
-        return cards // self.n
-
-    def value(self) -> int:
-        """Return the counted tricks still to come (the trick in progress included)."""
-        low, high = 0, self.left()
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.reaches(middle):
-                low = middle
-            else:
-                high = middle - 1
-        return low
-
-    def value_after(self, card: int) -> int:
-        """Return the counted tricks still to come (this trick included) after the seat
-        to act plays ``card`` (a card index it may play)."""
-        seat, trick, reads = self.seat, self.trick, self.reads
-        bit = 1 << card
-        self.hands[seat] ^= bit
-        reads.played |= bit
-        trick = trick + ((seat, card),)
-        won = 0
-        if len(trick) == self.n:
-            winner = self.model.winner(trick)
-            won = self.counts[winner]
-            self.trick, self.seat, self.done = (), winner, self.done + 1
-            reads.tricks = self.ranges[self.done]
-        else:
-            self.trick, self.seat = trick, self.next_seat[seat]
-        try:
-            return won + self.value()
-        finally:
-            if len(trick) == self.n:
-                self.done -= 1
-                reads.tricks = self.ranges[self.done]
-            self.trick, self.seat = trick[:-1], seat
-            reads.played ^= bit
-            self.hands[seat] ^= bit
-
-    def legal(self) -> int:
-        """Return the mask of cards the seat to act may play."""
-        self.reads.trick = self.trick
-        return self.check(self.reads, self.seat, self.hands[self.seat])  # type: ignore[arg-type]
-
-    def runs(self, legal: int) -> list[list[int]]:
-        """Return the legal cards of the seat to act grouped into runs of equivalent
-        cards (one card a run when the rules do not allow merging), strongest first."""
-        if not self.merges:
-            return [[c] for c in _indices(legal)]
-        alive = 0
-        for other in self.hands:
-            alive |= other
-        for _, card in self.trick:
-            alive |= 1 << card
-        runs: list[list[int]] = []
-        for suit, mask in enumerate(self.suit_mask):
-            if not legal & mask:
-                continue
-            run: list[int] | None = None
-            for card in self.order[suit]:
-                bit = 1 << card
-                if not alive & bit:
-                    continue
-                if legal & bit:
-                    if run is None:
-                        run = [card]
-                        runs.append(run)
-                    else:
-                        run.append(card)
-                else:
-                    run = None
-        return runs
-
-    # ----------------------------------------------------------------------------------
-    # The search
-    # ----------------------------------------------------------------------------------
-
-    def reaches(self, target: int) -> bool:
-        """Return whether the team can take at least ``target`` more counted tricks."""
-        self.nodes += 1
-        if self.trick:
-            return self._move(target)
-        if target <= 0:
-            return True
-        hands = self.hands
-        left = hands[self.seat].bit_count()
-        if target > left:
-            return False
-        key = (*hands, self.seat)
-        bounds = self.table.get(key)
-        if bounds is None:
-            low, high = 0, left
-        else:
-            low, high = bounds
-            if low >= target:
-                return True
-            if high < target:
-                return False
-        result = self._move(target)
-        if result:
-            low = target
-        else:
-            high = target - 1
-        self.table[key] = (low, high)
-        return result
-
-    def _move(self, target: int) -> bool:
-        seat = self.seat
-        hands = self.hands
-        reads = self.reads
-        trick = self.trick
-        reads.trick = trick
-        legal: int = self.check(reads, seat, hands[seat])  # type: ignore[arg-type]
-        maximizing = self.maximizes[seat]
-        if legal & (legal - 1):
-            cards = self._ordered(seat, trick, legal)
-        else:
-            cards = [legal.bit_length() - 1]
-        played = reads.played
-        full = len(trick) + 1 == self.n
-        for card in cards:
-            bit = 1 << card
-            hands[seat] ^= bit
-            reads.played = played | bit
-            after = trick + ((seat, card),)
-            if full:
-                winner = self.model.winner(after)
-                self.trick = ()
-                self.seat = winner
-                self.done += 1
-                reads.tricks = self.ranges[self.done]
-                result = self.reaches(target - self.counts[winner])
-                self.done -= 1
-                reads.tricks = self.ranges[self.done]
-            else:
-                self.trick = after
-                self.seat = self.next_seat[seat]
-                result = self.reaches(target)
-            self.trick = trick
-            self.seat = seat
-            hands[seat] ^= bit
-            if result is maximizing:
-                reads.played = played
-                return result
-        reads.played = played
-        return not maximizing
-
-    def _ordered(self, seat: int, trick: tuple[tuple[int, int], ...], legal: int) -> list[int]:
-        """Return one card of each run, the likeliest best first."""
-        cards = [run[0] for run in self.runs(legal)]
-        if not trick:
-            # Leads: the strongest cards first (a card that cannot be beaten in its
-            # suit is the likeliest good lead), within each suit.
-            own = self.rows
-            suit_of = self.suit_of
-            cards.sort(key=lambda c: -own[suit_of[c]][c])
-            return cards
-        row = self.rows[self.suit_of[trick[0][1]]]
-        best_seat, best = -1, -1
-        for who, card in trick:
-            if row[card] > best:
-                best_seat, best = who, row[card]
-        if self.maximizes[best_seat] is self.maximizes[seat]:
-            cards.sort(key=lambda c: row[c])  # the side is winning: play low
-            return cards
-        winners = sorted((c for c in cards if row[c] > best), key=lambda c: row[c])
-        losers = sorted((c for c in cards if row[c] <= best), key=lambda c: row[c])
-        return winners + losers
-
-
-def _indices(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 def _sides(position: Position, goal: Goal) -> tuple[frozenset[int], frozenset[int], bool]:
