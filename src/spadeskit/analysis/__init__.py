@@ -11,6 +11,19 @@ search bot can solve the deals it draws.
 """
 
 from spadeskit.analysis.position import AnalysisUnsupported
+from spadeskit.analysis.review import Par, Review, ReviewedPlay, goal_of, par, review
 from spadeskit.analysis.solver import Goal, Solution, side_tricks, solve
 
-__all__ = ["AnalysisUnsupported", "Goal", "Solution", "side_tricks", "solve"]
+__all__ = [
+    "AnalysisUnsupported",
+    "Goal",
+    "Par",
+    "Review",
+    "ReviewedPlay",
+    "Solution",
+    "goal_of",
+    "par",
+    "review",
+    "side_tricks",
+    "solve",
+]
