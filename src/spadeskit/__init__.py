@@ -13,6 +13,7 @@ from typing import Any
 
 # _native chooses the engine's compiled copy or its source as it is imported: first.
 from spadeskit import _compat, _native
+from spadeskit.analysis import AnalysisUnsupported
 from spadeskit.apps.service import Connection, Seat, SeatError, Table
 from spadeskit.apps.text_input import parse_action
 from spadeskit.bots import Bot, HeuristicBot, ISMCTSBot, PIMCBot, RandomBot, SimpleBot
@@ -95,6 +96,7 @@ def __getattr__(name: str) -> ModuleType:
 
 
 __all__ = [
+    "AnalysisUnsupported",
     "COMPILED",
     "REFEREE",
     "Accept",

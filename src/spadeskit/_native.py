@@ -43,10 +43,12 @@ COMPILED_MODULES: tuple[str, ...] = (
     "spadeskit.engine.loops",
     "spadeskit.engine.playouts",
     "spadeskit.engine.machine",
+    "spadeskit.analysis.search",
 )
 """The engine's state machine, base class to :class:`~spadeskit.engine.machine.Engine`:
 legal actions, ``apply``, the auction, the deal, trick play, scoring, the playout driver
-and its loops; and the loop that lists a mask's plays (``spadeskit.core.playsets``).
+and its loops; the loop that lists a mask's plays (``spadeskit.core.playsets``); and the
+double-dummy solver's search (``spadeskit.analysis.search``).
 Plugins, states, views, actions and everything above the engine stay pure Python."""
 
 PURE_VARIABLE = "SPADESKIT_PURE"

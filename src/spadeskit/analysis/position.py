@@ -5,8 +5,8 @@ set, each taken from its public API and nothing else:
 
 * the legal plays of a hand given the trick so far, the cards played and the tricks
   finished: the rule set's enforced play filters, compiled into one check
-  (:func:`spadeskit.engine.filters.compile_filters`) and called on a small object
-  holding exactly what filters read;
+  (:func:`spadeskit.engine.filters.compile_filters`), which the search calls on a small
+  object holding exactly what filters read (:class:`~spadeskit.analysis.search.Reads`);
 * the trick winner: the strength of each card given the suit led, under the hand's
   trump mode (``rules.strength_table(trump)``), the highest card taking the trick;
 * each card's effective suit and strength within it (``rules.ranking``), to merge
@@ -28,7 +28,7 @@ from spadeskit.core.state import GameState
 from spadeskit.engine.compiled import CompiledRules, compiled_rules
 from spadeskit.engine.filters import PlayCheck, compile_filters
 
-__all__ = ["AnalysisUnsupported", "PlayModel", "Position", "Reads", "play_model", "position_of"]
+__all__ = ["AnalysisUnsupported", "PlayModel", "Position", "play_model", "position_of"]
 
 
 class AnalysisUnsupported(SpadesError):
@@ -36,19 +36,6 @@ class AnalysisUnsupported(SpadesError):
     why); nothing was analysed."""
 
     code = "not-analysable"
-
-
-class Reads:
-    """What a play filter reads of the hand in play, and nothing else: the trick so far
-    (``(seat, card index)`` pairs), the mask of the cards played and the finished tricks
-    (only their number is read, so ``tricks`` is a ``range``)."""
-
-    __slots__ = ("played", "trick", "tricks")
-
-    def __init__(self) -> None:
-        self.trick: tuple[tuple[int, int], ...] = ()
-        self.played = 0
-        self.tricks: Sequence[object] = range(0)
 
 
 _ORDERED_FILTERS = frozenset(
@@ -124,10 +111,6 @@ class PlayModel:
         self.masters: tuple[int, ...] = tuple(
             sorted((c for c in deck if dominates[c]), key=lambda c: -dominates[c].bit_count())
         )
-
-    def legal(self, reads: Reads, seat: int, hand: int) -> int:
-        """Return the cards of ``hand`` that ``seat`` may play given ``reads``."""
-        return self.check(reads, seat, hand)  # type: ignore[arg-type]
 
     def winner(self, trick: Sequence[tuple[int, int]]) -> int:
         """Return the seat that wins a full ``trick`` of ``(seat, card index)`` plays."""

@@ -15,9 +15,24 @@ module is plain typed Python that the compiled core also compiles (mypyc).
 
 from __future__ import annotations
 
-from spadeskit.analysis.position import PlayModel, Position, Reads
+from collections.abc import Sequence
 
-__all__ = ["Search"]
+from spadeskit.analysis.position import PlayModel, Position
+
+__all__ = ["Reads", "Search"]
+
+
+class Reads:
+    """What a play filter reads of the hand in play, and nothing else: the trick so far
+    (``(seat, card index)`` pairs), the mask of the cards played and the finished tricks
+    (only their number is read, so ``tricks`` is a ``range``)."""
+
+    __slots__ = ("played", "trick", "tricks")
+
+    def __init__(self) -> None:
+        self.trick: tuple[tuple[int, int], ...] = ()
+        self.played = 0
+        self.tricks: Sequence[object] = range(0)
 
 
 class Search:
