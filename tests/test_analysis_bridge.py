@@ -9,7 +9,7 @@ import random
 import pytest
 
 import spadeskit
-from spadeskit import GameState, Phase
+from spadeskit import GameState
 from spadeskit.analysis import Goal, solve
 
 dds = pytest.importorskip("endplay.dds")
