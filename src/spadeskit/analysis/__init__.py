@@ -1,6 +1,7 @@
 """Double-dummy analysis: best play with every hand known, hand reviews and par.
 
-It owns the solver (:func:`solve`, :func:`side_tricks`: the tricks a side or a seat
+It owns the solver (:func:`~spadeskit.analysis.solver.solve`,
+:func:`~spadeskit.analysis.solver.side_tricks`: the tricks a side or a seat
 takes with best play, and what each legal card is worth), its search
 (:mod:`~spadeskit.analysis.search`), the one adapter through which it reads the rules
 (:mod:`~spadeskit.analysis.position`: legal plays from the rule set's filters, the trick

@@ -126,7 +126,7 @@ def review(
     The record is replayed and checked as :func:`spadeskit.replay` checks it (``rules``
     and ``key`` as there).  ``last=k`` reviews only the cards of each hand's last ``k``
     tricks (a whole hand is the solver's slowest work).  Rules whose play the solver
-    cannot follow raise :class:`~spadeskit.analysis.AnalysisUnsupported`.
+    cannot follow raise :class:`~spadeskit.analysis.position.AnalysisUnsupported`.
     """
     if last is not None and (type(last) is not int or last < 1):
         raise SpadesError(f"last is a number of tricks, at least 1, not {last!r}")

@@ -94,7 +94,7 @@ def solve(game: GameState, goal: Goal | None = None, *, values: bool = False) ->
 
     ``goal`` defaults to the side of the seat to act.  With ``values=True`` the
     solution also gives the result after each legal card of the seat to act.  A state
-    the solver cannot analyse raises :class:`~spadeskit.analysis.AnalysisUnsupported`.
+    the solver cannot analyse raises :class:`~spadeskit.analysis.position.AnalysisUnsupported`.
 
     >>> import spadeskit
     >>> from spadeskit.analysis import Goal, solve
