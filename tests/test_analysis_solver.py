@@ -7,6 +7,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import spadeskit
 from spadeskit import GameState, Phase
@@ -176,3 +178,27 @@ def test_a_state_outside_the_play_is_refused() -> None:
     game = spadeskit.load_rules("standard").new_game(seed=1)
     with pytest.raises(AnalysisUnsupported, match="auction phase"):
         solve(game)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(PLAYS),
+    st.integers(1, 5),
+    st.sampled_from(["side", "seat", "nil"]),
+)
+def test_the_position_is_worth_its_best_card_and_no_card_beats_it(
+    seed: int, play: tuple[str, tuple[str, ...], dict[str, Any]], left: int, count: str
+) -> None:
+    variant, house, options = play
+    game = ending(variant, house, options, random.Random(seed), left)
+    seat = game.to_act
+    assert seat is not None
+    goal = Goal(seat, count)  # type: ignore[arg-type]
+    solution = solve(game, goal, values=True)
+    results = [value for _, value in solution.values]
+    # The seat to act plays for its goal: the most, or the fewest for a nil.
+    assert solution.tricks == (min(results) if count == "nil" else max(results))
+    assert solution.best() and all(
+        dict(solution.values)[c] == solution.tricks for c in solution.best()
+    )
