@@ -7,8 +7,9 @@ set, each taken from its public API and nothing else:
   finished: the rule set's enforced play filters, compiled into one check
   (:func:`spadeskit.engine.filters.compile_filters`), which the search calls on a small
   object holding exactly what filters read (:class:`~spadeskit.analysis.search.Reads`);
-* the trick winner: the strength of each card given the suit led, under the hand's
-  trump mode (``rules.strength_table(trump)``), the highest card taking the trick;
+* the trick winner: the engine's one trick-winner function (``trick_won``) on the
+  strength of each card given the suit led, under the hand's trump mode
+  (``rules.strength_table(trump)``);
 * each card's effective suit and strength within it (``rules.ranking``), to merge
   equivalent cards.
 
@@ -25,8 +26,9 @@ from collections.abc import Sequence
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.phase import Phase
 from spadeskit.core.state import GameState
-from spadeskit.engine.compiled import CompiledRules, compiled_rules
 from spadeskit.engine.filters import PlayCheck, compile_filters
+from spadeskit.engine.rules import Rules, rules_of
+from spadeskit.engine.tricks import trick_won
 
 __all__ = ["AnalysisUnsupported", "PlayModel", "Position", "play_model", "position_of"]
 
@@ -60,7 +62,7 @@ class PlayModel:
     ``masters`` lists the cards that beat any, those that beat most first.
     """
 
-    def __init__(self, rules: CompiledRules, trump: str) -> None:
+    def __init__(self, rules: Rules, trump: str) -> None:
         for f in rules.filters:
             if not f.enforced:
                 raise AnalysisUnsupported(
@@ -112,14 +114,10 @@ class PlayModel:
             sorted((c for c in deck if dominates[c]), key=lambda c: -dominates[c].bit_count())
         )
 
-    def winner(self, trick: Sequence[tuple[int, int]]) -> int:
-        """Return the seat that wins a full ``trick`` of ``(seat, card index)`` plays."""
-        row = self.rows[self.suit_of[trick[0][1]]]
-        winner, best = -1, -1
-        for seat, card in trick:
-            if row[card] > best:
-                winner, best = seat, row[card]
-        return winner
+    def winner(self, trick: tuple[tuple[int, int], ...]) -> int:
+        """Return the seat that wins a full ``trick`` of ``(seat, card index)`` plays:
+        the engine's one trick-winner function on the row of the suit led."""
+        return trick_won(self.rows[self.suit_of[trick[0][1]]], trick)[0]
 
 
 def _monotone(row: Sequence[int], cards: Sequence[int]) -> bool:
@@ -146,10 +144,10 @@ def _by_suit(row: Sequence[int], order: Sequence[Sequence[int]]) -> bool:
     return True
 
 
-_MODELS: dict[tuple[CompiledRules, str], PlayModel] = {}
+_MODELS: dict[tuple[Rules, str], PlayModel] = {}
 
 
-def play_model(rules: CompiledRules, trump: str) -> PlayModel:
+def play_model(rules: Rules, trump: str) -> PlayModel:
     """Return the (cached) :class:`PlayModel` of ``rules`` under the trump mode ``trump``."""
     key = (rules, trump)
     model = _MODELS.get(key)
@@ -208,7 +206,7 @@ def position_of(game: GameState) -> Position:
             "double-dummy only once the draw pile is empty",
             code="not-analysable",
         )
-    model = play_model(compiled_rules(game), game.contract.trump)
+    model = play_model(rules_of(game), game.contract.trump)
     return Position(
         model,
         tuple(game.hands),
