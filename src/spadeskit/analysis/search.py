@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from spadeskit.analysis.position import PlayModel, Position
 
-__all__ = ["Reads", "Search"]
+__all__ = ["Board", "Reads", "Search"]
 
 
 class Reads:
@@ -35,12 +35,13 @@ class Reads:
         self.tricks: Sequence[object] = range(0)
 
 
-class Search:
-    """A double-dummy search from one :class:`Position`, for one goal.
+class Board:
+    """The cards of a position as the search plays and takes them back, and what they
+    offer: the legal cards, runs of equivalent cards in the order to try them, sure
+    tricks and the transposition key.
 
     ``team`` holds the seats that play for the most counted tricks (every other seat for
-    the fewest), ``counted`` the seats whose tricks count.  The transposition table is
-    kept between calls, so several questions about one position share their work.
+    the fewest), ``counted`` the seats whose tricks count.
     """
 
     def __init__(self, position: Position, team: frozenset[int], counted: frozenset[int]) -> None:
@@ -74,51 +75,10 @@ class Search:
         self.table: dict[tuple[int, ...], tuple[int, int]] = {}
         self.nodes = 0
 
-    # ----------------------------------------------------------------------------------
-    # Questions
-    # ----------------------------------------------------------------------------------
-
     def left(self) -> int:
         """Return the number of tricks still to finish, the one in progress included."""
         cards = sum(hand.bit_count() for hand in self.hands) + len(self.trick)
         return cards // self.n
-
-    def value(self) -> int:
-        """Return the counted tricks still to come (the trick in progress included)."""
-        low, high = 0, self.left()
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self.reaches(middle):
-                low = middle
-            else:
-                high = middle - 1
-        return low
-
-    def value_after(self, card: int) -> int:
-        """Return the counted tricks still to come (this trick included) after the seat
-        to act plays ``card`` (a card index it may play)."""
-        seat, trick, reads = self.seat, self.trick, self.reads
-        bit = 1 << card
-        self.hands[seat] ^= bit
-        reads.played |= bit
-        trick = trick + ((seat, card),)
-        won = 0
-        if len(trick) == self.n:
-            winner = self.model.winner(trick)
-            won = self.counts[winner]
-            self.trick, self.seat, self.done = (), winner, self.done + 1
-            reads.tricks = self.ranges[self.done]
-        else:
-            self.trick, self.seat = trick, self.next_seat[seat]
-        try:
-            return won + self.value()
-        finally:
-            if len(trick) == self.n:
-                self.done -= 1
-                reads.tricks = self.ranges[self.done]
-            self.trick, self.seat = trick[:-1], seat
-            reads.played ^= bit
-            self.hands[seat] ^= bit
 
     def legal(self) -> int:
         """Return the mask of cards the seat to act may play."""
@@ -155,52 +115,8 @@ class Search:
         return runs
 
     # ----------------------------------------------------------------------------------
-    # The search
+    # Bounds, keys and the order of the cards
     # ----------------------------------------------------------------------------------
-
-    def reaches(self, target: int) -> bool:
-        """Return whether the team can take at least ``target`` more counted tricks."""
-        self.nodes += 1
-        if self.trick:
-            return self._move(target)
-        if target <= 0:
-            return True
-        hands = self.hands
-        left = hands[self.seat].bit_count()
-        if target > left:
-            return False
-        seat = self.seat
-        holder, sure = self._masters()
-        if sure:
-            if self.counts[holder]:
-                if sure >= target:
-                    return True
-            elif left - sure < target:
-                return False
-        quick = self._quick()
-        if quick:
-            if self.maximizes[seat]:
-                if self.counts[seat] and quick >= target:
-                    return True
-            elif not self.counts[seat] and left - quick < target:
-                return False
-        key = self._key() if self.relative else (*hands, seat)
-        bounds = self.table.get(key)
-        if bounds is None:
-            low, high = 0, left
-        else:
-            low, high = bounds
-            if low >= target:
-                return True
-            if high < target:
-                return False
-        result = self._move(target)
-        if result:
-            low = target
-        else:
-            high = target - 1
-        self.table[key] = (low, high)
-        return result
 
     def _key(self) -> tuple[int, ...]:
         """Return the transposition key at the start of a trick: the leader, which suits
@@ -283,47 +199,6 @@ class Search:
                     quick += 1
         return quick
 
-    def _move(self, target: int) -> bool:
-        seat = self.seat
-        hands = self.hands
-        reads = self.reads
-        trick = self.trick
-        reads.trick = trick
-        legal: int = self.check(reads, seat, hands[seat])  # type: ignore[arg-type]
-        maximizing = self.maximizes[seat]
-        if legal & (legal - 1):
-            cards = self._ordered(seat, trick, legal)
-        else:
-            cards = [legal.bit_length() - 1]
-        played = reads.played
-        full = len(trick) + 1 == self.n
-        for card in cards:
-            bit = 1 << card
-            hands[seat] ^= bit
-            reads.played = played | bit
-            after = trick + ((seat, card),)
-            if full:
-                winner = self.model.winner(after)
-                self.trick = ()
-                self.seat = winner
-                self.done += 1
-                reads.tricks = self.ranges[self.done]
-                result = self.reaches(target - self.counts[winner])
-                self.done -= 1
-                reads.tricks = self.ranges[self.done]
-            else:
-                self.trick = after
-                self.seat = self.next_seat[seat]
-                result = self.reaches(target)
-            self.trick = trick
-            self.seat = seat
-            hands[seat] ^= bit
-            if result is maximizing:
-                reads.played = played
-                return result
-        reads.played = played
-        return not maximizing
-
     def _heads(self, legal: int, trick: tuple[tuple[int, int], ...]) -> list[int]:
         """Return the strongest card of each run of equivalent legal cards of the seat
         to act, suit by suit, strongest first within a suit."""
@@ -387,6 +262,143 @@ class Search:
         # Otherwise the cheapest card that wins it, then the lowest cards.
         winners = [c for c in cards if row[c] > best]
         return winners + cards[: len(cards) - len(winners)] if winners else cards
+
+
+class Search(Board):
+    """A double-dummy search from one :class:`Position`, for one goal (see
+    :class:`Board`).  The transposition table is kept between calls, so several
+    questions about one position share their work.
+    """
+
+    # ----------------------------------------------------------------------------------
+    # Questions
+    # ----------------------------------------------------------------------------------
+
+    def value(self) -> int:
+        """Return the counted tricks still to come (the trick in progress included)."""
+        low, high = 0, self.left()
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.reaches(middle):
+                low = middle
+            else:
+                high = middle - 1
+        return low
+
+    def value_after(self, card: int) -> int:
+        """Return the counted tricks still to come (this trick included) after the seat
+        to act plays ``card`` (a card index it may play)."""
+        seat, trick, reads = self.seat, self.trick, self.reads
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        reads.played |= bit
+        trick = trick + ((seat, card),)
+        won = 0
+        if len(trick) == self.n:
+            winner = self.model.winner(trick)
+            won = self.counts[winner]
+            self.trick, self.seat, self.done = (), winner, self.done + 1
+            reads.tricks = self.ranges[self.done]
+        else:
+            self.trick, self.seat = trick, self.next_seat[seat]
+        try:
+            return won + self.value()
+        finally:
+            if len(trick) == self.n:
+                self.done -= 1
+                reads.tricks = self.ranges[self.done]
+            self.trick, self.seat = trick[:-1], seat
+            reads.played ^= bit
+            self.hands[seat] ^= bit
+
+    # ----------------------------------------------------------------------------------
+    # The search
+    # ----------------------------------------------------------------------------------
+
+    def reaches(self, target: int) -> bool:
+        """Return whether the team can take at least ``target`` more counted tricks."""
+        self.nodes += 1
+        if self.trick:
+            return self._move(target)
+        if target <= 0:
+            return True
+        hands = self.hands
+        left = hands[self.seat].bit_count()
+        if target > left:
+            return False
+        seat = self.seat
+        holder, sure = self._masters()
+        if sure:
+            if self.counts[holder]:
+                if sure >= target:
+                    return True
+            elif left - sure < target:
+                return False
+        quick = self._quick()
+        if quick:
+            if self.maximizes[seat]:
+                if self.counts[seat] and quick >= target:
+                    return True
+            elif not self.counts[seat] and left - quick < target:
+                return False
+        key = self._key() if self.relative else (*hands, seat)
+        bounds = self.table.get(key)
+        if bounds is None:
+            low, high = 0, left
+        else:
+            low, high = bounds
+            if low >= target:
+                return True
+            if high < target:
+                return False
+        result = self._move(target)
+        if result:
+            low = target
+        else:
+            high = target - 1
+        self.table[key] = (low, high)
+        return result
+
+    def _move(self, target: int) -> bool:
+        seat = self.seat
+        hands = self.hands
+        reads = self.reads
+        trick = self.trick
+        reads.trick = trick
+        legal: int = self.check(reads, seat, hands[seat])  # type: ignore[arg-type]
+        maximizing = self.maximizes[seat]
+        if legal & (legal - 1):
+            cards = self._ordered(seat, trick, legal)
+        else:
+            cards = [legal.bit_length() - 1]
+        played = reads.played
+        full = len(trick) + 1 == self.n
+        for card in cards:
+            bit = 1 << card
+            hands[seat] ^= bit
+            reads.played = played | bit
+            after = trick + ((seat, card),)
+            if full:
+                winner = self.model.winner(after)
+                self.trick = ()
+                self.seat = winner
+                self.done += 1
+                reads.tricks = self.ranges[self.done]
+                result = self.reaches(target - self.counts[winner])
+                self.done -= 1
+                reads.tricks = self.ranges[self.done]
+            else:
+                self.trick = after
+                self.seat = self.next_seat[seat]
+                result = self.reaches(target)
+            self.trick = trick
+            self.seat = seat
+            hands[seat] ^= bit
+            if result is maximizing:
+                reads.played = played
+                return result
+        reads.played = played
+        return not maximizing
 
 
 def _indices(mask: int) -> list[int]:
