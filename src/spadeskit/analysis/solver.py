@@ -96,14 +96,18 @@ def solve(game: GameState, goal: Goal | None = None, *, values: bool = False) ->
     solution also gives the result after each legal card of the seat to act.  A state
     the solver cannot analyse raises :class:`~spadeskit.analysis.position.AnalysisUnsupported`.
 
+    North holds every club, East every diamond, South every heart and West every spade:
+    West trumps North's lead and keeps the lead to the end.
+
     >>> import spadeskit
     >>> from spadeskit.analysis import Goal, solve
-    >>> rules = spadeskit.load_rules("standard", house_rules=["spades-anytime"])
-    >>> game = rules.new_game(deal=["AS KS", "QS JS", "AH KH", "QH JH"])
-    >>> game = game.apply(spadeskit.Bid(2)).apply(spadeskit.Bid(0))
-    >>> game = game.apply(spadeskit.Bid(0)).apply(spadeskit.Bid(0))
-    >>> solve(game).tricks, solve(game, Goal(1)).tricks
-    (2, 0)
+    >>> ranks = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+    >>> deal = [" ".join(rank + suit for rank in ranks) for suit in "CDHS"]
+    >>> game = spadeskit.load_rules("standard").new_game(deal=deal)
+    >>> for bid in (1, 1, 1, 13):
+    ...     game = game.apply(spadeskit.Bid(bid))
+    >>> solve(game).tricks, solve(game, Goal(3)).tricks
+    (0, 13)
     """
     position = position_of(game)
     goal = Goal(position.to_act) if goal is None else goal
