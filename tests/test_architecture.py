@@ -27,7 +27,18 @@ API_0_2_0: dict[str, list[str]] = json.loads(
 )
 """Every 0.2.0 module's ``__all__``, read from the 0.2.0 sources."""
 
-LAYERS = ("core", "engine", "batch", "testing", "bots", "arena", "apps", "interop", "rl")
+LAYERS = (
+    "core",
+    "engine",
+    "batch",
+    "testing",
+    "analysis",
+    "bots",
+    "arena",
+    "apps",
+    "interop",
+    "rl",
+)
 
 
 def _cycles() -> list[set[str]]:

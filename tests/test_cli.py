@@ -23,7 +23,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_every_option_of_every_command_has_help_text(capsys: pytest.CaptureFixture[str]) -> None:
     for command, options in (
         ("demo", ("--seed", "--variant", "--house-rule", "--option", "--bots", "--record")),
-        ("replay", ("RECORD", "--tricks", "--seat", "--key ", "--key-file")),
+        ("replay", ("RECORD", "--tricks", "--seat", "--review", "--last", "--key ", "--key-file")),
     ):
         with pytest.raises(SystemExit):
             main([command, "--help"])

@@ -150,3 +150,14 @@ def test_the_kit_passes_the_rule(rules: spadeskit.Rules) -> None:
     from spadeskit.testing import check_rules
 
     check_rules(rules, matches=3, rotations=1, playouts=2, machine_examples=0)
+
+
+def test_the_double_dummy_solver_refuses_a_seat_aware_winner(rules: spadeskit.Rules) -> None:
+    from spadeskit.analysis import AnalysisUnsupported, side_tricks
+
+    game = rules.new_game(seed=4)
+    rng = random.Random(4)
+    while game.phase is not spadeskit.Phase.PLAY:
+        game = game.apply(rng.choice(game.legal_actions()))
+    with pytest.raises(AnalysisUnsupported, match="spadeskit_trick_winner"):
+        side_tricks(game)

@@ -12,6 +12,7 @@ from typing import Any
 
 # _native chooses the engine's compiled copy or its source as it is imported: first.
 from spadeskit import _native
+from spadeskit.analysis import AnalysisUnsupported
 from spadeskit.apps.connection import Connection
 from spadeskit.apps.seating import Seat, SeatError, token_digest
 from spadeskit.apps.service import Table
@@ -104,6 +105,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "AnalysisUnsupported",
     "NATIVE",
     "REFEREE",
     "Accept",

@@ -50,11 +50,13 @@ NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.engine.loop",
     "spadeskit.engine.playouts",
     "spadeskit.engine.playing",
+    "spadeskit.analysis.search",
 )
 """The engine: its parts (the auction, the dealer, scoring, tricks, turns, playouts and
 the one playout loop), the one trick winner and the
 :class:`~spadeskit.engine.playing.Engine` that holds them; and the loop that lists a
-mask's plays (``spadeskit.core.playsets``).  Plugins, states, views, actions, generated
+mask's plays (``spadeskit.core.playsets``), and the double-dummy solver's search
+(``spadeskit.analysis.search``).  Plugins, states, views, actions, generated
 code and everything above the engine stay pure Python."""
 
 PURE_VARIABLE = "SPADESKIT_PURE"

@@ -7,7 +7,8 @@ spadeskit arena [--variant V] [--challenger BOT] [--baseline BOT] [--deals N] [-
 spadeskit arena --gauntlet [--bots BOT,BOT,...] [--deals N] [--csv FILE] [--png FILE]
 spadeskit simulate [--hands N] [--policy random|greedy] [--plot FILE]
 spadeskit list
-spadeskit replay RECORD.json [--tricks] [--seat S] [--key KEY | --key-file FILE]
+spadeskit replay RECORD.json [--tricks] [--seat S] [--review [--last K]]
+                 [--key KEY | --key-file FILE]
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Any
 
+from spadeskit.analysis.review import review
 from spadeskit.apps.cliargs import command_parser
 from spadeskit.apps.prompt import by_suit
 from spadeskit.apps.service import Table
@@ -108,6 +110,10 @@ def _replay(args: argparse.Namespace) -> int:
     if args.key_file:
         with open(args.key_file, "rb") as handle:
             key = handle.read().strip()
+    if args.review:
+        for line in review(record, key=key, last=args.last).lines():
+            print(line)
+        return 0
     if not args.tricks and args.seat is None:
         print_match(replay(record, key=key))
         return 0

@@ -138,6 +138,20 @@ def command_parser() -> argparse.ArgumentParser:
         help="show only what this seat saw (by name or number): its own cards, the "
         "bids and plays as they came, each hand's score",
     )
+    rep.add_argument(
+        "--review",
+        action="store_true",
+        help="review every card played double-dummy: each trick's cards, a costly card "
+        "marked with the tricks it cost and the best cards, each seat's total per hand",
+    )
+    rep.add_argument(
+        "--last",
+        type=int,
+        default=None,
+        metavar="K",
+        help="with --review, review only the last K tricks of each hand (a whole hand "
+        "takes the solver seconds to minutes)",
+    )
     keys = rep.add_mutually_exclusive_group()
     keys.add_argument("--key", help="the key the record was signed with: refuse it if altered")
     keys.add_argument("--key-file", metavar="FILE", help="read the signing key from FILE")

@@ -32,6 +32,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from spadeskit.analysis.position import AnalysisUnsupported, play_model
+from spadeskit.analysis.review import goal_of
+from spadeskit.analysis.solver import solve
 from spadeskit.bots.basic import check_reset, check_view
 from spadeskit.bots.bidsearch import RolloutBidder
 from spadeskit.bots.determinize import (
@@ -46,7 +49,7 @@ from spadeskit.bots.determinize import (
 from spadeskit.bots.heuristic import HeuristicBot
 from spadeskit.core.actions import Action, Play
 from spadeskit.core.errors import SpadesError, shown
-from spadeskit.core.state import Phase
+from spadeskit.core.state import GameState, Phase
 from spadeskit.core.views import View
 from spadeskit.engine.rules import Rules
 
@@ -205,7 +208,23 @@ class PIMCBot(_SearchBot):
     ``iterations`` rollouts as ``ceil(iterations / cards)`` determinizations, each card
     rolled out once in each, and with ``seconds``, batches of them until the time is up.
     A rule set the batched engine does not take is searched as without it.
+
+    With ``solve_last=k`` > 0, once at most ``k`` tricks are left to play (the one in
+    progress included) each drawn deal is solved double-dummy
+    (:func:`spadeskit.analysis.solver.solve`) instead of rolled out: every legal card
+    gets that deal's double-dummy count for the seat's goal (its side's tricks; its own
+    tricks, fewest best, after a nil bid), and the card with the best mean is played
+    (the heuristic's card among equals).  Each card of each deal counts as one of the
+    ``iterations``.  Rules the solver cannot follow are rolled out throughout.
     """
+
+    def __init__(self, *args: Any, solve_last: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if type(solve_last) is not int or not 0 <= solve_last <= 26:
+            raise SpadesError(
+                f"solve_last is a number of tricks from 0 to 26, not {shown(solve_last)}"
+            )
+        self.solve_last = solve_last
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         super().reset(seat, rules, rng)
@@ -226,6 +245,11 @@ class PIMCBot(_SearchBot):
                 self._generator = numpy.random.default_rng(rng.getrandbits(64))
 
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
+        template = determinizer.template
+        seat = view.seat
+        assert seat is not None
+        if 0 < template.hands[seat].bit_count() <= self.solve_last and self._solvable(template):
+            return self._search_solved(view, determinizer, plays)
         if self._batch is not None and not determinizer.hidden_discards:
             return self._search_batched(view, determinizer, plays)
         seat = view.seat
@@ -256,6 +280,36 @@ class PIMCBot(_SearchBot):
             plays,
             [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(plays))],
         )
+
+    def _solvable(self, game: GameState) -> bool:
+        """Return whether the double-dummy solver follows the play of ``game``'s hand."""
+        if game.contract is None or game.pile:
+            return False
+        try:
+            play_model(self.rules, game.contract.trump)
+        except AnalysisUnsupported:
+            return False
+        return True
+
+    def _search_solved(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
+        """PIMC with each drawn deal solved double-dummy (see the class docs)."""
+        seat = view.seat
+        assert seat is not None
+        goal = goal_of(determinizer.template, seat)
+        totals = [0.0] * len(plays)
+        more = self._budget()
+        done = 0
+        while more(done) or not done:
+            values = dict(solve(determinizer.sample(self.rng), goal, values=True).values)
+            for k, play in enumerate(plays):
+                totals[k] += values[play.card]
+            done += len(plays)
+        self.last_iterations = done
+        sign = -1.0 if goal.count == "nil" else 1.0
+        best = max(sign * total for total in totals)
+        chosen = [play for play, total in zip(plays, totals) if sign * total == best]
+        preferred = self.heuristic.choose(view)
+        return preferred if preferred in chosen else chosen[0]
 
     def _search_batched(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         """PIMC with the batched engine's playouts (see the class docs)."""
