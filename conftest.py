@@ -1,5 +1,5 @@
 """Doctest collection of the package: modules that need an optional extra (Textual,
-OpenSpiel, PettingZoo) are skipped when it is not installed, and the native core's
+OpenSpiel, PettingZoo, Gymnasium, Stable-Baselines3) are skipped when it is not installed, and the native core's
 modules when their compiled copies run (they hold no doctests; pytest would import
 them by path, beside the extension Python already imported)."""
 
@@ -17,6 +17,8 @@ _OPTIONAL = {
     "src/spadeskit/rl/__init__.py": "gymnasium",
     "src/spadeskit/rl/vector.py": "gymnasium",
     "src/spadeskit/rl/tables.py": "gymnasium",
+    "src/spadeskit/rl/single.py": "gymnasium",
+    "src/spadeskit/rl/sb3.py": "stable_baselines3",
 }
 
 collect_ignore = [
