@@ -1,7 +1,8 @@
 """Doctest collection of the package: modules that need an optional extra (Textual,
-OpenSpiel, PettingZoo, Gymnasium, Stable-Baselines3) are skipped when it is not installed, and the native core's
-modules when their compiled copies run (they hold no doctests; pytest would import
-them by path, beside the extension Python already imported)."""
+OpenSpiel, PettingZoo, Gymnasium, Stable-Baselines3) are skipped when it is not
+installed, and the native core's modules when their compiled copies run (they hold no
+doctests; pytest would import them by path, beside the extension Python already
+imported)."""
 
 from __future__ import annotations
 

@@ -218,3 +218,14 @@ def test_a_views_json_grows_by_one_short_score_line_a_hand() -> None:
     data = game.view(0).to_json()
     assert data["last_hand"]["number"] == 40 and len(data["score_history"]) == 41
     assert (sizes[1] - sizes[0]) / 40 < 20  # bytes per hand: the two totals and punctuation
+
+
+def test_a_servers_record_may_keep_the_deal_nobody_has_acted_in() -> None:
+    """A server keeps the deal its players have already seen (current_deal=True): the
+    game replays with the same cards; a record for anyone else leaves that deal out."""
+    rules = spadeskit.load_rules("standard", options={"floor": None})
+    scored = rules.new_game().rollout(seed=3)
+    kept = scored.to_record(current_deal=True)
+    assert len(kept["deals"]) == 2 and len(scored.to_record()["deals"]) == 1
+    again = spadeskit.replay(kept)
+    assert again == scored and again.hands == scored.hands

@@ -450,10 +450,10 @@ def _state(table: Table, game: GameState | None, *, named: bool) -> dict[str, An
                 code="unnamed-bot",
             )
         game = table.game if game is None else game
-        game.to_act  # noqa: B018  (a secret deal is made when first looked at: look now, so the record holds it)
         told = table._told.read
         return {
-            "record": game.to_record(key=table._key),
+            # The deal of a hand nobody has acted in yet too: its players have seen it.
+            "record": game.to_record(key=table._key, current_deal=True),
             "seats": {str(s): list(kept) for s, kept in table._sitting.taken.items()},
             "bots": {str(s): spec for s, spec in table._bot_specs.items()},
             "read": {str(a): n for a, n in told.items() if a is not None},

@@ -58,7 +58,7 @@ def digest(game: GameState, version: int = RECORD_VERSION) -> str:
     A hand dealt from a secret in which nobody has acted yet counts as not dealt.
     ``version`` 1 gives the layout of version-1 records.
     """
-    return _digest(game, _actions(game), version)
+    return _digest(game, _actions(game), version, game._deal_is_known())
 
 
 def _actions(game: GameState) -> list[list[Any]]:
@@ -68,7 +68,7 @@ def _actions(game: GameState) -> list[list[Any]]:
     ]
 
 
-def _digest(game: GameState, actions: list[list[Any]], version: int) -> str:
+def _digest(game: GameState, actions: list[list[Any]], version: int, known: bool) -> str:
     if version == 1:
         facts = [
             list(game.match.scores),
@@ -80,7 +80,7 @@ def _digest(game: GameState, actions: list[list[Any]], version: int) -> str:
             actions,
         ]
     else:
-        hand = [game.phase.value, list(game.hands)] if game._deal_is_known() else "not dealt"
+        hand = [game.phase.value, list(game.hands)] if known else "not dealt"
         facts = [
             list(game.match.scores),
             list(game.match.bags),
@@ -154,9 +154,14 @@ def _dealt_codes(dealt: Any) -> list[list[str]]:
     ]
 
 
-def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:
+def make_record(
+    game: GameState, key: Key | None = None, *, current_deal: bool = False
+) -> dict[str, Any]:
     """Return a JSON-serialisable record from which :func:`spadeskit.replay` rebuilds
-    ``game``; signed with ``key`` if one is given (see :func:`sign`)."""
+    ``game``; signed with ``key`` if one is given (see :func:`sign`).  ``current_deal``
+    keeps in the deal of a secret-dealt hand nobody has acted in yet (see
+    :meth:`GameState.to_record <spadeskit.core.state.GameState.to_record>`)."""
+    known = current_deal or game._deal_is_known()
     rules = game.rules
     actions = _actions(game)
     first_dealer = game.match.results[0].dealer if game.match.results else game.dealer
@@ -165,7 +170,7 @@ def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:
         deal = _codes(game.first_deal)
     if game.seed is None:  # the deals of the hands dealt so far; never the secret
         dealt = game.match.deals
-        if game.number == len(dealt) and game._deal_is_known():  # the hand in progress
+        if game.number == len(dealt) and known:  # the hand in progress
             dealt += (game._dealt,)
         deals = [_dealt_codes(d) for d in dealt]
     record = {
@@ -179,6 +184,6 @@ def make_record(game: GameState, key: Key | None = None) -> dict[str, Any]:
         "deal": deal,
         "deals": deals,
         "actions": actions,
-        "digest": _digest(game, actions, RECORD_VERSION),
+        "digest": _digest(game, actions, RECORD_VERSION, known),
     }
     return record if key is None else sign(record, key)

@@ -81,7 +81,9 @@ class Stepper(Protocol):
     def view(self, game: GameState, seat: int | None) -> View:
         """Return what ``seat`` may see of ``game``."""
 
-    def record(self, game: GameState, key: bytes | str | None) -> dict[str, Any]:
+    def record(
+        self, game: GameState, key: bytes | str | None, current_deal: bool
+    ) -> dict[str, Any]:
         """Return the record of ``game`` (signed with ``key`` if given)."""
 
     def void_hand(self, game: GameState, note: str) -> GameState:
@@ -317,15 +319,22 @@ class GameState(MatchTotals):
         """Return what ``seat`` may see (``None``: a spectator, who sees no hand)."""
         return self.rules.engine.view(self, seat)
 
-    def to_record(self, key: bytes | str | None = None) -> dict[str, Any]:
+    def to_record(
+        self, key: bytes | str | None = None, *, current_deal: bool = False
+    ) -> dict[str, Any]:
         """Return a versioned, JSON-serialisable record that :func:`spadeskit.replay` rebuilds.
 
         With ``key`` (the app's secret, 16 bytes or more), the record carries an
         HMAC-SHA256 signature that ``replay(record, key=key)`` checks: a record a player
         altered, truncated or extended is refused.  Without a key, its digest only
         detects accidents (anyone can recompute it).
+
+        A game dealt from a secret leaves out of its record the deal of a hand in which
+        nobody has acted yet, so a record never predicts a deal.  ``current_deal=True``
+        keeps it in, for a server's own store (the players have seen their cards, and a
+        restart must deal them the same): never give such a record to a player.
         """
-        return self.rules.engine.record(self, key)
+        return self.rules.engine.record(self, key, current_deal)
 
 
 HandState = GameState

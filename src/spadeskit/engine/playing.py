@@ -99,9 +99,9 @@ class Engine:
                 refused = tuple((ALL_CARDS[i], *found[i]) for i in sorted(found))
         return make_view(game, seat, refused=refused)
 
-    def record(self, game: GameState, key: Any) -> dict[str, Any]:
+    def record(self, game: GameState, key: Any, current_deal: bool = False) -> dict[str, Any]:
         """Return the record of ``game`` (see :meth:`GameState.to_record`)."""
-        return make_record(game, key)
+        return make_record(game, key, current_deal=current_deal)
 
     # ----------------------------------------------------------------------------------
     # What Rules asks
