@@ -191,16 +191,17 @@ class GameState(MatchTotals):
 
     def __eq__(self, other: object) -> bool:
         # As attrs would compare, except that the deal of a hand in which nothing has
-        # happened yet is left out where it came from a secret: a record does not hold
-        # it (see deal_is_known), so two games dealt from different secrets are equal
-        # until something happens in the hand.
+        # happened yet is left out where either game dealt it from a secret: a record
+        # does not hold it (see deal_is_known), so two games dealt from different
+        # secrets are equal until something happens in the hand.
         if other.__class__ is not GameState or self.__class__ is not GameState:
             return NotImplemented
         assert isinstance(other, GameState)
-        return _compared(self) == _compared(other)
+        known = deal_is_known(self) and deal_is_known(other)
+        return _compared(self, known) == _compared(other, known)
 
     def __hash__(self) -> int:
-        return hash(_compared(self))
+        return hash(_compared(self, False))  # equal states hash alike, known deal or not
 
     def __getstate__(self) -> dict[str, Any]:
         # The log is a linked list one link per action: pickle it flat, so that a state
@@ -398,11 +399,10 @@ def deal_is_known(game: GameState) -> bool:
     )
 
 
-def _compared(game: GameState) -> tuple[Any, ...]:
-    """Return what equality compares: every field, the dealt ones of a secret deal left
-    out where the record leaves them out, the log flat (comparing the linked list would
-    recurse once per action)."""
-    known = deal_is_known(game)
+def _compared(game: GameState, known: bool) -> tuple[Any, ...]:
+    """Return what equality compares: every field, the dealt ones left out unless
+    ``known`` (both deals are part of their games' records), the log flat (comparing
+    the linked list would recurse once per action)."""
     return tuple(
         game.log
         if name == "_log"
