@@ -41,6 +41,17 @@ BAG_PENALTY = Option(
     "bag_penalty", 100, "Points lost each time the bag counter reaches the limit.", int_range(0)
 )
 
+STANDARD_RANGES = {
+    "target": "1..",
+    "floor": "..0|None",
+    "nil_value": "0..",
+    "nil_tricks": "'bags'|'partner'|'none'",
+    "bag_limit": "1..",
+    "bag_penalty": "0..",
+}
+"""The documented ranges of the shared options, for the kit's option oracle."""
+
+
 SEATS = ("N", "E", "S", "W")
 SIDES = ((0, 2), (1, 3))
 SIDE_NAMES = ("N/S", "E/W")

@@ -68,6 +68,16 @@ PLUGIN = PluginInfo(
     ),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {
+    "follow": lambda options: "head" if options["must_head"] else "follow",
+    "lead": "anytime",
+    "auction": "calls",
+    "score": "call-break",
+    "end": "rounds",
+    "options": {"max_call": "1..13", "must_head": "True|False", "rounds": "1.."},
+}
+
 SEATS = ("N", "E", "S", "W")
 UNIT = 10
 """Scores are stored in tenths: a made call of 4 with one extra trick is 41 (shown 4.1)."""

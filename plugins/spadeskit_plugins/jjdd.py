@@ -97,6 +97,29 @@ PLUGIN = PluginInfo(
     ),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.  Under
+# table enforcement any card may be played (a renege is penalised when called).
+ORACLES = {
+    "trumps": "BJ LJ 2D 2S",
+    "follow": lambda options: "suit" if options["enforcement"] == "strict" else "any",
+    "lead": lambda options: "broken" if options["enforcement"] == "strict" else "anytime",
+    "first_lead": lambda options: options["first_lead"],
+    "auction": "board",
+    "score": "jjdd",
+    "end": "jjdd",
+    "options": {
+        "target": "1..",
+        "board": "0..13",
+        "sandbags": "True|False",
+        "sandbag_penalty": "True|False",
+        "double_over": "True|False",
+        "nil": "True|False",
+        "nil_value": "0..",
+        "first_lead": "'left-of-dealer'|'last-book'",
+        "enforcement": "'strict'|'table'",
+    },
+}
+
 _OUT = {parse_card("2H"), parse_card("2C")}
 DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c not in _OUT) + (
     LITTLE_JOKER,

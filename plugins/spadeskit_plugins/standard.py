@@ -24,6 +24,7 @@ from ._common import (
     BAG_PENALTY,
     NIL_TRICKS,
     NIL_VALUE,
+    STANDARD_RANGES,
     floor_option,
     nil_and_bids,
     partnership_table,
@@ -52,6 +53,9 @@ PLUGIN = PluginInfo(
         BAG_PENALTY,
     ),
 )
+
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"options": STANDARD_RANGES}
 
 _BIDS = nil_and_bids(13)
 

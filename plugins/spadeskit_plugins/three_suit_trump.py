@@ -50,6 +50,18 @@ PLUGIN = PluginInfo(
     ),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.  The
+# auction (pick up the blind or pass) and the card-point scoring have no reference there.
+ORACLES = {
+    "lead": "anytime",
+    "auction": "own",
+    "score": "own",
+    "options": {
+        "target": "1..",
+        "for_least_ties": "'all-tied-score'|'nobody-scores'|'fewest-tricks'",
+    },
+}
+
 SEATS = ("N", "E", "S")
 DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c.rank >= 7)
 LADDER = {Suit.SPADES: 4, Suit.CLUBS: 3, Suit.HEARTS: 2, Suit.DIAMONDS: 1}

@@ -22,6 +22,7 @@ from ._common import (
     BAG_LIMIT,
     BAG_PENALTY,
     NIL_VALUE,
+    STANDARD_RANGES,
     floor_option,
     individual_table,
     nil_and_bids,
@@ -49,6 +50,9 @@ PLUGIN = PluginInfo(
         BAG_PENALTY,
     ),
 )
+
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"options": STANDARD_RANGES}
 
 SEATS = ("N", "S")
 _BIDS = nil_and_bids(26)

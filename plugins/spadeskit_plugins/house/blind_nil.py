@@ -66,6 +66,12 @@ PLUGIN = PluginInfo(
     fits=("standard",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {
+    "score": "+blind-nil",
+    "options": {"blind_nil_value": "0..", "blind_nil_trailing": "0..", "blind_nil_pass": "0|1|2"},
+}
+
 SEEN = "blind_nil_seen"
 """Key in ``HandState.extra``: the seats that chose to see their cards, in order."""
 

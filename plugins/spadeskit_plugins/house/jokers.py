@@ -45,6 +45,9 @@ PLUGIN = PluginInfo(
     fits=("standard",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"trumps": "BJ LJ"}
+
 _RANKS = {LITTLE_JOKER: CardRank(Suit.SPADES, 15), BIG_JOKER: CardRank(Suit.SPADES, 16)}
 
 

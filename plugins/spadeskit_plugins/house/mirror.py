@@ -23,6 +23,9 @@ PLUGIN = PluginInfo(
     conflicts=("whiz",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"auction": "mirror"}
+
 
 def spades_held(game: GameState, seat: int) -> int:
     """Return how many cards ``seat`` holds that the rules rank as spades (trumps)."""

@@ -26,6 +26,9 @@ PLUGIN = PluginInfo(
     fits=("standard", "cutthroat", "two-handed"),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"score": "+no-bags"}
+
 Groups = list["Sequence[ScoreLine] | None"]
 
 

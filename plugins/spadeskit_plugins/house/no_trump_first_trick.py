@@ -21,6 +21,9 @@ PLUGIN = PluginInfo(
     conflicts=("spades-anytime",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"first_trick": "no-spades"}
+
 
 @hookimpl
 def spadeskit_play_filters(ranking: Ranking) -> Sequence[PlayFilter]:

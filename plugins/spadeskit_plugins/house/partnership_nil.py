@@ -32,6 +32,9 @@ PLUGIN = PluginInfo(
     fits=("standard",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"score": "+partnership-nil", "options": {"partnership_nil_bonus": "0.."}}
+
 
 @hookimpl
 def spadeskit_score_hand(

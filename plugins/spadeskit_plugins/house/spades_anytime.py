@@ -18,6 +18,9 @@ PLUGIN = PluginInfo(
     conflicts=("no-trump-first-trick",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"lead": "anytime"}
+
 Groups = list["Sequence[PlayFilter] | None"]
 
 

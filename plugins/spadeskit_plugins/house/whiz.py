@@ -25,6 +25,9 @@ PLUGIN = PluginInfo(
     conflicts=("mirror",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"auction": "whiz"}
+
 _NIL: tuple[Action, ...] = (Nil(),)
 _CHOICES: tuple[tuple[Action, ...], ...] = tuple((Nil(), Bid(n)) for n in range(54))
 

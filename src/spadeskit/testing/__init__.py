@@ -38,12 +38,13 @@ pytest plugin (:mod:`spadeskit.testing.pytest_plugin`) wraps all of this in fixt
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 
 from spadeskit.core.errors import SpadesError, install_hint
+from spadeskit.core.state import GameState
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
 from spadeskit.testing.invariants import (
@@ -54,9 +55,20 @@ from spadeskit.testing.invariants import (
     check_rotation,
     check_state,
     check_views,
+    play_match,
     play_random_match,
 )
 from spadeskit.testing.linting import LintProblem, lint
+from spadeskit.testing.oracles import (
+    ORACLES,
+    Reading,
+    Watcher,
+    check_end_on_paper,
+    check_options,
+    reading,
+    relies_on,
+)
+from spadeskit.testing.policies import POLICIES, Policy
 from spadeskit.testing.strategies import (
     action_sequences,
     dealt_games,
@@ -68,6 +80,8 @@ from spadeskit.testing.strategies import (
 
 if TYPE_CHECKING:
     pass
+
+_T = TypeVar("_T")
 
 __all__ = [
     "InvariantError",
@@ -81,6 +95,17 @@ __all__ = [
     "check_rotation",
     "check_playouts",
     "play_random_match",
+    "play_match",
+    "LEVELS",
+    "ORACLES",
+    "Reading",
+    "Watcher",
+    "reading",
+    "relies_on",
+    "check_options",
+    "check_end_on_paper",
+    "POLICIES",
+    "Policy",
     "lint",
     "rule_sets",
     "dealt_games",
@@ -96,12 +121,41 @@ __all__ = [
 # ------------------------------------------------------------------------------------------
 
 
+LEVELS: dict[str, dict[str, int]] = {
+    "quick": {
+        "matches": 3,
+        "policy_matches": 1,
+        "rotations": 1,
+        "playouts": 1,
+        "machine_examples": 0,
+    },
+    "default": {
+        "matches": 6,
+        "policy_matches": 1,
+        "rotations": 2,
+        "playouts": 2,
+        "machine_examples": 8,
+    },
+    "thorough": {
+        "matches": 40,
+        "policy_matches": 8,
+        "rotations": 10,
+        "playouts": 6,
+        "machine_examples": 100,
+    },
+}
+"""How much :func:`check_rules` plays at each level (``level=``): ``quick`` for an
+editing loop, ``default`` for CI (under 10 CPU seconds per shipped rule set),
+``thorough`` for a release."""
+
+
 @attrs.frozen
 class CheckReport:
     """What :func:`check_rules` did: matches, hands and actions checked, and how.
 
-    ``str(report)`` says it in words: what was played, with which seeds, and what was
-    checked.
+    ``str(report)`` says it in words: what was played, with which seeds, what was
+    checked, and for each oracle what it compared play with (``oracles``, from
+    :func:`~spadeskit.testing.oracles.relies_on`).
     """
 
     rules: str
@@ -112,6 +166,9 @@ class CheckReport:
     seed: int = 0
     rotations: int = 0
     playouts: int = 0
+    policy_matches: int = 0
+    options_probed: int = 0
+    oracles: Mapping[str, str] = attrs.field(factory=dict)
 
     def __str__(self) -> str:
         seeds = (
@@ -119,14 +176,19 @@ class CheckReport:
             if self.matches == 1
             else (f"seeds {self.seed}-{self.seed + self.matches - 1}")
         )
+        relied = "; ".join(f"{name}: {how}" for name, how in self.oracles.items())
         return (
-            f"{self.rules}: every invariant held.  Played {self.matches} whole matches, each "
-            f"turn a uniformly random legal action ({seeds}; {self.hands:,} hands, "
-            f"{self.actions:,} actions), checking every state, view and record; "
+            f"{self.rules}: no check failed.  Played {self.matches} matches of uniformly "
+            f"random legal actions ({seeds}) and {self.policy_matches} with each of the "
+            f"kit's policies ({', '.join(p for p in POLICIES if p != 'random')}), asking for "
+            f"out-of-turn and referee actions now and then ({self.hands:,} hands, "
+            f"{self.actions:,} actions), checking every state, view and record and "
+            "comparing every decision and hand with the oracles; probed "
+            f"{self.options_probed} option values against their documented ranges; "
             f"{self.rotations} matches again with the seats rotated and {self.playouts} "
             "played by rollout and simulation against the step API; then "
             f"{self.machine_examples} hypothesis state-machine runs of random action "
-            "sequences (up to 120 steps each)."
+            f"sequences (up to 120 steps each).  Oracles: {relied}."
         )
 
 
@@ -156,54 +218,86 @@ def _blame(rules: Rules, error: InvariantError, check: Callable[[Rules], object]
     return error
 
 
+def _run(rules: Rules, check: Callable[[Rules], _T]) -> _T:
+    """Run ``check``; on an :class:`InvariantError`, name the house rule to blame."""
+    try:
+        return check(rules)
+    except InvariantError as error:
+        raise _blame(rules, error, check) from None
+
+
+def _options_fail(rules: Rules, oracle: str, what: str) -> InvariantError:
+    return InvariantError(rules, oracle, what, rules.new_game(seed=0).to_record())
+
+
 def check_rules(
     rules: Rules,
     *,
-    matches: int = 20,
+    level: str = "default",
+    matches: int | None = None,
     seed: int = 0,
-    rotations: int = 3,
-    playouts: int = 3,
-    machine_examples: int = 20,
+    rotations: int | None = None,
+    playouts: int | None = None,
+    machine_examples: int | None = None,
+    policy_matches: int | None = None,
     max_actions: int = 20_000,
 ) -> CheckReport:
-    """Check ``rules`` for consistency in one call; raise :class:`InvariantError` if broken.
+    """Check ``rules`` in one call; raise :class:`InvariantError` on the first failure.
 
     Lints every loaded plugin (a :class:`LintProblem` is raised as an
-    :class:`InvariantError` of kind ``"lint"``), plays ``matches`` seeded random
-    matches checking every state (a state where nobody can act fails), checks
-    ``rotations`` matches for seat rotation and ``playouts`` for rollouts, simulations
-    and pickling equal to the step API (:func:`check_playouts`), and runs the
-    hypothesis state machine for ``machine_examples`` examples (0 to skip).
+    :class:`InvariantError` of kind ``"lint"``); probes each documented option range
+    (:func:`~spadeskit.testing.oracles.check_options`) and ties at the target on a
+    score sheet; plays ``matches`` seeded random matches and ``policy_matches`` with
+    each of the kit's policies (:mod:`~spadeskit.testing.policies`), checking every
+    state against the invariants and every decision and hand against the oracles
+    (:mod:`~spadeskit.testing.oracles`); checks ``rotations`` matches for seat
+    rotation, hand by hand, and ``playouts`` for rollouts, simulations and pickling
+    equal to the step API (:func:`check_playouts`); and runs the hypothesis state
+    machine for ``machine_examples`` examples (0 to skip).  ``level`` (``"quick"``,
+    ``"default"`` or ``"thorough"``, see :data:`LEVELS`) sets the counts not given.
     """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    counts = LEVELS[level]
+    matches = counts["matches"] if matches is None else matches
+    rotations = counts["rotations"] if rotations is None else rotations
+    playouts = counts["playouts"] if playouts is None else playouts
+    machine_examples = counts["machine_examples"] if machine_examples is None else machine_examples
+    policy_matches = counts["policy_matches"] if policy_matches is None else policy_matches
     problems = lint(rules)
     if problems:
         start = rules.new_game(seed=seed)
         raise InvariantError(rules, "lint", "; ".join(map(str, problems)), start.to_record())
+    probed = _run(rules, lambda r: check_options(r, _options_fail))
+    _run(rules, lambda r: check_end_on_paper(r, _options_fail))
     hands = actions = 0
+    played: list[GameState] = []
     for number in range(matches):
         match_seed = seed + number
-        try:
-            game = play_random_match(rules, match_seed, max_actions=max_actions)
-        except InvariantError as error:
-            raise _blame(
-                rules, error, lambda r: play_random_match(r, match_seed, max_actions=max_actions)
-            ) from None
+        played.append(
+            _run(rules, lambda r: play_random_match(r, match_seed, max_actions=max_actions))
+        )
+    for name, policy in POLICIES.items():
+        if name == "random":
+            continue
+        for number in range(policy_matches):
+            match_seed = seed + number
+
+            def with_policy(r: Rules, s: int = match_seed, p: Policy = policy) -> GameState:
+                return play_match(
+                    r, s, p, max_actions=max_actions, deep_every=0, out_of_turn=0.02, max_hands=30
+                )
+
+            played.append(_run(rules, with_policy))
+    for game in played:
         hands += len(game.hand_results)
         actions += sum(len(log) for log in game.match.logs)
     for number in range(playouts):
         match_seed = seed + number
-        try:
-            check_playouts(rules, match_seed)
-        except InvariantError as error:
-            raise _blame(rules, error, lambda r: check_playouts(r, match_seed)) from None
+        _run(rules, lambda r: check_playouts(r, match_seed))
     for number in range(rotations):
         match_seed = seed + number
-        try:
-            check_rotation(rules, match_seed, max_actions=max_actions)
-        except InvariantError as error:
-            raise _blame(
-                rules, error, lambda r: check_rotation(r, match_seed, max_actions=max_actions)
-            ) from None
+        _run(rules, lambda r: check_rotation(r, match_seed, max_actions=max_actions))
     if machine_examples:
         try:
             from hypothesis import HealthCheck, Phase, settings
@@ -226,5 +320,15 @@ def check_rules(
             ),
         )
     return CheckReport(
-        rules.name, matches, hands, actions, machine_examples, seed, rotations, playouts
+        rules.name,
+        matches,
+        hands,
+        actions,
+        machine_examples,
+        seed,
+        rotations,
+        playouts,
+        policy_matches,
+        probed,
+        relies_on(rules),
     )

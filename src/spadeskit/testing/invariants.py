@@ -21,9 +21,12 @@ import attrs
 from spadeskit.core.actions import Accept, Action, Bid, Discard, Exchange, Nil, Pass, PickUp, Play
 from spadeskit.core.cards import card_at, iter_mask, mask_of
 from spadeskit.core.errors import Deadlock, SpadesError
+from spadeskit.core.phase import REFEREE
 from spadeskit.core.state import GameState, evolve
 from spadeskit.engine.replay import replay
 from spadeskit.engine.rules import Rules, rules_of
+from spadeskit.testing.oracles import Watcher
+from spadeskit.testing.policies import Policy, random_policy
 
 PROBES: tuple[Action, ...] = (
     tuple(Play(i) for i in range(54))
@@ -40,9 +43,15 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
         "spadeskit_auction_next",
         "spadeskit_table",
     ),
-    "tricks": ("spadeskit_trick_strength", "spadeskit_card_rank", "spadeskit_after_trick"),
+    "tricks": (
+        "spadeskit_trick_strength",
+        "spadeskit_card_rank",
+        "spadeskit_after_trick",
+        "spadeskit_table",
+    ),
     "legal": (
         "spadeskit_play_filters",
+        "spadeskit_card_rank",
         "spadeskit_auction_actions",
         "spadeskit_auction_next",
         "spadeskit_out_of_turn_actions",
@@ -60,6 +69,12 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
         "spadeskit_before_scoring",
     ),
     "views": ("spadeskit_view",),
+    "bids": ("spadeskit_auction_actions", "spadeskit_auction_next"),
+    "leader": ("spadeskit_auction_next",),
+    "score": ("spadeskit_score_hand", "spadeskit_card_points"),
+    "sheet": ("spadeskit_score_hand", "spadeskit_before_scoring"),
+    "bags": ("spadeskit_score_hand",),
+    "options": (),
     "rotation": (
         "spadeskit_score_hand",
         "spadeskit_match_end",
@@ -325,40 +340,64 @@ def check_moves(game: GameState, rng: random.Random, probes: int = 6) -> None:
                 raise fail(game, "legal", f"{action} was accepted out of turn")
 
 
-def play_random_match(
+def play_match(
     rules: Rules,
     seed: int,
+    policy: Policy = random_policy,
     *,
     max_actions: int = 20_000,
     check_every: int = 1,
     deep_every: int = 7,
+    out_of_turn: float = 0.0,
+    oracles: bool = True,
+    max_hands: int | None = None,
 ) -> GameState:
-    """Play a seeded random match, checking invariants; return the final state.
+    """Play a seeded match with ``policy``, checking invariants and oracles; return the end.
 
     Every ``check_every`` steps the state invariants are checked.  The deep checks
     (views, what a seat could infer from its view and its legal actions, every legal
     and some illegal actions) run on the first decision of every kind in the match
     (each phase, each place in the auction, in a trick, in the exchanges, each seat to
-    act) and on about one decision in ``deep_every`` after that, drawn at random, so
-    every kind of decision is checked.  At the end, replaying the record must give an
-    equal state.  The first failing state is reported, so the record in the error is
-    the shortest prefix that fails.
+    act) and on about one decision in ``deep_every`` after that (``0``: only the
+    first), drawn at random, so every kind of decision is checked.  With ``oracles``,
+    every decision and every hand is compared with the kit's references
+    (:class:`~spadeskit.testing.oracles.Watcher`).  Before about one decision in
+    ``1 / out_of_turn``, a random seat or the referee takes one of its out-of-turn
+    actions (a renege claim, a misdeal, a table-talk ruling), if it has any.  At the
+    end (or after ``max_hands`` hands, if given), replaying the record must give an
+    equal state.  The first failing state is reported, so the record in the error is the
+    shortest prefix that fails.
     """
     rng = random.Random(seed)
     sample = random.Random(f"deep checks {seed}")  # its own stream: the match stays the same
     checked: set[tuple[Any, ...]] = set()
+    watcher = Watcher(rules, fail) if oracles else None
     game = rules.new_game(seed=seed)
+    n = rules.table.players
     steps = 0
-    while not game.is_over:
+    while not game.is_over and (max_hands is None or len(game.hand_results) < max_hands):
         if steps % check_every == 0:
             check_state(game)
         kind = decision_kind(game)
-        if kind not in checked or sample.random() * deep_every < 1:
+        if kind not in checked or (deep_every and sample.random() * deep_every < 1):
             checked.add(kind)
             check_views(game)
             check_inference(game, rng)
             check_moves(game, rng)
-        game = game.apply(rng.choice(legal_or_fail(game)))
+        if watcher is not None:
+            watcher.before(game)
+        seat: int | None = None
+        action: Action | None = None
+        if out_of_turn and sample.random() < out_of_turn:
+            seat = sample.choice([s for s in range(n) if s != game.to_act] + [REFEREE])
+            offered = game.legal_actions(seat)
+            action = sample.choice(offered) if offered else None
+        if action is None:
+            seat = None
+            action = policy(game, legal_or_fail(game), rng)
+        before, game = game, game.apply(action, seat)
+        if watcher is not None:
+            watcher.after(before, action, game)
         steps += 1
         if steps > max_actions:
             raise fail(game, "end", f"the match did not end within {max_actions} actions")
@@ -367,6 +406,20 @@ def play_random_match(
     if replay(game.to_record(), rules_of(game)) != game:
         raise fail(game, "replay", "replaying the record does not give an equal state")
     return game
+
+
+def play_random_match(
+    rules: Rules,
+    seed: int,
+    *,
+    max_actions: int = 20_000,
+    check_every: int = 1,
+    deep_every: int = 7,
+) -> GameState:
+    """Play a seeded match of uniformly random legal actions (see :func:`play_match`)."""
+    return play_match(
+        rules, seed, max_actions=max_actions, check_every=check_every, deep_every=deep_every
+    )
 
 
 def _to_hand_end(game: GameState, rng: random.Random) -> GameState:
