@@ -121,7 +121,7 @@ def _sealed_bid_revealer() -> types.ModuleType:
             return offered
         return tuple(b for b in offered if type(b) is not type(said)) or offered
 
-    return plugin("sealed-bid-revealer", spadeskit_auction_actions)
+    return plugin("sealed-bid-revealer", spadeskit_auction_actions, oracles={"auction": "own"})
 
 
 SEALED_BID_REVEALER = _sealed_bid_revealer()

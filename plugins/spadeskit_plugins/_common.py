@@ -50,6 +50,8 @@ STANDARD_RANGES = {
     "bag_penalty": "0..",
 }
 """The documented ranges of the shared options, for the kit's option oracle."""
+SOLO_RANGES = {k: v for k, v in STANDARD_RANGES.items() if k != "nil_tricks"}
+"""The same, for the variants without the ``nil_tricks`` option."""
 
 
 SEATS = ("N", "E", "S", "W")

@@ -30,7 +30,7 @@ from ._common import (
     BAG_LIMIT,
     BAG_PENALTY,
     NIL_VALUE,
-    STANDARD_RANGES,
+    SOLO_RANGES,
     contract_lines,
     floor_option,
     individual_table,
@@ -69,7 +69,7 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"options": {**STANDARD_RANGES, "all_tricks": "'win'|'score-200'"}}
+ORACLES = {"options": {**SOLO_RANGES, "all_tricks": "'win'|'score-200'"}}
 
 SEATS = ("N", "E", "S")
 HAND = 17

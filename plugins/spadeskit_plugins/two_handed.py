@@ -22,7 +22,7 @@ from ._common import (
     BAG_LIMIT,
     BAG_PENALTY,
     NIL_VALUE,
-    STANDARD_RANGES,
+    SOLO_RANGES,
     floor_option,
     individual_table,
     nil_and_bids,
@@ -52,7 +52,7 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"options": STANDARD_RANGES}
+ORACLES = {"options": SOLO_RANGES}
 
 SEATS = ("N", "S")
 _BIDS = nil_and_bids(26)

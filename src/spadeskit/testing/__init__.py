@@ -130,11 +130,11 @@ LEVELS: dict[str, dict[str, int]] = {
         "machine_examples": 0,
     },
     "default": {
-        "matches": 6,
-        "policy_matches": 1,
-        "rotations": 2,
-        "playouts": 2,
-        "machine_examples": 8,
+        "matches": 8,
+        "policy_matches": 2,
+        "rotations": 3,
+        "playouts": 3,
+        "machine_examples": 3,
     },
     "thorough": {
         "matches": 40,

@@ -971,8 +971,9 @@ def check_end_on_paper(rules: Rules, fail: Callable[[Rules, str, str], Assertion
             ends, winner, rule = reference_end(read.with_options(options), tied, sheet.results)
             end = sheet.match.end
             if ends != (end is not None) or (end is not None and end.winner != winner):
-                got = f"ends, won by side {end.winner}" if end is not None else "goes on"
-                said = f"ends, won by side {winner}" if ends else "goes on"
+                names = rules.table.side_names
+                got = f"ends, won by {names[end.winner]}" if end is not None else "goes on"
+                said = f"ends, won by {names[winner or 0]}" if ends else "goes on"
                 raise fail(
                     rules,
                     "end",

@@ -31,6 +31,11 @@ PLUGIN = PluginInfo(
     conflicts=("blind-nil", "hidden-bids", "mirror", "whiz"),
 )
 
+# What spadeskit's kit checks this rule against: the auction is suicide's own (the kit's
+# bids oracle has no reference for it, so the kit relies on the tests below), and the
+# documented range of the option.
+ORACLES = {"auction": "own", "options": {"suicide_min_bid": "1..13"}}
+
 
 @hookimpl(wrapper=True)
 def spadeskit_auction_actions(
