@@ -6,26 +6,32 @@ strategies (:mod:`~spadeskit.testing.strategies`), the plugin lint
 (:mod:`~spadeskit.testing.pytest_plugin`).  It may import :mod:`spadeskit.core` and
 :mod:`spadeskit.engine` only, so checking a rule set never depends on a bot.
 
-One call checks a variant or house rule against every invariant a game of Spades keeps::
+One call checks a variant or house rule against the invariants every game of Spades
+keeps and against the kit's own reading of the rules (the oracles)::
 
     import spadeskit
     from spadeskit.testing import check_rules
 
     report = check_rules(spadeskit.load_rules("standard", ["my-house-rule"]))
 
-:func:`check_rules` lints the plugins (:func:`lint`), plays seeded random matches
-checking every state (:func:`play_random_match`), checks that rotating the seats
-rotates the result (:func:`check_rotation`) and runs a hypothesis state machine
-(:func:`rules_state_machine`) that shrinks any failure to a short action sequence.
+:func:`check_rules` lints the plugins (:func:`lint`), probes the documented option
+ranges, plays seeded matches at random and with the kit's policies
+(:mod:`~spadeskit.testing.policies`) checking every state and comparing every decision
+and hand with the oracles (:mod:`~spadeskit.testing.oracles`), checks that rotating
+the seats rotates the result (:func:`check_rotation`) and runs a hypothesis state
+machine (:func:`rules_state_machine`) that shrinks any failure to a short action
+sequence.
 
-The invariants: cards are conserved; every trick has one card per seat clockwise from
-its leader and the right winner; books match the tricks; legal actions are non-empty
-exactly until the match ends; every legal action applies; an illegal one raises a
-:class:`~spadeskit.SpadesError` and changes nothing; a side's score is the sum of its
-hands and a hand's points the sum of its score lines; the match ends; replaying the
-record gives an equal state; no view shows a card its seat may not know.
+The invariants check the rules against themselves: cards are conserved; every trick
+has one card per seat clockwise from its leader and the winner the rules' own ranking
+gives; books match the tricks; legal actions are non-empty exactly until the match
+ends; every legal action applies; an illegal one raises a
+:class:`~spadeskit.SpadesError` and changes nothing; the match ends; replaying the
+record gives an equal state; no view shows a card its seat may not know.  The oracles
+compare play with references the plugins did not compute: legal plays and bids, the
+first leader, trick winners, scores, bags, the match end and option ranges.
 
-A broken invariant raises :class:`InvariantError`.  Its message names the rules, the
+A broken invariant or oracle raises :class:`InvariantError`.  Its message names the rules, the
 invariant, the hooks that could have broken it and the plugins implementing them
 (a house rule is named as *the* culprit when the same check passes without it), and
 carries the game's record up to the failure, which :func:`spadeskit.replay` rebuilds.

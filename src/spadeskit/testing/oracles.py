@@ -320,6 +320,7 @@ def reference_winner(read: Reading, plays: Sequence[tuple[int, int]], trump: str
     """Return the seat that wins ``plays`` under the trump mode ``trump``: ``"spades"``,
     ``"ladder"`` (spades > clubs > hearts > diamonds) or ``"none"``."""
     led = read.suit(plays[0][1])
+    suit: Suit | None
     if trump == "ladder":
         suit = next(s for s in _LADDER if any(read.suit(c) is s for _, c in plays))
     elif trump == "spades" and any(read.suit(c) is Suit.SPADES for _, c in plays):
