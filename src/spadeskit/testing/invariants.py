@@ -464,17 +464,22 @@ def check_playouts(rules: Rules, seed: int, *, states: int = 6, hands: int = 4) 
         )
 
 
-def _rotation(rules: Rules) -> tuple[int, tuple[int, ...]] | None:
-    """Return a seat shift and the side map it induces, or None if no shift keeps sides."""
+def rotations(rules: Rules) -> list[tuple[int, tuple[int, ...]]]:
+    """Return every seat shift that maps sides onto sides, with the side map it induces.
+
+    At a four-seat partnership table that is shift 1 (the partnerships swap places),
+    shift 2 (partners swap seats) and shift 3; at a table of players alone, every shift.
+    """
     n, side_of = rules.table.players, rules.side_of
+    found = []
     for shift in range(1, n):
         mapping: dict[int, int] = {}
         if all(
             mapping.setdefault(side_of[s], side_of[(s + shift) % n]) == side_of[(s + shift) % n]
             for s in range(n)
         ):
-            return shift, tuple(mapping[side] for side in range(len(rules.table.sides)))
-    return None
+            found.append((shift, tuple(mapping[side] for side in range(len(rules.table.sides)))))
+    return found
 
 
 def _rotate_action(action: Action, sides: Sequence[int]) -> Action:
@@ -485,47 +490,79 @@ def _rotate_action(action: Action, sides: Sequence[int]) -> Action:
 
 
 def check_rotation(rules: Rules, seed: int, *, max_actions: int = 20_000) -> None:
-    """Assert that rotating the seats rotates the result.
+    """Assert that rotating the seats rotates the result, decision by decision and hand by
+    hand.
 
-    The same match is played twice: once with the first dealer at the last seat, once
-    with every seat shifted (so every deal rotates with it), each action taken by the
-    shifted seat.  Every hand must then give each side what the matching side got.
+    For each seat shift that maps sides onto sides (:func:`rotations`; at a partnership
+    table this swaps the partnerships and, with shift 2, the partners), the same match
+    is played twice: once with the first dealer at the last seat, once with every seat
+    shifted (so every deal rotates with it), each action taken by the shifted seat.  At
+    every decision the shifted seat must hold the same cards and be offered the same
+    actions; after every hand each side must score what the matching side scored.  A
+    failure names the seat, the shift and the hand.
     """
-    found = _rotation(rules)
-    if found is None:
-        return
-    shift, sides = found
     n = rules.table.players
-    rng = random.Random(seed)
-    game = rules.new_game(seed=seed, dealer=n - 1)
-    turned = rules.new_game(seed=seed, dealer=(n - 1 + shift) % n)
-    steps = 0
-    while not game.is_over:
-        for seat in range(n):
-            if game.cards(seat) != turned.cards((seat + shift) % n):
-                raise fail(
-                    game, "rotation", f"seat {seat}'s cards differ once the seats are rotated"
-                )
-        actor = game.to_act
-        assert actor is not None
-        action = rng.choice(game.legal_actions())
-        game = game.apply(action)
-        try:
-            turned = turned.apply(_rotate_action(action, sides), (actor + shift) % n)
-        except SpadesError as exc:
-            raise fail(
-                game, "rotation", f"{action} is refused once the seats are rotated: {exc}"
-            ) from exc
-        steps += 1
-        if steps > max_actions:
-            raise fail(game, "end", f"the match did not end within {max_actions} actions")
-    for mine, theirs in zip(game.hand_results, turned.hand_results):
-        if tuple(mine.points) != tuple(theirs.points[sides[s]] for s in range(len(sides))):
-            raise fail(
-                game,
-                "rotation",
-                f"hand {mine.number + 1} scores {mine.points}, but "
-                f"{theirs.points} with the seats rotated",
+    shifts = rotations(rules)
+    for turn, (shift, sides) in enumerate(shifts):
+        rng = random.Random(seed * len(shifts) + turn)
+        game = rules.new_game(seed=seed, dealer=n - 1)
+        turned = rules.new_game(seed=seed, dealer=(n - 1 + shift) % n)
+        names = rules.table.seat_names
+        steps = 0
+        while not game.is_over:
+            actor = game.to_act
+            assert actor is not None
+            moved = (actor + shift) % n
+            where = (
+                f"hand {game.hand.number + 1}, {names[actor]} (seat {actor}) against "
+                f"{names[moved]} with the seats shifted by {shift}"
             )
-    if not turned.is_over or game.winner is None or turned.winner != sides[game.winner]:
-        raise fail(game, "rotation", "the match ends differently with the seats rotated")
+            if game.cards(actor) != turned.cards(moved):
+                raise fail(
+                    game, "rotation", f"{where}: the cards differ once the seats are rotated"
+                )
+            legal = game.legal_actions()
+            offered = turned.legal_actions(moved) if turned.to_act == moved else ()
+            if [_rotate_action(a, sides) for a in legal] != list(offered):
+                raise fail(
+                    game,
+                    "rotation",
+                    f"{where}: offered {len(legal)} actions, but {len(offered)} once the seats "
+                    f"are rotated ({_difference(legal, offered, sides)})",
+                )
+            action = rng.choice(legal)
+            results = len(game.hand_results)
+            game = game.apply(action)
+            try:
+                turned = turned.apply(_rotate_action(action, sides), moved)
+            except SpadesError as exc:
+                raise fail(
+                    game,
+                    "rotation",
+                    f"{where}: {action} is refused once the seats are rotated: {exc}",
+                ) from exc
+            if len(game.hand_results) > results:
+                mine, theirs = game.hand_results[-1], turned.hand_results[-1]
+                if tuple(mine.points) != tuple(theirs.points[sides[s]] for s in range(len(sides))):
+                    raise fail(
+                        game,
+                        "rotation",
+                        f"hand {mine.number + 1} scores {mine.points}, but {theirs.points} with "
+                        f"the seats shifted by {shift} (side map {sides})",
+                    )
+            steps += 1
+            if steps > max_actions:
+                raise fail(game, "end", f"the match did not end within {max_actions} actions")
+        if not turned.is_over or game.winner is None or turned.winner != sides[game.winner]:
+            raise fail(
+                game, "rotation", f"the match ends differently with the seats shifted by {shift}"
+            )
+
+
+def _difference(mine: Sequence[Action], theirs: Sequence[Action], sides: Sequence[int]) -> str:
+    rotated = [_rotate_action(a, sides) for a in mine]
+    only_mine = [str(a) for a in mine if _rotate_action(a, sides) not in theirs]
+    only_theirs = [str(a) for a in theirs if a not in rotated]
+    return f"only unrotated: {', '.join(only_mine) or 'none'}; only rotated: " + (
+        ", ".join(only_theirs) or "none"
+    )
