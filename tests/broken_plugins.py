@@ -196,7 +196,10 @@ def _club_leads(name: str, pick: Any) -> types.ModuleType:
         return attrs.evolve(decided, leader=pick(clubs)[1]) if clubs else decided
 
     return plugin(
-        name, spadeskit_auction_next, fits=("standard",), oracles={"first_lead": "lowest-club"}
+        name,
+        spadeskit_auction_next,
+        fits=("standard",),
+        oracles={"first_lead": "lowest-club", "suits": "own"},
     )
 
 
@@ -289,15 +292,18 @@ JJDD_MADE_SET_SWAPPED = _score_wrapper(
 )
 
 
-@hookimpl(tryfirst=True)
-def spadeskit_card_rank(card: Any) -> CardRank | None:
-    """Rank the spades upside down: the 2 high, the ace low."""
-    if card.suit is Suit.SPADES:
-        return CardRank(Suit.SPADES, 16 - card.rank)
-    return None
+def _upside_down(suit: Suit) -> types.ModuleType:
+    """Rank one suit upside down: the 2 high, the ace low."""
+
+    @hookimpl(tryfirst=True)
+    def spadeskit_card_rank(card: Any) -> CardRank | None:
+        return CardRank(suit, 16 - card.rank) if card.suit is suit else None
+
+    return plugin(f"{suit.name.lower()}-upside-down", spadeskit_card_rank, fits=("standard",))
 
 
-SPADES_UPSIDE_DOWN = plugin("spades-upside-down", spadeskit_card_rank, fits=("standard",))
+SPADES_UPSIDE_DOWN = _upside_down(Suit.SPADES)
+HEARTS_UPSIDE_DOWN = _upside_down(Suit.HEARTS)
 
 
 def _anytime_without_following() -> types.ModuleType:

@@ -13,10 +13,13 @@ from spadeskit.testing import (
     InvariantError,
     check_end_on_paper,
     check_options,
+    check_relabelling,
+    check_rotation,
     check_rules,
     play_match,
     relies_on,
 )
+from spadeskit.testing.invariants import suit_relabellings
 from spadeskit.testing.oracles import Reading, reading, reference_winner
 from spadeskit.testing.policies import POLICIES
 from tests import broken_plugins as broken
@@ -137,3 +140,27 @@ def test_the_reference_reads_declared_top_trumps_above_the_ace() -> None:
     assert reference_winner(read, plays("AS", "2S", "KH", "2D"), "spades") == 3
     assert reference_winner(read, plays("KH", "AH", "2D", "3C"), "spades") == 2
     assert reference_winner(read, plays("KH", "AH", "QH", "BJ"), "spades") == 3
+
+
+def test_rotation_names_the_seat_and_hand_of_a_rule_that_treats_one_seat_differently() -> None:
+    rules = spadeskit.load_rules("standard", [broken.WEST_ONLY])
+    with pytest.raises(InvariantError, match=r"hand \d+, \w \(seat \d\) against \w with the"):
+        for seed in range(40):
+            check_rotation(rules, seed)
+
+
+def test_swapping_two_non_trump_suits_catches_a_rule_about_one_suit() -> None:
+    rules = spadeskit.load_rules("standard", [broken.HEARTS_UPSIDE_DOWN])
+    with pytest.raises(InvariantError) as error:
+        for seed in range(10):
+            check_relabelling(rules, seed)
+    assert error.value.invariant == "relabelling" and "hand 1" in str(error.value)
+
+
+@pytest.mark.parametrize("variant", ["standard", "jjdd", "cutthroat", "two-handed", "call-break"])
+def test_the_shipped_variants_keep_rotation_and_suit_swaps(variant: str) -> None:
+    rules = spadeskit.load_rules(variant)
+    assert suit_relabellings(rules)
+    for seed in range(3):
+        check_rotation(rules, seed)
+        check_relabelling(rules, seed)

@@ -58,6 +58,7 @@ from spadeskit.testing.invariants import (
     check_inference,
     check_moves,
     check_playouts,
+    check_relabelling,
     check_rotation,
     check_state,
     check_views,
@@ -99,6 +100,7 @@ __all__ = [
     "check_inference",
     "check_moves",
     "check_rotation",
+    "check_relabelling",
     "check_playouts",
     "play_random_match",
     "play_match",
@@ -191,7 +193,9 @@ class CheckReport:
             f"{self.actions:,} actions), checking every state, view and record and "
             "comparing every decision and hand with the oracles; probed "
             f"{self.options_probed} option values against their documented ranges; "
-            f"{self.rotations} matches again with the seats rotated and {self.playouts} "
+            f"{self.rotations} matches again with the seats rotated (every shift keeping the "
+            "sides) and their first hands with two non-trump suits swapped; "
+            f"{self.playouts} "
             "played by rollout and simulation against the step API; then "
             f"{self.machine_examples} hypothesis state-machine runs of random action "
             f"sequences (up to 120 steps each).  Oracles: {relied}."
@@ -257,10 +261,12 @@ def check_rules(
     each of the kit's policies (:mod:`~spadeskit.testing.policies`), checking every
     state against the invariants and every decision and hand against the oracles
     (:mod:`~spadeskit.testing.oracles`); checks ``rotations`` matches for seat
-    rotation, hand by hand, and ``playouts`` for rollouts, simulations and pickling
-    equal to the step API (:func:`check_playouts`); and runs the hypothesis state
-    machine for ``machine_examples`` examples (0 to skip).  ``level`` (``"quick"``,
-    ``"default"`` or ``"thorough"``, see :data:`LEVELS`) sets the counts not given.
+    rotation decision by decision (:func:`check_rotation`) and as many first hands
+    for swapped non-trump suits (:func:`check_relabelling`), and ``playouts`` for
+    rollouts, simulations and pickling equal to the step API (:func:`check_playouts`);
+    and runs the hypothesis state machine for ``machine_examples`` examples (0 to
+    skip).  ``level`` (``"quick"``, ``"default"`` or ``"thorough"``, see
+    :data:`LEVELS`) sets the counts not given.
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
@@ -304,6 +310,7 @@ def check_rules(
     for number in range(rotations):
         match_seed = seed + number
         _run(rules, lambda r: check_rotation(r, match_seed, max_actions=max_actions))
+        _run(rules, lambda r: check_relabelling(r, match_seed))
     if machine_examples:
         try:
             from hypothesis import HealthCheck, Phase, settings

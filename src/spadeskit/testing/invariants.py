@@ -10,6 +10,7 @@ runs them all through :func:`spadeskit.testing.check_rules`.
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 import random
@@ -19,13 +20,13 @@ from typing import Any
 import attrs
 
 from spadeskit.core.actions import Accept, Action, Bid, Discard, Exchange, Nil, Pass, PickUp, Play
-from spadeskit.core.cards import card_at, iter_mask, mask_of
+from spadeskit.core.cards import STANDARD_DECK, Suit, card_at, iter_mask, mask_of
 from spadeskit.core.errors import Deadlock, SpadesError
 from spadeskit.core.phase import REFEREE
 from spadeskit.core.state import GameState, evolve
 from spadeskit.engine.replay import replay
 from spadeskit.engine.rules import Rules, rules_of
-from spadeskit.testing.oracles import Watcher
+from spadeskit.testing.oracles import Watcher, reading
 from spadeskit.testing.policies import Policy, random_policy
 
 PROBES: tuple[Action, ...] = (
@@ -69,6 +70,7 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
         "spadeskit_before_scoring",
     ),
     "views": ("spadeskit_view",),
+    "relabelling": ("spadeskit_card_rank", "spadeskit_play_filters", "spadeskit_trick_strength"),
     "bids": ("spadeskit_auction_actions", "spadeskit_auction_next"),
     "leader": ("spadeskit_auction_next",),
     "score": ("spadeskit_score_hand", "spadeskit_card_points"),
@@ -566,3 +568,101 @@ def _difference(mine: Sequence[Action], theirs: Sequence[Action], sides: Sequenc
     return f"only unrotated: {', '.join(only_mine) or 'none'}; only rotated: " + (
         ", ".join(only_theirs) or "none"
     )
+
+
+_OTHER_SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS)
+
+
+def suit_relabellings(rules: Rules) -> list[dict[int, int]]:
+    """Return the card maps that swap two non-trump suits and keep the deck, card for card.
+
+    A card ranked as a spade stays (Jokers-and-Deuces' 2♦); a swap that would bring in a
+    card the deck lacks (the ``jokers`` house rule takes out the 2♦ and the 2♣, so only
+    swapping those two suits keeps the deck) is left out.
+    """
+    deck = {card.index for card in rules.table.deck}
+    ranking = rules.ranking
+    found = []
+    for a, b in itertools.combinations(_OTHER_SUITS, 2):
+        swap = {a: b, b: a}
+        mapping = {}
+        for index in deck:
+            card = card_at(index)
+            suit = card.suit
+            if suit in swap and ranking.suit_of[index] == suit:
+                target = next(
+                    (c for c in STANDARD_DECK if c.suit is swap[suit] and c.rank == card.rank)
+                )
+                mapping[index] = target.index
+            else:
+                mapping[index] = index
+        if set(mapping.values()) == deck and all(
+            ranking.suit_of[mapping[i]] == swap.get(Suit(ranking.suit_of[i]), ranking.suit_of[i])
+            for i in deck
+        ):
+            found.append(mapping)
+    return found
+
+
+def _relabel(action: Action, mapping: dict[int, int]) -> Action:
+    if isinstance(action, Play):
+        return Play(mapping[action.card.index])
+    if isinstance(action, (Discard, Exchange)):
+        return attrs.evolve(action, cards=tuple(card_at(mapping[c.index]) for c in action.cards))
+    return action
+
+
+def check_relabelling(rules: Rules, seed: int) -> None:
+    """Assert that swapping two non-trump suits in a deal swaps them in play, and nothing else.
+
+    The seeded first deal is played twice, once as dealt and once with the suits swapped
+    (for each swap :func:`suit_relabellings` finds), the second game taking the same
+    actions with the cards relabelled.  At every decision the offered actions must match,
+    card for card, and the hand must score the same.  Skipped for a hand whose contract
+    makes a suit other than spades trump or ranks the suits (a ladder), and for rules
+    declaring ``"suits": "own"`` in their ``ORACLES`` (a rule about one suit, such as
+    the lowest club leading).
+    """
+    if reading(rules).values["suits"] == "own":
+        return
+    dealt = rules.new_game(seed=seed)
+    hand = dealt.hand
+    for mapping in suit_relabellings(rules):
+
+        def deal(m: dict[int, int]) -> GameState:
+            return rules.new_game(
+                seed=seed,
+                deal=[[card_at(m[c]) for c in iter_mask(h)] for h in hand.hands],
+                dealer=hand.dealer,
+                blind=[card_at(m[c]) for c in iter_mask(hand.blind)],
+                pile=[card_at(m[c]) for c in hand.pile],
+            )
+
+        rng = random.Random(seed)
+        game = deal({c: c for c in mapping})
+        swapped = deal(mapping)
+        while not game.is_over and not game.hand_results:
+            contract = game.hand.contract
+            if contract is not None and contract.trump != "spades":
+                return
+            legal = game.legal_actions()
+            offered = swapped.legal_actions()
+            if sorted(map(str, (_relabel(a, mapping) for a in legal))) != sorted(map(str, offered)):
+                seat = game.to_act
+                raise fail(
+                    game,
+                    "relabelling",
+                    f"hand 1, seat {seat}: swapping two non-trump suits changes what the seat "
+                    f"is offered ({len(legal)} actions against {len(offered)})",
+                )
+            action = rng.choice(legal)
+            game = game.apply(action)
+            swapped = swapped.apply(_relabel(action, mapping))
+        mine, theirs = game.hand_results[0], swapped.hand_results[0]
+        if (mine.points, mine.books) != (theirs.points, theirs.books):
+            raise fail(
+                game,
+                "relabelling",
+                f"hand 1 scores {mine.points} (books {mine.books}), but {theirs.points} (books "
+                f"{theirs.books}) with two non-trump suits swapped",
+            )

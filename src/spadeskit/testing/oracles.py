@@ -94,6 +94,7 @@ DEFAULTS: Mapping[str, Any] = {
     "auction": "nil-or-count",
     "score": "contract",
     "end": "target",
+    "suits": "symmetric",
 }
 """What the kit assumes when no plugin declares otherwise: standard Spades."""
 
@@ -107,6 +108,7 @@ _FEEDS: Mapping[str, tuple[str, ...]] = {
     "auction": ("bids",),
     "score": ("score", "bags"),
     "end": ("end",),
+    "suits": (),
 }
 
 _RELIED: Mapping[str, str] = {
@@ -204,6 +206,9 @@ def reading(rules: Rules) -> Reading:
     ``end``
         ``"target"`` (target and floor options), ``"jjdd"`` (also Boston and three sets
         in a row) or ``"rounds"`` (the ``rounds`` option).
+    ``suits``
+        ``"symmetric"`` (swapping two non-trump suits in a deal swaps them in play) or
+        ``"own"`` (a rule names a suit, so the relabelling check is skipped).
     ``options``
         documented ranges, ``{"target": "1..", "floor": "..0|None", "pass": "0|1|2"}``.
 
