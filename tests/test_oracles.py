@@ -19,10 +19,12 @@ from spadeskit.testing import (
     play_match,
     relies_on,
 )
+from spadeskit.testing.examples import examples_of, run_examples
 from spadeskit.testing.invariants import suit_relabellings
 from spadeskit.testing.oracles import Reading, reading, reference_winner
 from spadeskit.testing.policies import POLICIES
 from tests import broken_plugins as broken
+from tests.conftest import shipped
 
 QUICK = {"level": "quick"}
 
@@ -164,3 +166,33 @@ def test_the_shipped_variants_keep_rotation_and_suit_swaps(variant: str) -> None
     for seed in range(3):
         check_rotation(rules, seed)
         check_relabelling(rules, seed)
+
+
+@pytest.mark.parametrize("name", shipped("variant") + shipped("house-rule"))
+def test_every_shipped_plugin_pins_worked_examples_that_hold(name: str) -> None:
+    info = next(p for p in spadeskit.available() if p.name == name)
+    rules = (
+        spadeskit.load_rules(name)
+        if info.kind == "variant"
+        else spadeskit.load_rules(info.fits[0] if info.fits else "standard", [name])
+    )
+    assert [p for p, _ in examples_of(rules) if p == name], f"{name} pins no example"
+    assert run_examples(rules, _fail) > 0
+
+
+def test_a_worked_example_the_rules_break_names_its_rule() -> None:
+    module = types.ModuleType("wrong_example")
+    module.PLUGIN = spadeskit.PluginInfo(  # type: ignore[attr-defined]
+        name="wrong-example", kind="house-rule", summary="a worked example that is wrong"
+    )
+    module.EXAMPLES = (  # type: ignore[attr-defined]
+        {
+            "rule": "a made contract of 5 with 2 bags scores 70",
+            "bids": "3 1 2 1",
+            "books": "4 1 3 5",
+            "points": (70, 24),
+        },
+    )
+    rules = spadeskit.load_rules("standard", [module])
+    with pytest.raises(InvariantError, match="a made contract of 5 .*: points \\(52, 24\\)"):
+        run_examples(rules, _fail)

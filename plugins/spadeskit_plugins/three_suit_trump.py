@@ -62,6 +62,39 @@ ORACLES = {
     },
 }
 
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+_DEAL = (
+    "AS KS QS AC KC QC AH KH AD KD",
+    "JS 10S 9S JC 10C 9C JH 10H 9H 8H",
+    "8S 7S 8C 7C QH 7H QD JD 10D 9D",
+)
+EXAMPLES = (
+    {
+        "rule": "the first to pick up the blind is the bidder and discards 2",
+        "deal": _DEAL,
+        "blind": "8D 7D",
+        "dealer": 2,
+        "actions": ["pick up"],
+        "perft": (1, 66),
+    },
+    {
+        "rule": "the highest card of the highest-ranking suit in the trick wins",
+        "deal": _DEAL,
+        "blind": "8D 7D",
+        "dealer": 2,
+        "actions": ["pick up", "discard 7D 8D", "play AD", "play 8H", "play QD"],
+        "winner": "E",
+    },
+    {
+        "rule": "all pass: the hand is played with no trump",
+        "deal": _DEAL,
+        "blind": "8D 7D",
+        "dealer": 2,
+        "actions": ["pass", "pass", "pass", "play AD", "play 8H", "play QD"],
+        "winner": "N",
+    },
+)
+
 SEATS = ("N", "E", "S")
 DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c.rank >= 7)
 LADDER = {Suit.SPADES: 4, Suit.CLUBS: 3, Suit.HEARTS: 2, Suit.DIAMONDS: 1}

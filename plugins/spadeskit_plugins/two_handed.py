@@ -54,6 +54,16 @@ PLUGIN = PluginInfo(
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
 ORACLES = {"options": SOLO_RANGES}
 
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {
+        "rule": "26 tricks a hand, standard scoring for each player",
+        "bids": "7 6",
+        "books": "14 12",
+        "points": (77, 66),
+    },
+)
+
 SEATS = ("N", "S")
 _BIDS = nil_and_bids(26)
 

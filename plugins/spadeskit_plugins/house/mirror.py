@@ -15,6 +15,8 @@ from spadeskit.core.seating import TableSpec
 from spadeskit.core.state import GameState
 from spadeskit.plugin import PluginInfo, hookimpl
 
+from .._common import DEAL
+
 PLUGIN = PluginInfo(
     name="mirror",
     kind="house-rule",
@@ -25,6 +27,11 @@ PLUGIN = PluginInfo(
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
 ORACLES = {"auction": "mirror"}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {"rule": "each player bids exactly the spades they hold", "deal": DEAL, "legal": ["bid 3"]},
+)
 
 
 def spades_held(game: GameState, seat: int) -> int:

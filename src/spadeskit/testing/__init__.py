@@ -53,6 +53,7 @@ from spadeskit.core.errors import SpadesError, install_hint
 from spadeskit.core.state import GameState
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
+from spadeskit.testing.examples import perft, run_examples
 from spadeskit.testing.invariants import (
     InvariantError,
     check_inference,
@@ -114,6 +115,8 @@ __all__ = [
     "check_end_on_paper",
     "POLICIES",
     "Policy",
+    "run_examples",
+    "perft",
     "lint",
     "rule_sets",
     "dealt_games",
@@ -177,6 +180,7 @@ class CheckReport:
     policy_matches: int = 0
     options_probed: int = 0
     oracles: Mapping[str, str] = attrs.field(factory=dict)
+    examples: int = 0
 
     def __str__(self) -> str:
         seeds = (
@@ -191,7 +195,8 @@ class CheckReport:
             f"kit's policies ({', '.join(p for p in POLICIES if p != 'random')}), asking for "
             f"out-of-turn and referee actions now and then ({self.hands:,} hands, "
             f"{self.actions:,} actions), checking every state, view and record and "
-            "comparing every decision and hand with the oracles; probed "
+            "comparing every decision and hand with the oracles; ran "
+            f"{self.examples} pinned examples of the plugins' rules; probed "
             f"{self.options_probed} option values against their documented ranges; "
             f"{self.rotations} matches again with the seats rotated (every shift keeping the "
             "sides) and their first hands with two non-trump suits swapped; "
@@ -257,9 +262,11 @@ def check_rules(
     Lints every loaded plugin (a :class:`LintProblem` is raised as an
     :class:`InvariantError` of kind ``"lint"``); probes each documented option range
     (:func:`~spadeskit.testing.oracles.check_options`) and ties at the target on a
-    score sheet; plays ``matches`` seeded random matches and ``policy_matches`` with
-    each of the kit's policies (:mod:`~spadeskit.testing.policies`), checking every
-    state against the invariants and every decision and hand against the oracles
+    score sheet; runs the plugins' pinned examples
+    (:func:`~spadeskit.testing.examples.run_examples`); plays ``matches`` seeded
+    random matches and ``policy_matches`` with each of the kit's policies
+    (:mod:`~spadeskit.testing.policies`), checking every state against the
+    invariants and every decision and hand against the oracles
     (:mod:`~spadeskit.testing.oracles`); checks ``rotations`` matches for seat
     rotation decision by decision (:func:`check_rotation`) and as many first hands
     for swapped non-trump suits (:func:`check_relabelling`), and ``playouts`` for
@@ -281,6 +288,7 @@ def check_rules(
         start = rules.new_game(seed=seed)
         raise InvariantError(rules, "lint", "; ".join(map(str, problems)), start.to_record())
     probed = _run(rules, lambda r: check_options(r, _options_fail))
+    examples = run_examples(rules, _options_fail)
     _run(rules, lambda r: check_end_on_paper(r, _options_fail))
     hands = actions = 0
     played: list[GameState] = []
@@ -344,4 +352,5 @@ def check_rules(
         policy_matches,
         probed,
         relies_on(rules),
+        examples,
     )

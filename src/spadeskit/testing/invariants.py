@@ -77,6 +77,7 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
     "sheet": ("spadeskit_score_hand", "spadeskit_before_scoring"),
     "bags": ("spadeskit_score_hand",),
     "options": (),
+    "examples": (),
     "rotation": (
         "spadeskit_score_hand",
         "spadeskit_match_end",
