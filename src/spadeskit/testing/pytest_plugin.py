@@ -36,6 +36,7 @@ suites that do not use it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -81,6 +82,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("SPADESKIT_MUTANT"):  # a run of ``spadeskit-kit mutate --tests``
+        from spadeskit.testing.mutation import install_from_env
+
+        install_from_env()
     config.addinivalue_line(
         "markers",
         "spadeskit(variant, house_rules=(), options=None): the rules the spadeskit fixtures build",
