@@ -137,6 +137,17 @@ EXAMPLES = (
         "hands": [["7 1 7 1", "3 3 3 4"], ["7 1 7 1", "3 3 3 4"]],
         "winner": "E/W",
     },
+    {
+        "rule": "a side at exactly -200 loses",
+        "hands": [["10 1 10 1", "3 3 3 4"]],
+        "winner": "E/W",
+    },
+    {
+        "rule": "a side above -200 plays on",
+        "hands": [["10 1 10 1", "3 3 3 4"]],
+        "options": {"floor": -210},
+        "winner": None,
+    },
 )
 
 _BIDS = nil_and_bids(13)
