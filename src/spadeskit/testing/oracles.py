@@ -243,7 +243,13 @@ def relies_on(rules: Rules) -> dict[str, str]:
     said: dict[str, str] = {}
     for oracle in ORACLES:
         if read.runs(oracle):
-            said[oracle] = "reference" if oracle != "options" else "documented ranges"
+            said[oracle] = {
+                "sheet": "the score sheet, wherever it can score a hand from bids and books",
+                "options": "documented ranges",
+            }.get(oracle, "reference")
+            continue
+        if oracle == "options":
+            said[oracle] = f"no documented ranges declared: relies on {_RELIED[oracle]}"
             continue
         keys = [k for k, feeds in _FEEDS.items() if oracle in feeds and read.values[k] == "own"]
         by = ", ".join(sorted({read.owners[k] or rules.variant for k in keys})) or rules.variant
