@@ -11,13 +11,13 @@ from typing import Any
 
 import attrs
 
-from spadeskit import Bid, MatchEnd, Nil, Option, PluginInfo, ScoreLine, hookimpl
+from spadeskit import Bid, MatchEnd, Nil, Option, PluginInfo, ScoreLine, TableTalk, hookimpl
 from spadeskit.core.cards import Suit, card_at, iter_mask
-from spadeskit.core.results import Trick
+from spadeskit.core.results import BookTransfer, Trick
 from spadeskit.core.seating import CardRank, Contract
 from spadeskit.core.state import GameState, HandState
 from spadeskit.core.views import View
-from spadeskit.plugin import PlayFilter, evolve_hand, int_range
+from spadeskit.plugin import PlayFilter, evolve_hand, int_range, with_hand
 
 
 def plugin(
@@ -336,3 +336,21 @@ def _bad_range() -> types.ModuleType:
 
 
 BAD_RANGE = _bad_range()
+
+
+def _talk_costs_two() -> types.ModuleType:
+    """Jokers-and-Deuces' table talk, but a ruling moves 2 books instead of 3."""
+
+    @hookimpl(tryfirst=True)
+    def spadeskit_apply_out_of_turn(game: Any, action: Any, table: Any) -> Any:
+        if not isinstance(action, TableTalk):
+            return None
+        side = action.side
+        transfer = BookTransfer(side, 1 - side, 2, f"{table.side_names[side]} talked")
+        hand = game.hand
+        return with_hand(game, evolve_hand(hand, transfers=hand.transfers + (transfer,)))
+
+    return plugin("talk-two", spadeskit_apply_out_of_turn, fits=("jjdd",))
+
+
+TALK_TWO = _talk_costs_two()

@@ -21,7 +21,7 @@ from spadeskit.testing import (
 )
 from spadeskit.testing.examples import examples_of, run_examples
 from spadeskit.testing.invariants import suit_relabellings
-from spadeskit.testing.oracles import Reading, reading, reference_winner
+from spadeskit.testing.oracles import Reading, draw_options, reading, reference_winner
 from spadeskit.testing.policies import POLICIES
 from tests import broken_plugins as broken
 from tests.conftest import shipped
@@ -58,6 +58,7 @@ def caught(variant: str, plugin: types.ModuleType, seeds: int = 4) -> InvariantE
         ("jjdd", broken.JJDD_MADE_SET_SWAPPED, "score", ["bid", "seats", "hand"]),
         ("standard", broken.BOSTON_WRONG_SIDE, "score", ["Boston", "seats", "hand"]),
         ("jjdd", broken.TWO_SETS, "end", ["match end", "after hand"]),
+        ("jjdd", broken.TALK_TWO, "penalties", ["3 books a ruling", "hand", "table talk"]),
     ],
     ids=lambda v: v.PLUGIN.name if isinstance(v, types.ModuleType) else None,
 )
@@ -196,3 +197,17 @@ def test_a_worked_example_the_rules_break_names_its_rule() -> None:
     rules = spadeskit.load_rules("standard", [module])
     with pytest.raises(InvariantError, match="a made contract of 5 .*: points \\(52, 24\\)"):
         run_examples(rules, _fail)
+
+
+def test_option_values_are_drawn_from_their_documented_ranges() -> None:
+    rules = spadeskit.load_rules("jjdd")
+    drawn = [draw_options(rules, seed) for seed in range(12)]
+    assert all(d is not None for d in drawn)
+    changed = {k for d in drawn if d for k, v in d.options.items() if v != rules.options[k]}
+    assert {"first_lead", "enforcement", "nil"} <= changed
+
+
+def test_the_bag_counter_drops_by_the_limit_even_at_a_penalty_of_nothing() -> None:
+    rules = spadeskit.load_rules("standard", options={"bag_limit": 1, "bag_penalty": 0})
+    for seed in range(2):
+        play_match(rules, seed, POLICIES["bags"], deep_every=0, max_hands=6)

@@ -107,6 +107,7 @@ ORACLES = {
     "auction": "board",
     "score": "jjdd",
     "end": "jjdd",
+    "penalty_books": 3,
     "options": {
         "target": "1..",
         "board": "0..13",

@@ -73,6 +73,7 @@ from spadeskit.testing.oracles import (
     Watcher,
     check_end_on_paper,
     check_options,
+    draw_options,
     reading,
     relies_on,
 )
@@ -141,10 +142,10 @@ LEVELS: dict[str, dict[str, int]] = {
         "machine_examples": 0,
     },
     "default": {
-        "matches": 8,
+        "matches": 6,
         "policy_matches": 2,
         "rotations": 3,
-        "playouts": 3,
+        "playouts": 2,
         "machine_examples": 3,
     },
     "thorough": {
@@ -181,6 +182,7 @@ class CheckReport:
     options_probed: int = 0
     oracles: Mapping[str, str] = attrs.field(factory=dict)
     examples: int = 0
+    options_matches: int = 0
 
     def __str__(self) -> str:
         seeds = (
@@ -192,8 +194,9 @@ class CheckReport:
         return (
             f"{self.rules}: no check failed.  Played {self.matches} matches of uniformly "
             f"random legal actions ({seeds}) and {self.policy_matches} with each of the "
-            f"kit's policies ({', '.join(p for p in POLICIES if p != 'random')}), asking for "
-            f"out-of-turn and referee actions now and then ({self.hands:,} hands, "
+            f"kit's policies ({', '.join(p for p in POLICIES if p != 'random')}) and "
+            f"{self.options_matches} with option values drawn from their documented ranges, "
+            f"asking for out-of-turn and referee actions now and then ({self.hands:,} hands, "
             f"{self.actions:,} actions), checking every state, view and record and "
             "comparing every decision and hand with the oracles; ran "
             f"{self.examples} pinned examples of the plugins' rules; probed "
@@ -239,6 +242,18 @@ def _run(rules: Rules, check: Callable[[Rules], _T]) -> _T:
         return check(rules)
     except InvariantError as error:
         raise _blame(rules, error, check) from None
+
+
+def _reloaded(rules: Rules, options: Mapping[str, object]) -> Rules:
+    """Return ``rules`` with those of ``options`` it has (unchanged if they do not load)."""
+    pm = rules.plugin_manager
+    mine = {**rules.options, **{k: v for k, v in options.items() if k in rules.options}}
+    try:
+        return load_rules(
+            pm.get_plugin(rules.variant), [pm.get_plugin(h) for h in rules.house_rules], mine
+        )
+    except SpadesError:
+        return rules
 
 
 def _options_fail(rules: Rules, oracle: str, what: str) -> InvariantError:
@@ -290,7 +305,7 @@ def check_rules(
     probed = _run(rules, lambda r: check_options(r, _options_fail))
     examples = run_examples(rules, _options_fail)
     _run(rules, lambda r: check_end_on_paper(r, _options_fail))
-    hands = actions = 0
+    hands = actions = options_matches = 0
     played: list[GameState] = []
     for number in range(matches):
         match_seed = seed + number
@@ -309,6 +324,27 @@ def check_rules(
                 )
 
             played.append(_run(rules, with_policy))
+    for number in range((policy_matches + 1) // 2):
+        drawn = draw_options(rules, seed + number)
+        if drawn is None:
+            break
+        for name in ("contract", "nil"):
+
+            def with_options(
+                r: Rules, s: int = seed + number, p: Policy = POLICIES[name], d: Rules = drawn
+            ) -> GameState:
+                return play_match(
+                    _reloaded(r, d.options),
+                    s,
+                    p,
+                    max_actions=max_actions,
+                    deep_every=0,
+                    out_of_turn=0.02,
+                    max_hands=30,
+                )
+
+            played.append(_run(rules, with_options))
+            options_matches += 1
     for game in played:
         hands += len(game.hand_results)
         actions += sum(len(log) for log in game.match.logs)
@@ -353,4 +389,5 @@ def check_rules(
         probed,
         relies_on(rules),
         examples,
+        options_matches,
     )

@@ -78,6 +78,7 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
     "bags": ("spadeskit_score_hand",),
     "options": (),
     "examples": (),
+    "penalties": ("spadeskit_apply_out_of_turn",),
     "rotation": (
         "spadeskit_score_hand",
         "spadeskit_match_end",

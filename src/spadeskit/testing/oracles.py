@@ -31,6 +31,8 @@ here from the published rules of Spades, and compares every played hand with it:
 ``end``
     whether the match ends after a hand, and who wins: the target, the floor, ties
     playing on, Boston and three sets in a row, or a number of rounds.
+``penalties``
+    each table-talk ruling or renege claim moves the declared number of books.
 ``options``
     each option's validator accepts its documented range and refuses what lies outside.
 
@@ -43,12 +45,13 @@ oracle off, and :func:`relies_on` says what the kit then relies on for it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from spadeskit.core.actions import Action, Bid, BlindNil, Nil, Play
+from spadeskit.core.actions import Action, Bid, BlindNil, CallRenege, Nil, Play, TableTalk
 from spadeskit.core.cards import Suit, card_at, iter_mask, parse_cards
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.phase import Phase
@@ -70,6 +73,7 @@ __all__ = [
     "Watcher",
     "check_options",
     "check_end_on_paper",
+    "draw_options",
 ]
 
 ORACLES: tuple[str, ...] = (
@@ -81,6 +85,7 @@ ORACLES: tuple[str, ...] = (
     "sheet",
     "bags",
     "end",
+    "penalties",
     "options",
 )
 """The oracles, by the key a plugin's ``ORACLES`` declaration and a failure use."""
@@ -95,6 +100,7 @@ DEFAULTS: Mapping[str, Any] = {
     "score": "contract",
     "end": "target",
     "suits": "symmetric",
+    "penalty_books": 0,
 }
 """What the kit assumes when no plugin declares otherwise: standard Spades."""
 
@@ -109,6 +115,7 @@ _FEEDS: Mapping[str, tuple[str, ...]] = {
     "score": ("score", "bags"),
     "end": ("end",),
     "suits": (),
+    "penalty_books": ("penalties",),
 }
 
 _RELIED: Mapping[str, str] = {
@@ -119,6 +126,7 @@ _RELIED: Mapping[str, str] = {
     "score": "the score sheet agreeing with play, seat rotation and pinned examples",
     "bags": "the score sheet agreeing with play and pinned examples",
     "end": "seat rotation and pinned examples",
+    "penalties": "pinned examples",
     "options": "the validators as written",
 }
 
@@ -150,6 +158,8 @@ class Reading:
             return True
         if oracle == "options":
             return bool(self.ranges)
+        if oracle == "penalties":
+            return self.values["penalty_books"] not in (0, "own")
         return not any(
             self.values[key] == "own" for key, feeds in _FEEDS.items() if oracle in feeds
         )
@@ -206,6 +216,9 @@ def reading(rules: Rules) -> Reading:
     ``end``
         ``"target"`` (target and floor options), ``"jjdd"`` (also Boston and three sets
         in a row) or ``"rounds"`` (the ``rounds`` option).
+    ``penalty_books``
+        the books a side owes the other for each table-talk ruling or renege claim
+        against it (right or wrong), or ``0`` where the rules have none.
     ``suits``
         ``"symmetric"`` (swapping two non-trump suits in a deal swaps them in play) or
         ``"own"`` (a rule names a suit, so the relabelling check is skipped).
@@ -250,6 +263,9 @@ def relies_on(rules: Rules) -> dict[str, str]:
             continue
         if oracle == "options":
             said[oracle] = f"no documented ranges declared: relies on {_RELIED[oracle]}"
+            continue
+        if oracle == "penalties" and read.values["penalty_books"] == 0:
+            said[oracle] = "no book penalties declared"
             continue
         keys = [k for k, feeds in _FEEDS.items() if oracle in feeds and read.values[k] == "own"]
         by = ", ".join(sorted({read.owners[k] or rules.variant for k in keys})) or rules.variant
@@ -507,18 +523,21 @@ def reference_score(
         return scored
     books = _jjdd_books(summary, table.sides) if mode == "jjdd" else []
     for side, seats in enumerate(table.sides):
+        # Each time the counter reaches the limit, the penalty applies and the counter
+        # drops by the limit (even at a penalty of 0); with jjdd's sandbag penalty off
+        # there is no limit at all.
+        limited = True
         if mode == "jjdd":
             points, bags, used = _jjdd_side(read, side, seats, summary, books)
-            limit, penalty = 10, 100 if read.options["sandbag_penalty"] else 0
+            limit, penalty = 10, 100
+            limited = bool(read.options["sandbag_penalty"])
         elif mode == "contract":
             points, bags, used = _contract_side(read, seats, result.bids, result.books)
             limit, penalty = read.options["bag_limit"], read.options["bag_penalty"]
-            if "no-bags" in read.score_extras:
-                penalty = 0
         else:
             raise SpadesError(f"the kit has no reference for the scoring {mode!r}")
         counter = before[side] + bags
-        if penalty and counter >= limit:
+        if limited and counter >= limit:
             times = counter // limit
             points -= penalty * times
             counter -= limit * times
@@ -694,6 +713,19 @@ class Watcher:
                 self._check_leader(new)
         if len(new.hand_results) > len(game.hand_results):
             self._check_hand(game, new)
+        elif isinstance(action, (TableTalk, CallRenege)) and self.runs["penalties"]:
+            self._check_penalty(game, action, new)
+
+    def _check_penalty(self, game: GameState, action: Action, new: GameState) -> None:
+        owed = self.read.values["penalty_books"]
+        moved = sum(t.books for t in new.hand.transfers) - sum(t.books for t in game.hand.transfers)
+        if moved != owed:
+            raise self.fail(
+                new,
+                "penalties",
+                f"penalty books ({owed} books a ruling): hand {game.hand.number + 1}, "
+                f"{action}: the rules move {moved} books",
+            )
 
     def _check_trick(self, game: GameState, action: Action, new: GameState) -> None:
         hand = game.hand
@@ -996,3 +1028,29 @@ def check_end_on_paper(rules: Rules, fail: Callable[[Rules, str, str], Assertion
     except SpadesError:
         return False  # these bids are not allowed here (mirror, a board): nothing to check
     return True
+
+
+def draw_options(rules: Rules, seed: int) -> Rules | None:
+    """Return ``rules`` with option values drawn from their documented ranges.
+
+    Each documented option is kept or set to a value drawn (with ``seed``) from the
+    values :func:`check_options` probes inside its range; None if no draw loads (or no
+    option is documented).
+    """
+    read = reading(rules)
+    if not read.ranges:
+        return None
+    rng = random.Random(seed)
+    pm = rules.plugin_manager
+    house = [pm.get_plugin(h) for h in rules.house_rules]
+    for _ in range(5):
+        options = dict(rules.options)
+        for option, (_, text) in sorted(read.ranges.items()):
+            inside, _ = _range_values(text)
+            if rng.random() < 0.5:
+                options[option] = rng.choice(inside)
+        try:
+            return _load(pm.get_plugin(rules.variant), house, options)
+        except SpadesError:
+            continue
+    return None
