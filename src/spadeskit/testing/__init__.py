@@ -320,7 +320,7 @@ def check_rules(
 
             def with_policy(r: Rules, s: int = match_seed, p: Policy = policy) -> GameState:
                 return play_match(
-                    r, s, p, max_actions=max_actions, deep_every=0, out_of_turn=0.02, max_hands=30
+                    r, s, p, max_actions=max_actions, deep_every=0, out_of_turn=0.02, max_hands=20
                 )
 
             played.append(_run(rules, with_policy))
@@ -340,7 +340,7 @@ def check_rules(
                     max_actions=max_actions,
                     deep_every=0,
                     out_of_turn=0.02,
-                    max_hands=30,
+                    max_hands=20,
                 )
 
             played.append(_run(rules, with_options))

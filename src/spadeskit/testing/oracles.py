@@ -45,7 +45,6 @@ oracle off, and :func:`relies_on` says what the kit then relies on for it.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -1031,24 +1030,25 @@ def check_end_on_paper(rules: Rules, fail: Callable[[Rules, str, str], Assertion
 
 
 def draw_options(rules: Rules, seed: int) -> Rules | None:
-    """Return ``rules`` with option values drawn from their documented ranges.
+    """Return ``rules`` with option values taken from their documented ranges.
 
-    Each documented option is kept or set to a value drawn (with ``seed``) from the
-    values :func:`check_options` probes inside its range; None if no draw loads (or no
-    option is documented).
+    Option ``i`` takes the ``(seed + i)``-th of the values :func:`check_options` probes
+    inside its range and its current value (cyclically), so consecutive seeds go through every documented
+    value of every option.  If that combination does not load, the next seed's is
+    tried (five at most); None if none loads or no option is documented.
     """
     read = reading(rules)
     if not read.ranges:
         return None
-    rng = random.Random(seed)
     pm = rules.plugin_manager
     house = [pm.get_plugin(h) for h in rules.house_rules]
-    for _ in range(5):
+    for attempt in range(seed, seed + 5):
         options = dict(rules.options)
-        for option, (_, text) in sorted(read.ranges.items()):
+        for index, (option, (_, text)) in enumerate(sorted(read.ranges.items())):
             inside, _ = _range_values(text)
-            if rng.random() < 0.5:
-                options[option] = rng.choice(inside)
+            if rules.options.get(option) not in inside:
+                inside.append(rules.options.get(option))  # the default is in range too
+            options[option] = inside[(attempt + index) % len(inside)]
         try:
             return _load(pm.get_plugin(rules.variant), house, options)
         except SpadesError:
