@@ -58,7 +58,7 @@ def caught(variant: str, plugin: types.ModuleType, seeds: int = 4) -> InvariantE
         ("jjdd", broken.JJDD_MADE_SET_SWAPPED, "score", ["bid", "seats", "hand"]),
         ("standard", broken.BOSTON_WRONG_SIDE, "score", ["Boston", "seats", "hand"]),
         ("jjdd", broken.TWO_SETS, "end", ["match end", "after hand"]),
-        ("jjdd", broken.TALK_TWO, "penalties", ["3 books a ruling", "hand", "table talk"]),
+        ("jjdd", broken.TALK_TWO, "penalties", ["3 books a ruling", "hand", "talked"]),
     ],
     ids=lambda v: v.PLUGIN.name if isinstance(v, types.ModuleType) else None,
 )

@@ -401,7 +401,7 @@ def play_match(
             action = policy(game, legal_or_fail(game), rng)
         before, game = game, game.apply(action, seat)
         if watcher is not None:
-            watcher.after(before, action, game)
+            watcher.after(before, action, game, seat)
         steps += 1
         if steps > max_actions:
             raise fail(game, "end", f"the match did not end within {max_actions} actions")

@@ -701,8 +701,11 @@ class Watcher:
             f"reference and lack {missing or 'nothing'}",
         )
 
-    def after(self, game: GameState, action: Action, new: GameState) -> None:
-        """Check what ``action`` changed: a finished trick, a first lead, a scored hand."""
+    def after(
+        self, game: GameState, action: Action, new: GameState, seat: int | None = None
+    ) -> None:
+        """Check what ``action`` (taken by ``seat``, default the seat to act) changed: a
+        finished trick, a first lead, a penalty, a scored hand."""
         hand = game.hand
         if hand.phase is Phase.PLAY and isinstance(action, Play) and self.runs["tricks"]:
             if len(hand.trick) == self.rules.table.players - 1:
@@ -713,17 +716,47 @@ class Watcher:
         if len(new.hand_results) > len(game.hand_results):
             self._check_hand(game, new)
         elif isinstance(action, (TableTalk, CallRenege)) and self.runs["penalties"]:
-            self._check_penalty(game, action, new)
+            self._check_penalty(game, action, game.to_act if seat is None else seat, new)
 
-    def _check_penalty(self, game: GameState, action: Action, new: GameState) -> None:
+    def _check_penalty(
+        self, game: GameState, action: Action, seat: int | None, new: GameState
+    ) -> None:
+        """Check the books a ruling moves: the declared number, owed by the side
+        that talked, reneged, or called a renege wrongly."""
         owed = self.read.values["penalty_books"]
-        moved = sum(t.books for t in new.hand.transfers) - sum(t.books for t in game.hand.transfers)
-        if moved != owed:
+        rules = self.rules
+        sides = len(rules.table.sides)
+
+        def owing(state: GameState) -> list[int]:
+            by = [0] * sides
+            for transfer in state.hand.transfers:
+                by[transfer.from_side] += transfer.books
+            return by
+
+        before, after = owing(game), owing(new)
+        moved = [b - a for a, b in zip(before, after)]
+        if isinstance(action, TableTalk):
+            debtor, why = action.side, f"{rules.table.side_names[action.side]} talked"
+        else:
+            assert isinstance(action, CallRenege) and seat is not None
+            caller = rules.side_of[seat]
+            reneged = [
+                rules.side_of[b.seat]
+                for b in game.hand.breaches
+                if b.trick == action.trick - 1 and rules.side_of[b.seat] != caller
+            ]
+            debtor = reneged[0] if reneged else caller
+            why = f"{rules.table.seat_names[seat]} called a renege in trick {action.trick} " + (
+                "rightly" if reneged else "wrongly"
+            )
+        expected = [owed if side == debtor else 0 for side in range(sides)]
+        if moved != expected:
             raise self.fail(
                 new,
                 "penalties",
-                f"penalty books ({owed} books a ruling): hand {game.hand.number + 1}, "
-                f"{action}: the rules move {moved} books",
+                f"penalty books ({owed} books a ruling, owed by the offending side): hand "
+                f"{game.hand.number + 1}, {why}: the sides now owe {moved} more books, the "
+                f"reference {expected}",
             )
 
     def _check_trick(self, game: GameState, action: Action, new: GameState) -> None:
@@ -1033,9 +1066,10 @@ def draw_options(rules: Rules, seed: int) -> Rules | None:
     """Return ``rules`` with option values taken from their documented ranges.
 
     Option ``i`` takes the ``(seed + i)``-th of the values :func:`check_options` probes
-    inside its range and its current value (cyclically), so consecutive seeds go through every documented
-    value of every option.  If that combination does not load, the next seed's is
-    tried (five at most); None if none loads or no option is documented.
+    inside its range and its current value (cyclically), so consecutive seeds go
+    through every documented value of every option.  If that combination does not
+    load, the next seed's is tried (five at most); None if none loads or no option is
+    documented.
     """
     read = reading(rules)
     if not read.ranges:
