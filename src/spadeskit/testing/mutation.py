@@ -203,12 +203,12 @@ def install_mutant(module: str, path: str) -> types.ModuleType:
 
 def _kit(rule_sets: Sequence[str], level: str) -> None:
     """Run ``check_rules`` on each ``"variant+house+house"`` rule set (in this process)."""
-    import spadeskit
+    from spadeskit.engine.loader import load_rules
     from spadeskit.testing import check_rules
 
     for text in rule_sets:
         variant, *house = text.split("+")
-        check_rules(spadeskit.load_rules(variant, house), level=level)
+        check_rules(load_rules(variant, house), level=level)
 
 
 def run_mutant(
@@ -251,9 +251,9 @@ def run_mutant(
 
 
 def _rule_sets_for(plugin: str) -> list[str]:
-    import spadeskit
+    from spadeskit.engine.loader import available
 
-    info = next((p for p in spadeskit.available() if p.name == plugin), None)
+    info = next((p for p in available() if p.name == plugin), None)
     if info is None:
         raise SystemExit(f"no installed plugin is named {plugin!r}")
     if info.kind == "variant":
