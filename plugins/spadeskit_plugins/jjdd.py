@@ -108,6 +108,7 @@ ORACLES = {
     "score": "jjdd",
     "end": "jjdd",
     "penalty_books": 3,
+    "renege_calls": lambda options: options["enforcement"] == "table",
     "options": {
         "target": "1..",
         "board": "0..13",

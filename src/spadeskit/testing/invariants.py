@@ -395,6 +395,8 @@ def play_match(
         if out_of_turn and sample.random() < out_of_turn:
             seat = sample.choice([s for s in range(n) if s != game.to_act] + [REFEREE])
             offered = game.legal_actions(seat)
+            if watcher is not None:
+                watcher.out_of_turn(game, seat, offered)
             action = sample.choice(offered) if offered else None
         if action is None:
             seat = None

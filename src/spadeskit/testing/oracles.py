@@ -100,6 +100,7 @@ DEFAULTS: Mapping[str, Any] = {
     "end": "target",
     "suits": "symmetric",
     "penalty_books": 0,
+    "renege_calls": False,
 }
 """What the kit assumes when no plugin declares otherwise: standard Spades."""
 
@@ -115,6 +116,7 @@ _FEEDS: Mapping[str, tuple[str, ...]] = {
     "end": ("end",),
     "suits": (),
     "penalty_books": ("penalties",),
+    "renege_calls": ("penalties",),
 }
 
 _RELIED: Mapping[str, str] = {
@@ -218,6 +220,9 @@ def reading(rules: Rules) -> Reading:
     ``penalty_books``
         the books a side owes the other for each table-talk ruling or renege claim
         against it (right or wrong), or ``0`` where the rules have none.
+    ``renege_calls``
+        whether a side may call a renege in any finished trick of the hand, each trick
+        once (``True``), or never (``False``).
     ``suits``
         ``"symmetric"`` (swapping two non-trump suits in a deal swaps them in play) or
         ``"own"`` (a rule names a suit, so the relabelling check is skipped).
@@ -648,6 +653,7 @@ class Watcher:
         self.read = reading(rules)
         self.fail = fail
         self.runs = {oracle: self.read.runs(oracle) for oracle in ORACLES}
+        self._called: dict[tuple[int, int], set[int]] = {}
 
     def before(self, game: GameState) -> None:
         """Check the decision pending in ``game``: the legal plays, bids or the leader."""
@@ -718,6 +724,26 @@ class Watcher:
         elif isinstance(action, (TableTalk, CallRenege)) and self.runs["penalties"]:
             self._check_penalty(game, action, game.to_act if seat is None else seat, new)
 
+    def out_of_turn(self, game: GameState, seat: int, offered: Sequence[Action]) -> None:
+        """Check the renege calls offered to ``seat`` out of turn: every finished trick of
+        the hand its side has not called yet, where renege calls are declared."""
+        if not self.runs["penalties"] or seat < 0:
+            return
+        calls = {a.trick for a in offered if isinstance(a, CallRenege)}
+        expected: set[int] = set()
+        if self.read.values["renege_calls"] and game.hand.phase in (Phase.PLAY, Phase.REVIEW):
+            side = self.rules.side_of[seat]
+            done = self._called.get((game.hand.number, side), set())
+            expected = set(range(1, len(game.hand.tricks) + 1)) - done
+        if calls != expected:
+            raise self.fail(
+                game,
+                "penalties",
+                f"renege calls (each finished trick, each once): hand {game.hand.number + 1}, "
+                f"{_seat(self.rules, seat)} is offered tricks {sorted(calls)}, the reference "
+                f"{sorted(expected)}",
+            )
+
     def _check_penalty(
         self, game: GameState, action: Action, seat: int | None, new: GameState
     ) -> None:
@@ -733,13 +759,21 @@ class Watcher:
                 by[transfer.from_side] += transfer.books
             return by
 
+        def owed_to(state: GameState) -> list[int]:
+            by = [0] * sides
+            for transfer in state.hand.transfers:
+                by[transfer.to_side] += transfer.books
+            return by
+
         before, after = owing(game), owing(new)
         moved = [b - a for a, b in zip(before, after)]
+        received = [b - a for a, b in zip(owed_to(game), owed_to(new))]
         if isinstance(action, TableTalk):
             debtor, why = action.side, f"{rules.table.side_names[action.side]} talked"
         else:
             assert isinstance(action, CallRenege) and seat is not None
             caller = rules.side_of[seat]
+            self._called.setdefault((game.hand.number, caller), set()).add(action.trick)
             reneged = [
                 rules.side_of[b.seat]
                 for b in game.hand.breaches
@@ -750,13 +784,15 @@ class Watcher:
                 "rightly" if reneged else "wrongly"
             )
         expected = [owed if side == debtor else 0 for side in range(sides)]
-        if moved != expected:
+        # At two sides, the books go to the other side.
+        to_other = sides != 2 or received == [owed if side != debtor else 0 for side in range(2)]
+        if moved != expected or not to_other:
             raise self.fail(
                 new,
                 "penalties",
                 f"penalty books ({owed} books a ruling, owed by the offending side): hand "
-                f"{game.hand.number + 1}, {why}: the sides now owe {moved} more books, the "
-                f"reference {expected}",
+                f"{game.hand.number + 1}, {why}: the sides now owe {moved} more books and "
+                f"are owed {received} more, the reference {expected} owed to the other side",
             )
 
     def _check_trick(self, game: GameState, action: Action, new: GameState) -> None:
