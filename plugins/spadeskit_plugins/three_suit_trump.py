@@ -86,6 +86,22 @@ EXAMPLES = (
         "winner": "E",
     },
     {
+        "rule": "card points: A of spades 40, other aces 20, K Q J ten each, 10 9 8 7 "
+        "five each; a bidder with 150-195 scores 1 game point",
+        "hands": [
+            [
+                "pick_up - -",
+                "10 0 0",
+                [
+                    "AS KS QS AC KC QC AH KH AD KD 8D 7D",
+                    "JS 10S 9S JC 10C 9C JH 10H 9H 8H",
+                    "8S 7S 8C 7C QH 7H QD JD 10D 9D",
+                ],
+            ]
+        ],
+        "after": (1, 0, 0),
+    },
+    {
         "rule": "all pass: the hand is played with no trump",
         "deal": _DEAL,
         "blind": "8D 7D",

@@ -23,8 +23,10 @@ A position
     python-chess habit of pinning the move generator with counts).
 
 A match on paper
-    ``"hands"``: ``[[bids, books], ...]`` entered on a score sheet, and ``"winner"``:
-    the side name that has won after the last of them, or ``None`` if play goes on.
+    ``"hands"``: ``[[bids, books], ...]`` entered on a score sheet (a third entry gives
+    the cards each seat won, for card-point variants; ``-`` is a seat never asked to
+    bid), and ``"winner"``: the side name that has won after the last of them, or
+    ``None`` if play goes on; ``"after"``: the scores then.
 
 Any example may say ``"refused": True`` instead: its bids, books or actions must be
 refused with a :class:`~spadeskit.SpadesError` (what the rule forbids).
@@ -109,8 +111,15 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
     try:
         if "hands" in example:
             sheet = stated.score_sheet()
-            for bids, books in example["hands"]:
-                sheet = sheet.add_hand([_bid(b) for b in _words(bids)], _words(books))
+            for bids, books, *won in example["hands"]:
+                sheet = sheet.add_hand(
+                    [None if b == "-" else _bid(b) for b in _words(bids)],
+                    _words(books),
+                    won=won[0] if won else None,
+                )
+            if "after" in example and tuple(sheet.match.scores) != tuple(example["after"]):
+                lines = "; ".join(line.text for line in sheet.results[-1].lines)
+                raise wrong(f"after {tuple(sheet.match.scores)}, not {example['after']} ({lines})")
             end = sheet.match.end
             got = names[end.winner] if end is not None else None
             if "winner" in example and got != example["winner"]:
