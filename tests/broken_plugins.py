@@ -354,3 +354,25 @@ def _talk_costs_two() -> types.ModuleType:
 
 
 TALK_TWO = _talk_costs_two()
+
+
+def _sealed_but_shown() -> types.ModuleType:
+    """Hidden bids, but each seat sees the others' bids and not its own."""
+
+    @hookimpl(wrapper=True)
+    def spadeskit_view(
+        view: View, game: GameState, seat: int | None
+    ) -> Generator[None, View | None, View | None]:
+        shown = (yield) or view
+        if game.hand.phase.value != "auction":
+            return shown
+        return attrs.evolve(
+            shown, bids=tuple(b if s != seat else None for s, b in enumerate(game.bids))
+        )
+
+    return plugin(
+        "sealed-but-shown", spadeskit_view, fits=("standard",), oracles={"sealed_bids": True}
+    )
+
+
+SEALED_BUT_SHOWN = _sealed_but_shown()

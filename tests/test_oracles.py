@@ -59,6 +59,7 @@ def caught(variant: str, plugin: types.ModuleType, seeds: int = 4) -> InvariantE
         ("standard", broken.BOSTON_WRONG_SIDE, "score", ["Boston", "seats", "hand"]),
         ("jjdd", broken.TWO_SETS, "end", ["match end", "after hand"]),
         ("jjdd", broken.TALK_TWO, "penalties", ["3 books a ruling", "hand", "talked"]),
+        ("standard", broken.SEALED_BUT_SHOWN, "bids", ["sealed bids", "seat", "hand"]),
     ],
     ids=lambda v: v.PLUGIN.name if isinstance(v, types.ModuleType) else None,
 )

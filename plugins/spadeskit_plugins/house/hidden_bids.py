@@ -22,6 +22,9 @@ PLUGIN = PluginInfo(
     fits=("standard", "cutthroat", "two-handed"),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"sealed_bids": True}
+
 # Worked examples the kit runs (spadeskit.testing.examples): sealed bids change what is
 # shown, never what may be bid (the kit's view checks cover the sealing itself).
 EXAMPLES = (

@@ -101,6 +101,7 @@ DEFAULTS: Mapping[str, Any] = {
     "suits": "symmetric",
     "penalty_books": 0,
     "renege_calls": False,
+    "sealed_bids": False,
 }
 """What the kit assumes when no plugin declares otherwise: standard Spades."""
 
@@ -117,6 +118,7 @@ _FEEDS: Mapping[str, tuple[str, ...]] = {
     "suits": (),
     "penalty_books": ("penalties",),
     "renege_calls": ("penalties",),
+    "sealed_bids": ("bids",),
 }
 
 _RELIED: Mapping[str, str] = {
@@ -223,6 +225,8 @@ def reading(rules: Rules) -> Reading:
     ``renege_calls``
         whether a side may call a renege in any finished trick of the hand, each trick
         once (``True``), or never (``False``).
+    ``sealed_bids``
+        ``True`` where no view shows another seat's bid until every seat has bid.
     ``suits``
         ``"symmetric"`` (swapping two non-trump suits in a deal swaps them in play) or
         ``"own"`` (a rule names a suit, so the relabelling check is skipped).
@@ -666,6 +670,8 @@ class Watcher:
             self._check_plays(game, where)
         if hand.phase is Phase.AUCTION and self.runs["bids"]:
             self._check_bids(game, where)
+            if self.read.values["sealed_bids"]:
+                self._check_sealed(game)
 
     def _check_plays(self, game: GameState, where: str) -> None:
         hand = game.hand
@@ -689,6 +695,22 @@ class Watcher:
                 f"{_cards(barred)}: the rules refuse it (they allow {_cards(offered)})"
             )
         raise self.fail(game, "legal", f"legal plays: {what}")
+
+    def _check_sealed(self, game: GameState) -> None:
+        """Check that, during the auction, each seat's view shows its own bid only."""
+        for viewer in range(self.rules.table.players):
+            shown = game.view(viewer).bids
+            for seat, bid in enumerate(game.bids):
+                expected = bid if seat == viewer else None
+                if shown[seat] != expected:
+                    raise self.fail(
+                        game,
+                        "bids",
+                        f"sealed bids (no view shows another seat's bid until all have bid): "
+                        f"hand {game.hand.number + 1}, the view of "
+                        f"{_seat(self.rules, viewer)} shows {shown[seat]} for "
+                        f"{_seat(self.rules, seat)}, the reference {expected}",
+                    )
 
     def _check_bids(self, game: GameState, where: str) -> None:
         offered = {a for a in game.legal_actions() if isinstance(a, (Bid, Nil))}
@@ -976,6 +998,10 @@ def _range_values(text: str) -> tuple[list[Any], list[Any]]:
             inside += [v for v in (low, high) if v is not None]
             if low is not None and high is not None and high - low > 1:
                 inside.append((low + high) // 2)
+            elif low is not None and high is None:
+                inside.append(low + 100)  # well inside an open range, away from its end
+            elif high is not None and low is None:
+                inside.append(high - 100)
             outside += [
                 v
                 for v in (
