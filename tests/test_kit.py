@@ -63,7 +63,7 @@ def test_kit_catches_scores_that_depend_on_where_you_sit() -> None:
         check_rules(rules, **QUICK)
     # The score oracle sees the +10 first; the rotation check catches it on its own too.
     assert caught.value.invariant == "score" and caught.value.culprit == "north-bonus"
-    with pytest.raises(InvariantError, match="with the seats rotated") as rotated:
+    with pytest.raises(InvariantError, match="with the seats shifted") as rotated:
         check_rotation(rules, 0)
     assert rotated.value.invariant == "rotation"
 

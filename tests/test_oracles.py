@@ -20,7 +20,7 @@ from spadeskit.testing import (
     relies_on,
 )
 from spadeskit.testing.examples import examples_of, run_examples
-from spadeskit.testing.invariants import suit_relabellings
+from spadeskit.testing.metamorphic import suit_relabellings
 from spadeskit.testing.oracles import Reading, draw_options, reading, reference_winner
 from spadeskit.testing.policies import POLICIES
 from tests import broken_plugins as broken

@@ -53,31 +53,23 @@ from spadeskit.core.errors import SpadesError, install_hint
 from spadeskit.core.state import GameState
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
+from spadeskit.testing.declarations import ORACLES, Reading, reading, relies_on
 from spadeskit.testing.examples import perft, run_examples
 from spadeskit.testing.invariants import (
     InvariantError,
     check_inference,
     check_moves,
     check_playouts,
-    check_relabelling,
-    check_rotation,
     check_state,
     check_views,
     play_match,
     play_random_match,
 )
 from spadeskit.testing.linting import LintProblem, lint
-from spadeskit.testing.oracles import (
-    ORACLES,
-    Reading,
-    Watcher,
-    check_end_on_paper,
-    check_options,
-    draw_options,
-    reading,
-    relies_on,
-)
+from spadeskit.testing.metamorphic import check_relabelling, check_rotation
+from spadeskit.testing.oracles import Watcher
 from spadeskit.testing.policies import POLICIES, Policy
+from spadeskit.testing.ranges import check_end_on_paper, check_options, draw_options
 from spadeskit.testing.strategies import (
     action_sequences,
     dealt_games,
@@ -167,7 +159,7 @@ class CheckReport:
 
     ``str(report)`` says it in words: what was played, with which seeds, what was
     checked, and for each oracle what it compared play with (``oracles``, from
-    :func:`~spadeskit.testing.oracles.relies_on`).
+    :func:`~spadeskit.testing.declarations.relies_on`).
     """
 
     rules: str
@@ -276,7 +268,7 @@ def check_rules(
 
     Lints every loaded plugin (a :class:`LintProblem` is raised as an
     :class:`InvariantError` of kind ``"lint"``); probes each documented option range
-    (:func:`~spadeskit.testing.oracles.check_options`) and ties at the target on a
+    (:func:`~spadeskit.testing.ranges.check_options`) and ties at the target on a
     score sheet; runs the plugins' pinned examples
     (:func:`~spadeskit.testing.examples.run_examples`); plays ``matches`` seeded
     random matches and ``policy_matches`` with each of the kit's policies
