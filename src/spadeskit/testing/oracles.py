@@ -51,7 +51,7 @@ from spadeskit.core.actions import Action, Bid, CallRenege, Nil, Play, TableTalk
 from spadeskit.core.cards import Suit, card_at, iter_mask
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.phase import Phase
-from spadeskit.core.results import HandResult, HandSummary
+from spadeskit.core.results import HandResult, HandScore, HandSummary
 from spadeskit.core.state import GameState
 from spadeskit.engine.rules import Rules
 from spadeskit.testing.declarations import ORACLES, Reading, reading, relies_on
@@ -197,8 +197,7 @@ class Watcher:
             self._check_penalty(game, action, game.to_act if seat is None else seat, new)
 
     def out_of_turn(self, game: GameState, seat: int, offered: Sequence[Action]) -> None:
-        """Check the renege calls offered to ``seat`` out of turn: every finished trick of
-        the hand its side has not called yet, where renege calls are declared."""
+        """Check the renege calls offered to ``seat``: each finished trick, once a side."""
         if not self.runs["penalties"] or seat < 0:
             return
         calls = {a.trick for a in offered if isinstance(a, CallRenege)}
@@ -219,8 +218,7 @@ class Watcher:
     def _check_penalty(
         self, game: GameState, action: Action, seat: int | None, new: GameState
     ) -> None:
-        """Check the books a ruling moves: the declared number, owed by the side
-        that talked, reneged, or called a renege wrongly."""
+        """Check that a ruling moves the declared books, owed by the offending side."""
         owed = self.read.values["penalty_books"]
         rules = self.rules
         sides = len(rules.table.sides)
@@ -383,19 +381,12 @@ class Watcher:
                 )
 
     def _check_sheet(
-        self,
-        new: GameState,
-        result: HandResult,
-        scores: Sequence[int],
-        bags: Sequence[int],
+        self, new: GameState, result: HandResult, scores: Sequence[int], bags: Sequence[int]
     ) -> None:
-        summary = HandSummary(result.bids, result.books, transfers=result.transfers)
-        try:
-            paper = self.rules.score_hand(summary, scores=scores, bags=bags, dealer=result.dealer)
-        except SpadesError:
+        paper = on_paper(self.rules, result, scores, bags)
+        if paper is None:
             self.runs["sheet"] = False  # hands the sheet cannot take (card points, a blind)
-            return
-        if tuple(paper.points) != tuple(result.points) or tuple(paper.bags) != tuple(result.bags):
+        elif (paper.points, paper.bags) != (tuple(result.points), tuple(result.bags)):
             raise self.fail(
                 new,
                 "sheet",
@@ -403,6 +394,18 @@ class Watcher:
                 f"and books it gives {paper.points} (bags {paper.bags}), play gave "
                 f"{result.points} (bags {result.bags})",
             )
+
+
+def on_paper(
+    rules: Rules, result: HandResult, scores: Sequence[int], bags: Sequence[int]
+) -> HandScore | None:
+    """Return a played hand scored on paper from its bids, books and transfers, or None
+    if a score sheet cannot take it (card points, a blind)."""
+    summary = HandSummary(result.bids, result.books, transfers=result.transfers)
+    try:
+        return rules.score_hand(summary, scores=scores, bags=bags, dealer=result.dealer)
+    except SpadesError:
+        return None
 
 
 def _won_by(game: GameState, seat: int) -> int:
