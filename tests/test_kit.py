@@ -14,6 +14,7 @@ from hypothesis.stateful import run_state_machine_as_test
 import spadeskit
 from spadeskit.testing import (
     InvariantError,
+    check_rotation,
     check_rules,
     check_state,
     lint,
@@ -56,9 +57,14 @@ def test_kit_catches_a_view_that_leaks_another_seats_cards() -> None:
 
 
 def test_kit_catches_scores_that_depend_on_where_you_sit() -> None:
+    rules = spadeskit.load_rules("standard", [NORTH_BONUS])
     with pytest.raises(InvariantError) as caught:
-        check_rules(spadeskit.load_rules("standard", [NORTH_BONUS]), **QUICK)
-    assert caught.value.invariant == "rotation" and caught.value.culprit == "north-bonus"
+        check_rules(rules, **QUICK)
+    # The score oracle sees the +10 first; the rotation check catches it on its own too.
+    assert caught.value.invariant == "score" and caught.value.culprit == "north-bonus"
+    with pytest.raises(InvariantError, match="with the seats shifted") as rotated:
+        check_rotation(rules, 0)
+    assert rotated.value.invariant == "rotation"
 
 
 def test_state_machine_shrinks_a_broken_plugin_to_a_replayable_record() -> None:
@@ -304,7 +310,8 @@ def test_the_report_says_what_was_played_and_checked() -> None:
         },
     )
     text = str(report)
-    assert text.startswith("standard: every invariant held.  Played 3 whole matches")
-    assert "uniformly random legal action (seeds 5-7;" in text
+    assert text.startswith("standard: no check failed.  Played 3 matches of uniformly random")
+    assert "legal actions (seeds 5-7) and 2 with each of the kit's policies" in text
+    assert "Oracles: legal: reference;" in text
     assert f"{report.hands:,} hands, {report.actions:,} actions" in text
     assert "1 matches again with the seats rotated" in text and "0 hypothesis" in text

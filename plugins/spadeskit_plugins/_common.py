@@ -52,6 +52,27 @@ BAG_PENALTY = Option(
     int_range(0, 1000),
 )
 
+STANDARD_RANGES = {
+    "target": "1..",
+    "floor": "..0|None",
+    "nil_value": "0..",
+    "nil_tricks": "'bags'|'partner'|'none'",
+    "bag_limit": "1..",
+    "bag_penalty": "0..",
+}
+"""The documented ranges of the shared options, for the kit's option oracle."""
+SOLO_RANGES = {k: v for k, v in STANDARD_RANGES.items() if k != "nil_tricks"}
+"""The same, for the variants without the ``nil_tricks`` option."""
+
+DEAL = (
+    "AS 2S 3S AH KH AC KC QC AD KD QD JD 10D",
+    "KS QS JS 10S QH JH 10H JC 10C 9D 8D 7D 6D",
+    "9S 8S 7S 9H 8H 7H 6H 9C 8C 7C 6C 5D 4D",
+    "6S 5S 4S 5H 4H 3H 2H 5C 4C 3C 2C 3D 2D",
+)
+"""A deal the worked examples of the partnership variants and house rules start from."""
+
+
 SEATS = ("N", "E", "S", "W")
 SIDES = ((0, 2), (1, 3))
 SIDE_NAMES = ("N/S", "E/W")

@@ -68,6 +68,61 @@ PLUGIN = PluginInfo(
     ),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {
+    "follow": lambda options: "head" if options["must_head"] else "follow",
+    "lead": "anytime",
+    "auction": "calls",
+    "score": "call-break",
+    "end": "rounds",
+    "options": {"max_call": "1..13", "must_head": "True|False", "rounds": "1.."},
+}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+_DEAL = (
+    "AS 2S 3S AH KH AC KC QC AD KD QD JD 10D",
+    "KS QS JS 10S QH JH 10H JC 10C 9D 8D 7D 6D",
+    "9S 8S 7S 9H 8H 7H 6H 9C 8C 7C 6C 5D 4D",
+    "6S 5S 4S 5H 4H 3H 2H 5C 4C 3C 2C 3D 2D",
+)
+EXAMPLES = (
+    {
+        "rule": "a made call scores +call and 0.1 a trick over; a failed one -call (tenths)",
+        "bids": "3 4 2 4",
+        "books": "4 3 2 4",
+        "points": (31, -40, 20, 40),
+    },
+    {
+        "rule": "a follower must beat every card of the led suit if able",
+        "deal": _DEAL,
+        "dealer": 2,
+        "actions": ["bid 1", "bid 1", "bid 1", "bid 1", "play 3H"],
+        "legal": "AH KH",
+    },
+    {
+        "rule": "a follower who cannot beat the trick follows suit with any card",
+        "deal": _DEAL,
+        "dealer": 2,
+        "actions": ["bid 1", "bid 1", "bid 1", "bid 1", "play 3H", "play AH"],
+        "legal": "QH JH 10H",
+    },
+    {
+        "rule": "calls are 1 to 8",
+        "deal": _DEAL,
+        "legal": [f"bid {n}" for n in range(1, 9)],
+    },
+    {
+        "rule": "after the rounds the highest total wins",
+        "hands": [["1 1 1 1", "4 3 3 3"]] * 5,
+        "winner": "N",
+    },
+    {
+        "rule": "the match lasts five rounds",
+        "hands": [["1 1 1 1", "4 3 3 3"]] * 4,
+        "winner": None,
+    },
+)
+
 SEATS = ("N", "E", "S", "W")
 UNIT = 10
 """Scores are stored in tenths: a made call of 4 with one extra trick is 41 (shown 4.1)."""

@@ -30,6 +30,7 @@ from ._common import (
     BAG_LIMIT,
     BAG_PENALTY,
     NIL_VALUE,
+    SOLO_RANGES,
     contract_lines,
     floor_option,
     individual_table,
@@ -65,6 +66,31 @@ PLUGIN = PluginInfo(
             choice("win", "score-200"),
         ),
     ),
+)
+
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"options": {**SOLO_RANGES, "all_tricks": "'win'|'score-200'"}}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {
+        "rule": "each player scores standard's contract and nil alone",
+        "bids": "5 5 nil",
+        "books": "6 11 0",
+        "points": (51, 56, 100),
+    },
+    {
+        "rule": "a player who bid and takes all 17 tricks wins at once",
+        "hands": [["1 1 1", "17 0 0"]],
+        "winner": "N",
+    },
+    {
+        "rule": "with all_tricks score-200, taking all 17 scores 200 instead",
+        "options": {"all_tricks": "score-200"},
+        "bids": "1 1 1",
+        "books": "17 0 0",
+        "points": (200, -10, -10),
+    },
 )
 
 SEATS = ("N", "E", "S")

@@ -104,6 +104,102 @@ PLUGIN = PluginInfo(
     ),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.  Under
+# table enforcement any card may be played (a renege is penalised when called).
+ORACLES = {
+    "trumps": "BJ LJ 2D 2S",
+    "follow": lambda options: "suit" if options["enforcement"] == "strict" else "any",
+    "lead": lambda options: "broken" if options["enforcement"] == "strict" else "anytime",
+    "first_lead": lambda options: options["first_lead"],
+    "auction": "board",
+    "score": "jjdd",
+    "end": "jjdd",
+    "penalty_books": 3,
+    "renege_calls": lambda options: options["enforcement"] == "table",
+    "options": {
+        "target": "1..",
+        "board": "0..13",
+        "sandbags": "True|False",
+        "sandbag_penalty": "True|False",
+        "double_over": "True|False",
+        "nil": "True|False",
+        "nil_value": "0..",
+        "first_lead": "'left-of-dealer'|'last-book'",
+        "enforcement": "'strict'|'table'",
+    },
+}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+_DEAL = (
+    "AS 2S 3S AH KH AC KC QC AD KD QD JD 10D",
+    "KS QS JS 10S QH JH 10H JC 10C 9D 8D 7D 6D",
+    "9S 8S 7S 9H 8H 7H 6H 9C 8C 7C 6C 5D 4D",
+    "6S 5S 4S 5H 4H 3H BJ 5C 4C 3C LJ 3D 2D",
+)
+EXAMPLES = (
+    {
+        "rule": "made: +10 a book bid, +1 a sandbag",
+        "bids": "3 2 2 2",
+        "books": "4 3 2 4",
+        "points": (51, 43),
+    },
+    {
+        "rule": "a bid of 10 or more scores double",
+        "bids": "6 2 4 2",
+        "books": "5 1 5 2",
+        "points": (200, -40),
+    },
+    {
+        "rule": "set: -10 a book bid, doubled from 10",
+        "bids": "6 2 5 2",
+        "books": "5 2 5 1",
+        "points": (-220, -40),
+    },
+    {
+        "rule": "double over: taking twice the bid scores -10 a book bid",
+        "bids": "2 2 2 2",
+        "books": "4 1 4 4",
+        "points": (-40, 41),
+    },
+    {
+        "rule": "the first partner may bid 0 to 13",
+        "deal": _DEAL,
+        "legal": [f"bid {n}" for n in range(14)],
+        "perft": (1, 14),
+    },
+    {
+        "rule": "the second partner brings the team to the board of 4",
+        "deal": _DEAL,
+        "actions": ["bid 1", "bid 0"],
+        "legal": [f"bid {n}" for n in range(3, 13)],
+    },
+    {
+        "rule": "the 2 of diamonds is a spade: it trumps a diamond lead",
+        "deal": _DEAL,
+        "actions": [
+            *("bid 3", "bid 2", "bid 3", "bid 2"),
+            *("play AD", "play 6D", "play 4D", "play 3D"),
+            *("play KD", "play 7D", "play 5D", "play 2D"),
+        ],
+        "winner": "W",
+    },
+    {
+        "rule": "a Boston (bid 13, took 13) wins at once",
+        "hands": [["7 0 6 4", "7 0 6 0"]],
+        "winner": "N/S",
+    },
+    {
+        "rule": "a team set three hands in a row loses",
+        "hands": [["3 2 2 2", "1 5 2 5"]] * 3,
+        "winner": "E/W",
+    },
+    {
+        "rule": "a team set two hands in a row plays on",
+        "hands": [["3 2 2 2", "1 5 2 5"]] * 2,
+        "winner": None,
+    },
+)
+
 _OUT = {parse_card("2H"), parse_card("2C")}
 DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c not in _OUT) + (
     LITTLE_JOKER,

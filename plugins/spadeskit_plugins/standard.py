@@ -22,8 +22,10 @@ from spadeskit.plugin import (
 from ._common import (
     BAG_LIMIT,
     BAG_PENALTY,
+    DEAL,
     NIL_TRICKS,
     NIL_VALUE,
+    STANDARD_RANGES,
     floor_option,
     nil_and_bids,
     partnership_table,
@@ -51,6 +53,101 @@ PLUGIN = PluginInfo(
         BAG_LIMIT,
         BAG_PENALTY,
     ),
+)
+
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"options": STANDARD_RANGES}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+_BIDS_DONE = ["bid 3", "bid 3", "bid 3", "bid 3"]
+EXAMPLES = (
+    {
+        "rule": "made: +10 a contracted trick, +1 a bag (337 with 7 bags -> 389)",
+        "bids": "3 1 2 1",
+        "books": "4 1 3 5",
+        "scores": (337, 0),
+        "bags": (7, 0),
+        "after": (389, 24),
+        "bags_after": (9, 4),
+    },
+    {
+        "rule": "the bag counter reaching 10 costs 100 (337 with 7 bags -> 290)",
+        "bids": "3 1 2 1",
+        "books": "5 1 3 4",
+        "scores": (337, 0),
+        "bags": (7, 0),
+        "after": (290, 23),
+        "bags_after": (0, 3),
+    },
+    {
+        "rule": "a failed nil's trick is a bag, +1 beside a made contract (-59)",
+        "bids": "nil 4 4 4",
+        "books": "1 4 4 4",
+        "points": (-59, 80),
+    },
+    {
+        "rule": "set: -10 a contracted trick; a made nil +100 beside it (+91 / +50)",
+        "bids": "4 5 5 nil",
+        "books": "5 3 5 0",
+        "points": (91, 50),
+    },
+    {
+        "rule": "spades may not be led until broken",
+        "deal": DEAL,
+        "actions": _BIDS_DONE,
+        "legal": "AH KH AC KC QC AD KD QD JD 10D",
+        "perft": (2, 32),
+    },
+    {
+        "rule": "follow the led suit if able",
+        "deal": DEAL,
+        "actions": [*_BIDS_DONE, "play AH"],
+        "legal": "QH JH 10H",
+    },
+    {
+        "rule": "a player void in the led suit may play any card, and a spade wins",
+        "deal": DEAL,
+        "actions": [
+            *_BIDS_DONE,
+            *("play AD", "play 6D", "play 4D", "play 2D"),
+            *("play KD", "play 7D", "play 5D", "play 3D"),
+            *("play QD", "play 8D"),
+        ],
+        "legal": "9S 8S 7S 9H 8H 7H 6H 9C 8C 7C 6C",
+    },
+    {
+        "rule": "the highest spade takes the trick",
+        "deal": DEAL,
+        "actions": [
+            *_BIDS_DONE,
+            *("play AD", "play 6D", "play 4D", "play 2D"),
+            *("play KD", "play 7D", "play 5D", "play 3D"),
+            *("play QD", "play 8D", "play 7S", "play 4C"),
+        ],
+        "winner": "S",
+    },
+    {
+        "rule": "an exact tie at the target plays another hand; then the higher score wins",
+        "options": {"target": 121},
+        "hands": [["3 3 3 3", "4 3 3 3"], ["3 3 3 3", "3 4 3 3"]],
+        "winner": None,
+    },
+    {
+        "rule": "a side at or below -200 loses",
+        "hands": [["7 1 7 1", "3 3 3 4"], ["7 1 7 1", "3 3 3 4"]],
+        "winner": "E/W",
+    },
+    {
+        "rule": "a side at exactly -200 loses",
+        "hands": [["10 1 10 1", "3 3 3 4"]],
+        "winner": "E/W",
+    },
+    {
+        "rule": "a side above -200 plays on",
+        "hands": [["10 1 10 1", "3 3 3 4"]],
+        "options": {"floor": -210},
+        "winner": None,
+    },
 )
 
 _BIDS = nil_and_bids(13)

@@ -50,6 +50,67 @@ PLUGIN = PluginInfo(
     ),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.  The
+# auction (pick up the blind or pass) and the card-point scoring have no reference there.
+ORACLES = {
+    "lead": "anytime",
+    "auction": "own",
+    "score": "own",
+    "options": {
+        "target": "1..",
+        "for_least_ties": "'all-tied-score'|'nobody-scores'|'fewest-tricks'",
+    },
+}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+_DEAL = (
+    "AS KS QS AC KC QC AH KH AD KD",
+    "JS 10S 9S JC 10C 9C JH 10H 9H 8H",
+    "8S 7S 8C 7C QH 7H QD JD 10D 9D",
+)
+EXAMPLES = (
+    {
+        "rule": "the first to pick up the blind is the bidder and discards 2",
+        "deal": _DEAL,
+        "blind": "8D 7D",
+        "dealer": 2,
+        "actions": ["pick up"],
+        "perft": (1, 66),
+    },
+    {
+        "rule": "the highest card of the highest-ranking suit in the trick wins",
+        "deal": _DEAL,
+        "blind": "8D 7D",
+        "dealer": 2,
+        "actions": ["pick up", "discard 7D 8D", "play AD", "play 8H", "play QD"],
+        "winner": "E",
+    },
+    {
+        "rule": "card points: A of spades 40, other aces 20, K Q J ten each, 10 9 8 7 "
+        "five each; a bidder with 150-195 scores 1 game point",
+        "hands": [
+            [
+                "pick_up - -",
+                "10 0 0",
+                [
+                    "AS KS QS AC KC QC AH KH AD KD 8D 7D",
+                    "JS 10S 9S JC 10C 9C JH 10H 9H 8H",
+                    "8S 7S 8C 7C QH 7H QD JD 10D 9D",
+                ],
+            ]
+        ],
+        "after": (1, 0, 0),
+    },
+    {
+        "rule": "all pass: the hand is played with no trump",
+        "deal": _DEAL,
+        "blind": "8D 7D",
+        "dealer": 2,
+        "actions": ["pass", "pass", "pass", "play AD", "play 8H", "play QD"],
+        "winner": "N",
+    },
+)
+
 SEATS = ("N", "E", "S")
 DECK: tuple[Card, ...] = tuple(c for c in STANDARD_DECK if c.rank >= 7)
 LADDER = {Suit.SPADES: 4, Suit.CLUBS: 3, Suit.HEARTS: 2, Suit.DIAMONDS: 1}

@@ -22,6 +22,7 @@ from ._common import (
     BAG_LIMIT,
     BAG_PENALTY,
     NIL_VALUE,
+    SOLO_RANGES,
     floor_option,
     individual_table,
     nil_and_bids,
@@ -48,6 +49,19 @@ PLUGIN = PluginInfo(
         BAG_LIMIT,
         BAG_PENALTY,
     ),
+)
+
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"options": SOLO_RANGES}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {
+        "rule": "26 tricks a hand, standard scoring for each player",
+        "bids": "7 6",
+        "books": "14 12",
+        "points": (77, 66),
+    },
 )
 
 SEATS = ("N", "S")

@@ -67,6 +67,22 @@ PLUGIN = PluginInfo(
     fits=("standard",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {
+    "score": "+blind-nil",
+    "options": {"blind_nil_value": "0..", "blind_nil_trailing": "0..", "blind_nil_pass": "0|1|2"},
+}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {
+        "rule": "a blind nil made scores +200",
+        "bids": "blind_nil 3 4 3",
+        "books": "0 5 6 2",
+        "points": (242, 61),
+    },
+)
+
 SEEN = "blind_nil_seen"
 """Key in ``HandState.extra``: the seats that chose to see their cards, in order."""
 

@@ -32,6 +32,25 @@ PLUGIN = PluginInfo(
     fits=("standard",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"score": "+boston", "options": {"boston_bonus": "0.."}}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {
+        "rule": "a team contract of 13 made scores 130 and the bonus",
+        "bids": "7 1 6 1",
+        "books": "7 0 6 0",
+        "points": (230, -20),
+    },
+    {
+        "rule": "a team contract of 13 set loses 130 and the bonus",
+        "bids": "7 1 6 1",
+        "books": "7 1 5 0",
+        "points": (-230, -20),
+    },
+)
+
 
 @hookimpl
 def spadeskit_score_hand(

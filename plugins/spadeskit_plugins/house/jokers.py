@@ -45,6 +45,29 @@ PLUGIN = PluginInfo(
     fits=("standard",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"trumps": "BJ LJ"}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+_DEAL = (
+    "AS 2S 3S AH KH AC KC QC AD KD QD JD 10D",
+    "KS QS JS 10S QH JH 10H JC 10C 9D 8D 7D 6D",
+    "9S 8S 7S 9H 8H 7H 6H 9C 8C 7C 6C 5D 4D",
+    "6S 5S 4S 5H 4H 3H 2H 5C 4C 3C BJ 3D LJ",
+)
+EXAMPLES = (
+    {
+        "rule": "the Little Joker is a spade: it trumps a diamond lead",
+        "deal": _DEAL,
+        "actions": [
+            *("bid 3", "bid 3", "bid 3", "bid 3"),
+            *("play AD", "play 6D", "play 4D", "play 3D"),
+            *("play KD", "play 7D", "play 5D", "play LJ"),
+        ],
+        "winner": "W",
+    },
+)
+
 _RANKS = {LITTLE_JOKER: CardRank(Suit.SPADES, 15), BIG_JOKER: CardRank(Suit.SPADES, 16)}
 
 

@@ -15,12 +15,22 @@ from spadeskit.core.seating import TableSpec
 from spadeskit.core.state import GameState
 from spadeskit.plugin import PluginInfo, hookimpl
 
+from .._common import DEAL
+
 PLUGIN = PluginInfo(
     name="mirror",
     kind="house-rule",
     summary="Each player must bid exactly the number of spades they hold (none: nil).",
     fits=("standard",),
     conflicts=("whiz",),
+)
+
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"auction": "mirror"}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {"rule": "each player bids exactly the spades they hold", "deal": DEAL, "legal": ["bid 3"]},
 )
 
 

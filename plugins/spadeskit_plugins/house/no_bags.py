@@ -26,6 +26,21 @@ PLUGIN = PluginInfo(
     fits=("standard", "cutthroat", "two-handed"),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"score": "+no-bags"}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {
+        "rule": "overtricks score nothing and there is no bag penalty",
+        "bids": "3 1 2 1",
+        "books": "5 1 3 4",
+        "scores": (337, 0),
+        "bags": (7, 0),
+        "after": (387, 20),
+    },
+)
+
 Groups = list["Sequence[ScoreLine] | None"]
 
 

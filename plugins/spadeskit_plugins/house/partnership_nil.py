@@ -32,6 +32,19 @@ PLUGIN = PluginInfo(
     fits=("standard",),
 )
 
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"score": "+partnership-nil", "options": {"partnership_nil_bonus": "0.."}}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {
+        "rule": "both partners nil and both made: the bonus on top of the two nils",
+        "bids": "nil 4 nil 4",
+        "books": "0 6 0 7",
+        "points": (300, 85),
+    },
+)
+
 
 @hookimpl
 def spadeskit_score_hand(

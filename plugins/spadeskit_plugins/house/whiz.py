@@ -15,6 +15,7 @@ from spadeskit.core.seating import TableSpec
 from spadeskit.core.state import GameState
 from spadeskit.plugin import PluginInfo, hookimpl
 
+from .._common import DEAL
 from .mirror import PAPER_BIDS, spades_held
 
 PLUGIN = PluginInfo(
@@ -23,6 +24,18 @@ PLUGIN = PluginInfo(
     summary="Each player bids the number of spades they hold, or nil.",
     fits=("standard",),
     conflicts=("mirror",),
+)
+
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
+ORACLES = {"auction": "whiz"}
+
+# Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
+EXAMPLES = (
+    {
+        "rule": "each player bids the spades they hold or nil",
+        "deal": DEAL,
+        "legal": ["nil", "bid 3"],
+    },
 )
 
 _NIL: tuple[Action, ...] = (Nil(),)

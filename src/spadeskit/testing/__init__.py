@@ -6,26 +6,32 @@ strategies (:mod:`~spadeskit.testing.strategies`), the plugin lint
 (:mod:`~spadeskit.testing.pytest_plugin`).  It may import :mod:`spadeskit.core` and
 :mod:`spadeskit.engine` only, so checking a rule set never depends on a bot.
 
-One call checks a variant or house rule against every invariant a game of Spades keeps::
+One call checks a variant or house rule against the invariants every game of Spades
+keeps and against the kit's own reading of the rules (the oracles)::
 
     import spadeskit
     from spadeskit.testing import check_rules
 
     report = check_rules(spadeskit.load_rules("standard", ["my-house-rule"]))
 
-:func:`check_rules` lints the plugins (:func:`lint`), plays seeded random matches
-checking every state (:func:`play_random_match`), checks that rotating the seats
-rotates the result (:func:`check_rotation`) and runs a hypothesis state machine
-(:func:`rules_state_machine`) that shrinks any failure to a short action sequence.
+:func:`check_rules` lints the plugins (:func:`lint`), probes the documented option
+ranges, plays seeded matches at random and with the kit's policies
+(:mod:`~spadeskit.testing.policies`) checking every state and comparing every decision
+and hand with the oracles (:mod:`~spadeskit.testing.oracles`), checks that rotating
+the seats rotates the result (:func:`check_rotation`) and runs a hypothesis state
+machine (:func:`rules_state_machine`) that shrinks any failure to a short action
+sequence.
 
-The invariants: cards are conserved; every trick has one card per seat clockwise from
-its leader and the right winner; books match the tricks; legal actions are non-empty
-exactly until the match ends; every legal action applies; an illegal one raises a
-:class:`~spadeskit.SpadesError` and changes nothing; a side's score is the sum of its
-hands and a hand's points the sum of its score lines; the match ends; replaying the
-record gives an equal state; no view shows a card its seat may not know.
+The invariants check the rules against themselves: cards are conserved; every trick
+has one card per seat clockwise from its leader and the winner the rules' own ranking
+gives; books match the tricks; legal actions are non-empty exactly until the match
+ends; every legal action applies; an illegal one raises a
+:class:`~spadeskit.SpadesError` and changes nothing; the match ends; replaying the
+record gives an equal state; no view shows a card its seat may not know.  The oracles
+compare play with references the plugins did not compute: legal plays and bids, the
+first leader, trick winners, scores, bags, the match end and option ranges.
 
-A broken invariant raises :class:`InvariantError`.  Its message names the rules, the
+A broken invariant or oracle raises :class:`InvariantError`.  Its message names the rules, the
 invariant, the hooks that could have broken it and the plugins implementing them
 (a house rule is named as *the* culprit when the same check passes without it), and
 carries the game's record up to the failure, which :func:`spadeskit.replay` rebuilds.
@@ -38,25 +44,32 @@ pytest plugin (:mod:`spadeskit.testing.pytest_plugin`) wraps all of this in fixt
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 
 from spadeskit.core.errors import SpadesError, install_hint
+from spadeskit.core.state import GameState
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
+from spadeskit.testing.declarations import ORACLES, Reading, reading, relies_on
+from spadeskit.testing.examples import perft, run_examples
 from spadeskit.testing.invariants import (
     InvariantError,
     check_inference,
     check_moves,
     check_playouts,
-    check_rotation,
     check_state,
     check_views,
+    play_match,
     play_random_match,
 )
 from spadeskit.testing.linting import LintProblem, lint
+from spadeskit.testing.metamorphic import check_relabelling, check_rotation
+from spadeskit.testing.oracles import Watcher
+from spadeskit.testing.policies import POLICIES, Policy
+from spadeskit.testing.ranges import check_end_on_paper, check_options, draw_options
 from spadeskit.testing.strategies import (
     action_sequences,
     dealt_games,
@@ -69,6 +82,8 @@ from spadeskit.testing.strategies import (
 if TYPE_CHECKING:
     pass
 
+_T = TypeVar("_T")
+
 __all__ = [
     "InvariantError",
     "LintProblem",
@@ -79,8 +94,22 @@ __all__ = [
     "check_inference",
     "check_moves",
     "check_rotation",
+    "check_relabelling",
     "check_playouts",
     "play_random_match",
+    "play_match",
+    "LEVELS",
+    "ORACLES",
+    "Reading",
+    "Watcher",
+    "reading",
+    "relies_on",
+    "check_options",
+    "check_end_on_paper",
+    "POLICIES",
+    "Policy",
+    "run_examples",
+    "perft",
     "lint",
     "rule_sets",
     "dealt_games",
@@ -96,12 +125,41 @@ __all__ = [
 # ------------------------------------------------------------------------------------------
 
 
+LEVELS: dict[str, dict[str, int]] = {
+    "quick": {
+        "matches": 3,
+        "policy_matches": 1,
+        "rotations": 1,
+        "playouts": 1,
+        "machine_examples": 0,
+    },
+    "default": {
+        "matches": 6,
+        "policy_matches": 2,
+        "rotations": 3,
+        "playouts": 2,
+        "machine_examples": 3,
+    },
+    "thorough": {
+        "matches": 40,
+        "policy_matches": 8,
+        "rotations": 10,
+        "playouts": 6,
+        "machine_examples": 100,
+    },
+}
+"""How much :func:`check_rules` plays at each level (``level=``): ``quick`` for an
+editing loop, ``default`` for CI (under 10 CPU seconds per shipped rule set),
+``thorough`` for a release."""
+
+
 @attrs.frozen
 class CheckReport:
     """What :func:`check_rules` did: matches, hands and actions checked, and how.
 
-    ``str(report)`` says it in words: what was played, with which seeds, and what was
-    checked.
+    ``str(report)`` says it in words: what was played, with which seeds, what was
+    checked, and for each oracle what it compared play with (``oracles``, from
+    :func:`~spadeskit.testing.declarations.relies_on`).
     """
 
     rules: str
@@ -112,6 +170,11 @@ class CheckReport:
     seed: int = 0
     rotations: int = 0
     playouts: int = 0
+    policy_matches: int = 0
+    options_probed: int = 0
+    oracles: Mapping[str, str] = attrs.field(factory=dict)
+    examples: int = 0
+    options_matches: int = 0
 
     def __str__(self) -> str:
         seeds = (
@@ -119,14 +182,23 @@ class CheckReport:
             if self.matches == 1
             else (f"seeds {self.seed}-{self.seed + self.matches - 1}")
         )
+        relied = "; ".join(f"{name}: {how}" for name, how in self.oracles.items())
         return (
-            f"{self.rules}: every invariant held.  Played {self.matches} whole matches, each "
-            f"turn a uniformly random legal action ({seeds}; {self.hands:,} hands, "
-            f"{self.actions:,} actions), checking every state, view and record; "
-            f"{self.rotations} matches again with the seats rotated and {self.playouts} "
+            f"{self.rules}: no check failed.  Played {self.matches} matches of uniformly "
+            f"random legal actions ({seeds}) and {self.policy_matches} with each of the "
+            f"kit's policies ({', '.join(p for p in POLICIES if p != 'random')}) and "
+            f"{self.options_matches} with option values drawn from their documented ranges, "
+            f"asking for out-of-turn and referee actions now and then ({self.hands:,} hands, "
+            f"{self.actions:,} actions), checking every state, view and record and "
+            "comparing every decision and hand with the oracles; ran "
+            f"{self.examples} pinned examples of the plugins' rules; probed "
+            f"{self.options_probed} option values against their documented ranges; "
+            f"{self.rotations} matches again with the seats rotated (every shift keeping the "
+            "sides) and their first hands with two non-trump suits swapped; "
+            f"{self.playouts} "
             "played by rollout and simulation against the step API; then "
             f"{self.machine_examples} hypothesis state-machine runs of random action "
-            "sequences (up to 120 steps each)."
+            f"sequences (up to 120 steps each).  Oracles: {relied}."
         )
 
 
@@ -156,54 +228,124 @@ def _blame(rules: Rules, error: InvariantError, check: Callable[[Rules], object]
     return error
 
 
+def _run(rules: Rules, check: Callable[[Rules], _T]) -> _T:
+    """Run ``check``; on an :class:`InvariantError`, name the house rule to blame."""
+    try:
+        return check(rules)
+    except InvariantError as error:
+        raise _blame(rules, error, check) from None
+
+
+def _reloaded(rules: Rules, options: Mapping[str, object]) -> Rules:
+    """Return ``rules`` with those of ``options`` it has (unchanged if they do not load)."""
+    pm = rules.plugin_manager
+    mine = {**rules.options, **{k: v for k, v in options.items() if k in rules.options}}
+    try:
+        return load_rules(
+            pm.get_plugin(rules.variant), [pm.get_plugin(h) for h in rules.house_rules], mine
+        )
+    except SpadesError:
+        return rules
+
+
+def _options_fail(rules: Rules, oracle: str, what: str) -> InvariantError:
+    return InvariantError(rules, oracle, what, rules.new_game(seed=0).to_record())
+
+
 def check_rules(
     rules: Rules,
     *,
-    matches: int = 20,
+    level: str = "default",
+    matches: int | None = None,
     seed: int = 0,
-    rotations: int = 3,
-    playouts: int = 3,
-    machine_examples: int = 20,
+    rotations: int | None = None,
+    playouts: int | None = None,
+    machine_examples: int | None = None,
+    policy_matches: int | None = None,
     max_actions: int = 20_000,
 ) -> CheckReport:
-    """Check ``rules`` for consistency in one call; raise :class:`InvariantError` if broken.
+    """Check ``rules`` in one call; raise :class:`InvariantError` on the first failure.
 
     Lints every loaded plugin (a :class:`LintProblem` is raised as an
-    :class:`InvariantError` of kind ``"lint"``), plays ``matches`` seeded random
-    matches checking every state (a state where nobody can act fails), checks
-    ``rotations`` matches for seat rotation and ``playouts`` for rollouts, simulations
-    and pickling equal to the step API (:func:`check_playouts`), and runs the
-    hypothesis state machine for ``machine_examples`` examples (0 to skip).
+    :class:`InvariantError` of kind ``"lint"``); probes each documented option range
+    (:func:`~spadeskit.testing.ranges.check_options`) and ties at the target on a
+    score sheet; runs the plugins' pinned examples
+    (:func:`~spadeskit.testing.examples.run_examples`); plays ``matches`` seeded
+    random matches and ``policy_matches`` with each of the kit's policies
+    (:mod:`~spadeskit.testing.policies`), checking every state against the
+    invariants and every decision and hand against the oracles
+    (:mod:`~spadeskit.testing.oracles`); checks ``rotations`` matches for seat
+    rotation decision by decision (:func:`check_rotation`) and as many first hands
+    for swapped non-trump suits (:func:`check_relabelling`), and ``playouts`` for
+    rollouts, simulations and pickling equal to the step API (:func:`check_playouts`);
+    and runs the hypothesis state machine for ``machine_examples`` examples (0 to
+    skip).  ``level`` (``"quick"``, ``"default"`` or ``"thorough"``, see
+    :data:`LEVELS`) sets the counts not given.
     """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    counts = LEVELS[level]
+    matches = counts["matches"] if matches is None else matches
+    rotations = counts["rotations"] if rotations is None else rotations
+    playouts = counts["playouts"] if playouts is None else playouts
+    machine_examples = counts["machine_examples"] if machine_examples is None else machine_examples
+    policy_matches = counts["policy_matches"] if policy_matches is None else policy_matches
     problems = lint(rules)
     if problems:
         start = rules.new_game(seed=seed)
         raise InvariantError(rules, "lint", "; ".join(map(str, problems)), start.to_record())
-    hands = actions = 0
+    probed = _run(rules, lambda r: check_options(r, _options_fail))
+    examples = run_examples(rules, _options_fail)
+    _run(rules, lambda r: check_end_on_paper(r, _options_fail))
+    hands = actions = options_matches = 0
+    played: list[GameState] = []
     for number in range(matches):
         match_seed = seed + number
-        try:
-            game = play_random_match(rules, match_seed, max_actions=max_actions)
-        except InvariantError as error:
-            raise _blame(
-                rules, error, lambda r: play_random_match(r, match_seed, max_actions=max_actions)
-            ) from None
+        played.append(
+            _run(rules, lambda r: play_random_match(r, match_seed, max_actions=max_actions))
+        )
+    for name, policy in POLICIES.items():
+        if name == "random":
+            continue
+        for number in range(policy_matches):
+            match_seed = seed + number
+
+            def with_policy(r: Rules, s: int = match_seed, p: Policy = policy) -> GameState:
+                return play_match(
+                    r, s, p, max_actions=max_actions, deep_every=0, out_of_turn=0.02, max_hands=20
+                )
+
+            played.append(_run(rules, with_policy))
+    # Option values from their documented ranges, by the nil policy (nils reach the
+    # options about nil tricks); consecutive seeds go through every documented value.
+    for number in range(policy_matches + 1):
+        drawn = draw_options(rules, seed + number)
+        if drawn is None:
+            break
+
+        def with_options(r: Rules, s: int = seed + number, d: Rules = drawn) -> GameState:
+            return play_match(
+                _reloaded(r, d.options),
+                s,
+                POLICIES["nil"],
+                max_actions=max_actions,
+                deep_every=0,
+                out_of_turn=0.02,
+                max_hands=20,
+            )
+
+        played.append(_run(rules, with_options))
+        options_matches += 1
+    for game in played:
         hands += len(game.hand_results)
         actions += sum(len(log) for log in game.match.logs)
     for number in range(playouts):
         match_seed = seed + number
-        try:
-            check_playouts(rules, match_seed)
-        except InvariantError as error:
-            raise _blame(rules, error, lambda r: check_playouts(r, match_seed)) from None
+        _run(rules, lambda r: check_playouts(r, match_seed))
     for number in range(rotations):
         match_seed = seed + number
-        try:
-            check_rotation(rules, match_seed, max_actions=max_actions)
-        except InvariantError as error:
-            raise _blame(
-                rules, error, lambda r: check_rotation(r, match_seed, max_actions=max_actions)
-            ) from None
+        _run(rules, lambda r: check_rotation(r, match_seed, max_actions=max_actions))
+        _run(rules, lambda r: check_relabelling(r, match_seed))
     if machine_examples:
         try:
             from hypothesis import HealthCheck, Phase, settings
@@ -226,5 +368,17 @@ def check_rules(
             ),
         )
     return CheckReport(
-        rules.name, matches, hands, actions, machine_examples, seed, rotations, playouts
+        rules.name,
+        matches,
+        hands,
+        actions,
+        machine_examples,
+        seed,
+        rotations,
+        playouts,
+        policy_matches,
+        probed,
+        relies_on(rules),
+        examples,
+        options_matches,
     )

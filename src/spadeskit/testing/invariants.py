@@ -13,17 +13,18 @@ from __future__ import annotations
 import json
 import pickle
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
-
-import attrs
 
 from spadeskit.core.actions import Accept, Action, Bid, Discard, Exchange, Nil, Pass, PickUp, Play
 from spadeskit.core.cards import card_at, iter_mask, mask_of
 from spadeskit.core.errors import Deadlock, SpadesError
+from spadeskit.core.phase import REFEREE
 from spadeskit.core.state import GameState, evolve
 from spadeskit.engine.replay import replay
 from spadeskit.engine.rules import Rules, rules_of
+from spadeskit.testing.oracles import Watcher
+from spadeskit.testing.policies import Policy, random_policy
 
 PROBES: tuple[Action, ...] = (
     tuple(Play(i) for i in range(54))
@@ -40,9 +41,15 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
         "spadeskit_auction_next",
         "spadeskit_table",
     ),
-    "tricks": ("spadeskit_trick_strength", "spadeskit_card_rank", "spadeskit_after_trick"),
+    "tricks": (
+        "spadeskit_trick_strength",
+        "spadeskit_card_rank",
+        "spadeskit_after_trick",
+        "spadeskit_table",
+    ),
     "legal": (
         "spadeskit_play_filters",
+        "spadeskit_card_rank",
         "spadeskit_auction_actions",
         "spadeskit_auction_next",
         "spadeskit_out_of_turn_actions",
@@ -60,6 +67,15 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
         "spadeskit_before_scoring",
     ),
     "views": ("spadeskit_view",),
+    "relabelling": ("spadeskit_card_rank", "spadeskit_play_filters", "spadeskit_trick_strength"),
+    "bids": ("spadeskit_auction_actions", "spadeskit_auction_next"),
+    "leader": ("spadeskit_auction_next",),
+    "score": ("spadeskit_score_hand", "spadeskit_card_points"),
+    "sheet": ("spadeskit_score_hand", "spadeskit_before_scoring"),
+    "bags": ("spadeskit_score_hand",),
+    "options": (),
+    "examples": (),
+    "penalties": ("spadeskit_apply_out_of_turn",),
     "rotation": (
         "spadeskit_score_hand",
         "spadeskit_match_end",
@@ -325,40 +341,66 @@ def check_moves(game: GameState, rng: random.Random, probes: int = 6) -> None:
                 raise fail(game, "legal", f"{action} was accepted out of turn")
 
 
-def play_random_match(
+def play_match(
     rules: Rules,
     seed: int,
+    policy: Policy = random_policy,
     *,
     max_actions: int = 20_000,
     check_every: int = 1,
     deep_every: int = 7,
+    out_of_turn: float = 0.0,
+    oracles: bool = True,
+    max_hands: int | None = None,
 ) -> GameState:
-    """Play a seeded random match, checking invariants; return the final state.
+    """Play a seeded match with ``policy``, checking invariants and oracles; return the end.
 
     Every ``check_every`` steps the state invariants are checked.  The deep checks
     (views, what a seat could infer from its view and its legal actions, every legal
     and some illegal actions) run on the first decision of every kind in the match
     (each phase, each place in the auction, in a trick, in the exchanges, each seat to
-    act) and on about one decision in ``deep_every`` after that, drawn at random, so
-    every kind of decision is checked.  At the end, replaying the record must give an
-    equal state.  The first failing state is reported, so the record in the error is
-    the shortest prefix that fails.
+    act) and on about one decision in ``deep_every`` after that (``0``: only the
+    first), drawn at random, so every kind of decision is checked.  With ``oracles``,
+    every decision and every hand is compared with the kit's references
+    (:class:`~spadeskit.testing.oracles.Watcher`).  Before about one decision in
+    ``1 / out_of_turn``, a random seat or the referee takes one of its out-of-turn
+    actions (a renege claim, a misdeal, a table-talk ruling), if it has any.  At the
+    end (or after ``max_hands`` hands, if given), replaying the record must give an
+    equal state.  The first failing state is reported, so the record in the error is the
+    shortest prefix that fails.
     """
     rng = random.Random(seed)
     sample = random.Random(f"deep checks {seed}")  # its own stream: the match stays the same
     checked: set[tuple[Any, ...]] = set()
+    watcher = Watcher(rules, fail) if oracles else None
     game = rules.new_game(seed=seed)
+    n = rules.table.players
     steps = 0
-    while not game.is_over:
+    while not game.is_over and (max_hands is None or len(game.hand_results) < max_hands):
         if steps % check_every == 0:
             check_state(game)
         kind = decision_kind(game)
-        if kind not in checked or sample.random() * deep_every < 1:
+        if kind not in checked or (deep_every and sample.random() * deep_every < 1):
             checked.add(kind)
             check_views(game)
             check_inference(game, rng)
             check_moves(game, rng)
-        game = game.apply(rng.choice(legal_or_fail(game)))
+        if watcher is not None:
+            watcher.before(game)
+        seat: int | None = None
+        action: Action | None = None
+        if out_of_turn and sample.random() < out_of_turn:
+            seat = sample.choice([s for s in range(n) if s != game.to_act] + [REFEREE])
+            offered = game.legal_actions(seat)
+            if watcher is not None:
+                watcher.out_of_turn(game, seat, offered)
+            action = sample.choice(offered) if offered else None
+        if action is None:
+            seat = None
+            action = policy(game, legal_or_fail(game), rng)
+        before, game = game, game.apply(action, seat)
+        if watcher is not None:
+            watcher.after(before, action, game, seat)
         steps += 1
         if steps > max_actions:
             raise fail(game, "end", f"the match did not end within {max_actions} actions")
@@ -367,6 +409,20 @@ def play_random_match(
     if replay(game.to_record(), rules_of(game)) != game:
         raise fail(game, "replay", "replaying the record does not give an equal state")
     return game
+
+
+def play_random_match(
+    rules: Rules,
+    seed: int,
+    *,
+    max_actions: int = 20_000,
+    check_every: int = 1,
+    deep_every: int = 7,
+) -> GameState:
+    """Play a seeded match of uniformly random legal actions (see :func:`play_match`)."""
+    return play_match(
+        rules, seed, max_actions=max_actions, check_every=check_every, deep_every=deep_every
+    )
 
 
 def _to_hand_end(game: GameState, rng: random.Random) -> GameState:
@@ -409,70 +465,3 @@ def check_playouts(rules: Rules, seed: int, *, states: int = 6, hands: int = 4) 
             "playouts",
             f"simulate({hands}, seed={seed}) differs from the same hands played action by action",
         )
-
-
-def _rotation(rules: Rules) -> tuple[int, tuple[int, ...]] | None:
-    """Return a seat shift and the side map it induces, or None if no shift keeps sides."""
-    n, side_of = rules.table.players, rules.side_of
-    for shift in range(1, n):
-        mapping: dict[int, int] = {}
-        if all(
-            mapping.setdefault(side_of[s], side_of[(s + shift) % n]) == side_of[(s + shift) % n]
-            for s in range(n)
-        ):
-            return shift, tuple(mapping[side] for side in range(len(rules.table.sides)))
-    return None
-
-
-def _rotate_action(action: Action, sides: Sequence[int]) -> Action:
-    if "side" in attrs.fields_dict(type(action)):
-        changes: dict[str, Any] = {"side": sides[getattr(action, "side")]}
-        return attrs.evolve(action, **changes)
-    return action
-
-
-def check_rotation(rules: Rules, seed: int, *, max_actions: int = 20_000) -> None:
-    """Assert that rotating the seats rotates the result.
-
-    The same match is played twice: once with the first dealer at the last seat, once
-    with every seat shifted (so every deal rotates with it), each action taken by the
-    shifted seat.  Every hand must then give each side what the matching side got.
-    """
-    found = _rotation(rules)
-    if found is None:
-        return
-    shift, sides = found
-    n = rules.table.players
-    rng = random.Random(seed)
-    game = rules.new_game(seed=seed, dealer=n - 1)
-    turned = rules.new_game(seed=seed, dealer=(n - 1 + shift) % n)
-    steps = 0
-    while not game.is_over:
-        for seat in range(n):
-            if game.cards(seat) != turned.cards((seat + shift) % n):
-                raise fail(
-                    game, "rotation", f"seat {seat}'s cards differ once the seats are rotated"
-                )
-        actor = game.to_act
-        assert actor is not None
-        action = rng.choice(game.legal_actions())
-        game = game.apply(action)
-        try:
-            turned = turned.apply(_rotate_action(action, sides), (actor + shift) % n)
-        except SpadesError as exc:
-            raise fail(
-                game, "rotation", f"{action} is refused once the seats are rotated: {exc}"
-            ) from exc
-        steps += 1
-        if steps > max_actions:
-            raise fail(game, "end", f"the match did not end within {max_actions} actions")
-    for mine, theirs in zip(game.hand_results, turned.hand_results):
-        if tuple(mine.points) != tuple(theirs.points[sides[s]] for s in range(len(sides))):
-            raise fail(
-                game,
-                "rotation",
-                f"hand {mine.number + 1} scores {mine.points}, but "
-                f"{theirs.points} with the seats rotated",
-            )
-    if not turned.is_over or game.winner is None or turned.winner != sides[game.winner]:
-        raise fail(game, "rotation", "the match ends differently with the seats rotated")

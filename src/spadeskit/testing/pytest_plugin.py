@@ -25,7 +25,8 @@ Fixtures:
 ``spadeskit_check``
     a function running :func:`spadeskit.testing.check_rules` on those rules (or on the
     rules given as its first argument), with any of its keyword arguments; the command
-    line option ``--spadeskit-matches N`` sets how many random matches it plays.
+    line options ``--quick`` and ``--thorough`` set its level, and
+    ``--spadeskit-matches N`` how many random matches it plays.
 ``spadeskit_lint``
     a function returning :func:`spadeskit.testing.lint` of those rules (or of a plugin).
 
@@ -35,6 +36,7 @@ suites that do not use it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -59,11 +61,31 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--spadeskit-matches",
         type=int,
         default=None,
-        help="random matches spadeskit_check plays per rules (default 20)",
+        help="random matches spadeskit_check plays per rules (default: the level's)",
+    )
+    group.addoption(
+        "--quick",
+        action="store_const",
+        const="quick",
+        dest="spadeskit_level",
+        default=None,
+        help="spadeskit_check plays its quick level (for an editing loop)",
+    )
+    group.addoption(
+        "--thorough",
+        action="store_const",
+        const="thorough",
+        dest="spadeskit_level",
+        default=None,
+        help="spadeskit_check plays its thorough level (for a release)",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("SPADESKIT_MUTANT"):  # a run of ``spadeskit-kit mutate --tests``
+        from spadeskit.testing.mutation import install_from_env
+
+        install_from_env()
     config.addinivalue_line(
         "markers",
         "spadeskit(variant, house_rules=(), options=None): the rules the spadeskit fixtures build",
@@ -106,12 +128,15 @@ def spadeskit_game(spadeskit_rules: Rules) -> Any:
 def spadeskit_check(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """A function that runs the rule-consistency suite (``check_rules``)."""
     matches = request.config.getoption("--spadeskit-matches")
+    level = request.config.getoption("spadeskit_level")
 
     def check(rules: Rules | None = None, **kwargs: Any) -> Any:
         from spadeskit.testing import check_rules
 
         if matches is not None:
             kwargs.setdefault("matches", matches)
+        if level is not None:
+            kwargs.setdefault("level", level)
         return check_rules(rules if rules is not None else _marked_rules(request), **kwargs)
 
     return check

@@ -37,6 +37,27 @@ PLUGIN = PluginInfo(
     conflicts=("blind-nil", "hidden-bids", "mirror", "whiz"),
 )
 
+# What spadeskit's kit checks this rule against: the auction is suicide's own (the kit's
+# bids oracle has no reference for it, so the kit relies on the tests below), and the
+# documented range of the option.
+ORACLES = {"auction": "own", "options": {"suicide_min_bid": "1..13"}}
+
+# Worked examples the kit runs: the rule stated once more, as hands on paper.
+EXAMPLES = (
+    {
+        "rule": "one partner bids nil, the other at least 4; scored as standard",
+        "bids": "nil 4 5 nil",
+        "books": "0 5 6 2",
+        "points": (151, -57),
+    },
+    {
+        "rule": "the partner of a number bidder may not bid a number too",
+        "bids": "4 4 5 nil",
+        "books": "4 4 5 0",
+        "refused": True,
+    },
+)
+
 
 @hookimpl(wrapper=True)
 def spadeskit_auction_actions(

@@ -1,0 +1,195 @@
+"""Rules as pinned examples: worked examples a plugin states and the kit runs.
+
+A plugin module may hold ``EXAMPLES``, a sequence of dicts, each pinning one clause of
+its rules page to a worked example.  Plain data, so a plugin needs nothing from the
+kit to state them.  Every example has ``"rule"`` (the clause it pins, which a failure
+quotes) and may have ``"options"`` and, for a house rule, ``"variant"`` (default
+``"standard"``) and ``"house_rules"`` (others loaded beside it).  Then one of:
+
+A hand scored on paper
+    ``"bids"`` and ``"books"`` (one entry a seat: ``"3 1 2 nil"``, ``"4 1 3 5"``), the
+    sides' ``"scores"`` and ``"bags"`` before the hand (default zero), and what must
+    come out: ``"points"`` (a side each), ``"after"`` (the scores after) or
+    ``"bags_after"``.
+
+A position
+    ``"deal"`` (one string of cards a seat; ``"blind"``, ``"pile"`` where the variant
+    has them), ``"dealer"`` (default the last seat) and ``"actions"``, the labels of
+    the actions taken, in order (``"bid 3"``, ``"nil"``, ``"play AS"``), each of which
+    must be legal.  Then ``"legal"``: the cards the seat to act may play
+    (``"2C 7C"``), or the labels of every legal action (``["nil", "bid 1", ...]``);
+    ``"winner"``: the seat name that won the last trick; ``"perft"``: ``[depth,
+    count]``, the number of action sequences of that length from the position (the
+    python-chess habit of pinning the move generator with counts).
+
+A match on paper
+    ``"hands"``: ``[[bids, books], ...]`` entered on a score sheet (a third entry gives
+    the cards each seat won, for card-point variants; ``-`` is a seat never asked to
+    bid), and ``"winner"``: the side name that has won after the last of them, or
+    ``None`` if play goes on; ``"after"``: the scores then.
+
+Any example may say ``"refused": True`` instead: its bids, books or actions must be
+refused with a :class:`~spadeskit.SpadesError` (what the rule forbids).
+
+:func:`run_examples` runs the examples of every plugin a rule set loads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from spadeskit.core.actions import Action, Play
+from spadeskit.core.errors import SpadesError
+from spadeskit.core.state import GameState
+from spadeskit.engine.loader import load_rules
+from spadeskit.engine.rules import Rules
+
+__all__ = ["examples_of", "run_example", "run_examples", "perft"]
+
+Fail = Callable[[Rules, str, str], AssertionError]
+
+
+def examples_of(rules: Rules) -> list[tuple[str, Mapping[str, Any]]]:
+    """Return ``(plugin name, example)`` for every example of the plugins ``rules`` loads."""
+    pm = rules.plugin_manager
+    found = []
+    for name in (rules.variant, *rules.house_rules):
+        for example in getattr(pm.get_plugin(name), "EXAMPLES", ()):
+            found.append((name, example))
+    return found
+
+
+def _rules_for(rules: Rules, plugin: str, example: Mapping[str, Any]) -> Rules:
+    """Return the rule set an example is stated for: its plugin alone, with its options."""
+    pm = rules.plugin_manager
+    module = pm.get_plugin(plugin)
+    options = dict(example.get("options", {}))
+    if plugin == rules.variant:
+        return load_rules(module, list(example.get("house_rules", ())), options)
+    variant = example.get("variant", "standard")
+    house = [module, *example.get("house_rules", ())]
+    return load_rules(variant, house, options)
+
+
+def perft(game: GameState, depth: int) -> int:
+    """Return the number of legal action sequences of length ``depth`` from ``game``."""
+    if depth == 0:
+        return 1
+    if game.is_over:
+        return 0
+    return sum(perft(game.apply(action), depth - 1) for action in game.legal_actions())
+
+
+def _take(game: GameState, label: str) -> GameState:
+    for action in game.legal_actions():
+        if str(action) == label:
+            return game.apply(action)
+    raise SpadesError(f"{label!r} is not legal here: {', '.join(map(str, game.legal_actions()))}")
+
+
+def _words(value: str | Sequence[Any]) -> list[str]:
+    return value.split() if isinstance(value, str) else [str(v) for v in value]
+
+
+def _bid(word: str) -> int | str:
+    return int(word) if word.isdigit() else word.replace("_", " ")
+
+
+def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fail) -> None:
+    """Run one example of ``plugin``; raise ``fail(rules, "examples", what)`` if it fails."""
+    rule = example["rule"]
+    try:
+        stated = _rules_for(rules, plugin, example)
+    except SpadesError as exc:
+        raise fail(rules, "examples", f"{plugin}: example {rule!r} does not load: {exc}") from exc
+
+    def wrong(what: str) -> AssertionError:
+        return fail(stated, "examples", f"{plugin}: {rule}: {what}")
+
+    names = stated.table.side_names
+    try:
+        if "hands" in example:
+            sheet = stated.score_sheet()
+            for bids, books, *won in example["hands"]:
+                sheet = sheet.add_hand(
+                    [None if b == "-" else _bid(b) for b in _words(bids)],
+                    _words(books),
+                    won=won[0] if won else None,
+                )
+            if "after" in example and tuple(sheet.match.scores) != tuple(example["after"]):
+                lines = "; ".join(line.text for line in sheet.results[-1].lines)
+                raise wrong(f"after {tuple(sheet.match.scores)}, not {example['after']} ({lines})")
+            end = sheet.match.end
+            got = names[end.winner] if end is not None else None
+            if "winner" in example and got != example["winner"]:
+                raise wrong(
+                    f"after {len(example['hands'])} hands the winner is {got}, not "
+                    f"{example['winner']} (scores {sheet.match.scores})"
+                )
+        elif "bids" in example:
+            sides = len(stated.table.sides)
+            scored = stated.score_hand(
+                bids=[_bid(b) for b in _words(example["bids"])],
+                books=[int(b) for b in _words(example["books"])],
+                scores=example.get("scores", (0,) * sides),
+                bags=example.get("bags", (0,) * sides),
+            )
+            for key, value in (
+                ("points", scored.points),
+                ("after", scored.scores),
+                ("bags_after", scored.bags),
+            ):
+                if key in example and tuple(value) != tuple(example[key]):
+                    lines = "; ".join(line.text for line in scored.lines)
+                    raise wrong(f"{key} {tuple(value)}, not {tuple(example[key])} ({lines})")
+        else:
+            game = stated.new_game(
+                deal=example["deal"],
+                dealer=example.get("dealer"),
+                blind=example.get("blind", ()),
+                pile=example.get("pile", ()),
+            )
+            for label in example.get("actions", ()):
+                game = _take(game, label)
+            if "legal" in example:
+                _check_legal(game, example["legal"], wrong)
+            if "winner" in example:
+                tricks = game.hand.tricks
+                if not tricks:
+                    raise wrong("no trick has been played")
+                got = stated.table.seat_names[tricks[-1].winner]
+                if got != example["winner"]:
+                    raise wrong(f"the last trick was won by {got}, not {example['winner']}")
+            if "perft" in example:
+                depth, count = example["perft"]
+                got_count = perft(game, depth)
+                if got_count != count:
+                    raise wrong(f"perft({depth}) is {got_count}, not {count}")
+    except SpadesError as exc:
+        if example.get("refused"):
+            return
+        raise wrong(f"refused: {exc}") from exc
+    if example.get("refused"):
+        raise wrong("accepted, but the rule refuses it")
+
+
+def _check_legal(game: GameState, legal: Any, wrong: Callable[[str], AssertionError]) -> None:
+    actions: Sequence[Action] = game.legal_actions()
+    seat = game.rules.table.seat_names[game.to_act] if game.to_act is not None else "nobody"
+    if isinstance(legal, str):
+        got = sorted(a.card.code for a in actions if isinstance(a, Play))
+        want = sorted(legal.split())
+    else:
+        got = sorted(map(str, actions))
+        want = sorted(legal)
+    if got != want:
+        raise wrong(f"{seat} may play {' '.join(got) or 'nothing'}, not {' '.join(want)}")
+
+
+def run_examples(rules: Rules, fail: Fail) -> int:
+    """Run the examples of every plugin ``rules`` loads; return how many ran."""
+    found = examples_of(rules)
+    for plugin, example in found:
+        run_example(rules, plugin, example, fail)
+    return len(found)

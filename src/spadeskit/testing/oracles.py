@@ -1,0 +1,429 @@
+"""Oracles: the kit's own reading of the rules, compared with what the plugins decide.
+
+The invariants in :mod:`~spadeskit.testing.invariants` check the rules against
+themselves (cards conserved, replay equal), so they catch code that breaks, not a rule
+that is wrong.  An oracle holds a second, independent statement of a rule, written
+here from the published rules of Spades, and compares every played hand with it:
+
+``legal``
+    the cards a seat may play: follow the led (effective) suit if able; spades led only
+    once broken (or the leader holds nothing else); and what a plugin declares instead
+    (spades any time, no spade on the first trick, heading the trick).
+``bids``
+    the bids offered: nil or 1 to the tricks in a hand, or a declared auction (team
+    board, calls, a count of spades).
+``leader``
+    who leads each hand's first trick: the dealer's left, or a declared rule.
+``tricks``
+    the trick winner: the highest card of the trump suit (spades by default, a suit
+    ladder or none where the contract says so) in the trick, else the highest card of
+    the led suit, by the printed ranks and the cards a plugin declares above the ace.
+``score``
+    each side's points for the hand, scored from its bids and books by the published
+    scoring (standard's contract, nil and bag penalty; Jokers-and-Deuces; Call Break),
+    with the options the rule set documents.
+``sheet``
+    the same hand scored on paper (:meth:`spadeskit.Rules.score_hand`) gives the points
+    play gave: a rule that scores the table and the sheet differently is caught.
+``bags``
+    each side's bag counter: the books over the contract, less the limit each time it
+    is reached.
+``end``
+    whether the match ends after a hand, and who wins: the target, the floor, ties
+    playing on, Boston and three sets in a row, or a number of rounds.
+``penalties``
+    each table-talk ruling or renege claim moves the declared number of books.
+``options``
+    each option's validator accepts its documented range and refuses what lies outside.
+
+Every failure names the oracle's rule, the seat (or side) and the hand.
+
+A plugin that changes one of these rules says so in a module-level dict ``ORACLES``
+(see :func:`reading`); a value the kit has no reference for, ``"own"``, switches that
+oracle off, and :func:`relies_on` says what the kit then relies on for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from spadeskit.core.actions import Action, Bid, CallRenege, Nil, Play, TableTalk
+from spadeskit.core.cards import Suit, card_at, iter_mask
+from spadeskit.core.errors import SpadesError
+from spadeskit.core.phase import Phase
+from spadeskit.core.results import HandResult, HandScore, HandSummary
+from spadeskit.core.state import GameState
+from spadeskit.engine.rules import Rules
+from spadeskit.testing.declarations import ORACLES, Reading, reading, relies_on
+from spadeskit.testing.ranges import check_end_on_paper, check_options, draw_options
+from spadeskit.testing.references import (
+    _seat,
+    reference_bids,
+    reference_end,
+    reference_plays,
+    reference_score,
+    reference_winner,
+)
+
+__all__ = [
+    "ORACLES",
+    "Reading",
+    "reading",
+    "relies_on",
+    "reference_plays",
+    "reference_winner",
+    "reference_bids",
+    "reference_score",
+    "reference_end",
+    "Watcher",
+    "check_options",
+    "check_end_on_paper",
+    "draw_options",
+]
+
+
+# ------------------------------------------------------------------------------------------
+# Watching a match
+# ------------------------------------------------------------------------------------------
+
+
+Fail = Callable[[GameState, str, str], AssertionError]
+
+
+def _cards(cards: Iterable[int]) -> str:
+    return " ".join(card_at(c).code for c in sorted(cards))
+
+
+class Watcher:
+    """Compare every decision and every hand of a match with the oracles.
+
+    Call :meth:`before` with each state before an action is chosen, and :meth:`after`
+    with the state before and after each action.  ``fail(game, oracle, what)`` builds
+    the error to raise (the kit's :class:`~spadeskit.testing.InvariantError`).
+    """
+
+    def __init__(self, rules: Rules, fail: Fail) -> None:
+        self.rules = rules
+        self.read = reading(rules)
+        self.fail = fail
+        self.runs = {oracle: self.read.runs(oracle) for oracle in ORACLES}
+        self._called: dict[tuple[int, int], set[int]] = {}
+
+    def before(self, game: GameState) -> None:
+        """Check the decision pending in ``game``: the legal plays, bids or the leader."""
+        seat = game.to_act
+        if seat is None:
+            return
+        hand = game.hand
+        where = f"hand {hand.number + 1}, {_seat(self.rules, seat)}"
+        if hand.phase is Phase.PLAY and self.runs["legal"]:
+            self._check_plays(game, where)
+        if hand.phase is Phase.AUCTION and self.runs["bids"]:
+            self._check_bids(game, where)
+            if self.read.values["sealed_bids"]:
+                self._check_sealed(game)
+
+    def _check_plays(self, game: GameState, where: str) -> None:
+        hand = game.hand
+        barred = reference_plays(self.read, game)
+        offered = {a.card.index for a in game.legal_actions() if isinstance(a, Play)}
+        expected = {c for c, why in barred.items() if why is None}
+        if offered == expected:
+            return
+        trick = f"trick {len(hand.tricks) + 1}"
+        led = f"{card_at(hand.trick[0][1]).code} led" if hand.trick else "leading"
+        if offered - expected:
+            card = min(offered - expected)
+            what = (
+                f"{barred.get(card) or 'a card not held'}: {where}, {trick} ({led}), holding "
+                f"{_cards(barred)}: the rules allow {card_at(card).code}"
+            )
+        else:
+            card = min(expected - offered)
+            what = (
+                f"no rule bars {card_at(card).code}: {where}, {trick} ({led}), holding "
+                f"{_cards(barred)}: the rules refuse it (they allow {_cards(offered)})"
+            )
+        raise self.fail(game, "legal", f"legal plays: {what}")
+
+    def _check_sealed(self, game: GameState) -> None:
+        """Check that, during the auction, each seat's view shows its own bid only."""
+        for viewer in range(self.rules.table.players):
+            shown = game.view(viewer).bids
+            for seat, bid in enumerate(game.bids):
+                expected = bid if seat == viewer else None
+                if shown[seat] != expected:
+                    raise self.fail(
+                        game,
+                        "bids",
+                        f"sealed bids (no view shows another seat's bid until all have bid): "
+                        f"hand {game.hand.number + 1}, the view of "
+                        f"{_seat(self.rules, viewer)} shows {shown[seat]} for "
+                        f"{_seat(self.rules, seat)}, the reference {expected}",
+                    )
+
+    def _check_bids(self, game: GameState, where: str) -> None:
+        offered = {a for a in game.legal_actions() if isinstance(a, (Bid, Nil))}
+        if not offered:
+            return  # a blind decision or a misdeal pending: nothing to bid yet
+        expected = reference_bids(self.read, game)
+        if expected is None or offered == expected:
+            return
+        extra = sorted(map(str, offered - expected))
+        missing = sorted(map(str, expected - offered))
+        rule = self.read.values["auction"]
+        raise self.fail(
+            game,
+            "bids",
+            f"bids ({rule} auction): {where}: the rules offer {extra or 'nothing'} beyond the "
+            f"reference and lack {missing or 'nothing'}",
+        )
+
+    def after(
+        self, game: GameState, action: Action, new: GameState, seat: int | None = None
+    ) -> None:
+        """Check what ``action`` (taken by ``seat``, default the seat to act) changed: a
+        finished trick, a first lead, a penalty, a scored hand."""
+        hand = game.hand
+        if hand.phase is Phase.PLAY and isinstance(action, Play) and self.runs["tricks"]:
+            if len(hand.trick) == self.rules.table.players - 1:
+                self._check_trick(game, action, new)
+        if new.hand.phase is Phase.PLAY and not new.hand.tricks and not new.hand.trick:
+            if hand.phase is not Phase.PLAY or hand.number != new.hand.number:
+                self._check_leader(new)
+        if len(new.hand_results) > len(game.hand_results):
+            self._check_hand(game, new)
+        elif isinstance(action, (TableTalk, CallRenege)) and self.runs["penalties"]:
+            self._check_penalty(game, action, game.to_act if seat is None else seat, new)
+
+    def out_of_turn(self, game: GameState, seat: int, offered: Sequence[Action]) -> None:
+        """Check the renege calls offered to ``seat``: each finished trick, once a side."""
+        if not self.runs["penalties"] or seat < 0:
+            return
+        calls = {a.trick for a in offered if isinstance(a, CallRenege)}
+        expected: set[int] = set()
+        if self.read.values["renege_calls"] and game.hand.phase in (Phase.PLAY, Phase.REVIEW):
+            side = self.rules.side_of[seat]
+            done = self._called.get((game.hand.number, side), set())
+            expected = set(range(1, len(game.hand.tricks) + 1)) - done
+        if calls != expected:
+            raise self.fail(
+                game,
+                "penalties",
+                f"renege calls (each finished trick, each once): hand {game.hand.number + 1}, "
+                f"{_seat(self.rules, seat)} is offered tricks {sorted(calls)}, the reference "
+                f"{sorted(expected)}",
+            )
+
+    def _check_penalty(
+        self, game: GameState, action: Action, seat: int | None, new: GameState
+    ) -> None:
+        """Check that a ruling moves the declared books, owed by the offending side."""
+        owed = self.read.values["penalty_books"]
+        rules = self.rules
+        sides = len(rules.table.sides)
+
+        def owing(state: GameState) -> list[int]:
+            by = [0] * sides
+            for transfer in state.hand.transfers:
+                by[transfer.from_side] += transfer.books
+            return by
+
+        def owed_to(state: GameState) -> list[int]:
+            by = [0] * sides
+            for transfer in state.hand.transfers:
+                by[transfer.to_side] += transfer.books
+            return by
+
+        before, after = owing(game), owing(new)
+        moved = [b - a for a, b in zip(before, after)]
+        received = [b - a for a, b in zip(owed_to(game), owed_to(new))]
+        if isinstance(action, TableTalk):
+            debtor, why = action.side, f"{rules.table.side_names[action.side]} talked"
+        else:
+            assert isinstance(action, CallRenege) and seat is not None
+            caller = rules.side_of[seat]
+            self._called.setdefault((game.hand.number, caller), set()).add(action.trick)
+            reneged = [
+                rules.side_of[b.seat]
+                for b in game.hand.breaches
+                if b.trick == action.trick - 1 and rules.side_of[b.seat] != caller
+            ]
+            debtor = reneged[0] if reneged else caller
+            why = f"{rules.table.seat_names[seat]} called a renege in trick {action.trick} " + (
+                "rightly" if reneged else "wrongly"
+            )
+        expected = [owed if side == debtor else 0 for side in range(sides)]
+        # At two sides, the books go to the other side.
+        to_other = sides != 2 or received == [owed if side != debtor else 0 for side in range(2)]
+        if moved != expected or not to_other:
+            raise self.fail(
+                new,
+                "penalties",
+                f"penalty books ({owed} books a ruling, owed by the offending side): hand "
+                f"{game.hand.number + 1}, {why}: the sides now owe {moved} more books and "
+                f"are owed {received} more, the reference {expected} owed to the other side",
+            )
+
+    def _check_trick(self, game: GameState, action: Action, new: GameState) -> None:
+        hand = game.hand
+        assert isinstance(action, Play) and hand.to_act is not None
+        plays = hand.trick + ((hand.to_act, action.card.index),)
+        trump = hand.contract.trump if hand.contract else "spades"
+        expected = reference_winner(self.read, plays, trump)
+        if new.hand_results != game.hand_results:
+            actual = new.hand_results[-1].last_trick_winner
+        elif new.hand.tricks:
+            actual = new.hand.tricks[-1].winner
+        else:
+            return
+        if actual != expected:
+            shown = ", ".join(
+                f"{self.rules.table.seat_names[s]} {card_at(c).code}" for s, c in plays
+            )
+            rule = {
+                "spades": "the highest spade wins, else the highest card of the led suit",
+                "ladder": "the highest card of the highest suit (S > C > H > D) wins",
+                "none": "the highest card of the led suit wins",
+            }[trump]
+            raise self.fail(
+                game,
+                "tricks",
+                f"trick winner ({rule}): hand {hand.number + 1}, trick {len(hand.tricks) + 1} "
+                f"({shown}): the rules give it to {_seat(self.rules, actual or 0)}, the "
+                f"reference to {_seat(self.rules, expected)}",
+            )
+
+    def _check_leader(self, game: GameState) -> None:
+        if not self.runs["leader"]:
+            return
+        rule = self.read.values["first_lead"]
+        hand = game.hand
+        n = self.rules.table.players
+        expected: int | None = (hand.dealer + 1) % n
+        if rule == "last-book":
+            previous = [r for r in game.hand_results if not r.void]
+            if previous:
+                expected = previous[-1].last_trick_winner
+        elif rule == "lowest-club":
+            dealt = [hand.hands[s] | _won_by(game, s) for s in range(n)]
+            clubs = [
+                (card_at(c).rank, s)
+                for s in range(n)
+                for c in iter_mask(dealt[s])
+                if self.read.suit(c) is Suit.CLUBS
+            ]
+            expected = min(clubs)[1] if clubs else expected
+        elif rule != "left-of-dealer":
+            raise SpadesError(f"the kit has no reference for the first lead {rule!r}")
+        if hand.to_act != expected:
+            raise self.fail(
+                game,
+                "leader",
+                f"first lead ({rule}): hand {hand.number + 1}: the rules have "
+                f"{_seat(self.rules, hand.to_act or 0)} lead, the reference "
+                f"{_seat(self.rules, expected or 0)}",
+            )
+
+    def _check_hand(self, game: GameState, new: GameState) -> None:
+        rules = self.rules
+        result = new.hand_results[-1]
+        results = new.hand_results
+        before_scores = game.scores
+        before_bags = results[-2].bags if len(results) > 1 else (0,) * len(result.bags)
+        number = result.number + 1
+        names = rules.table.side_names
+        if result.void:
+            if any(result.points):
+                raise self.fail(new, "score", f"hand {number} is void but scores {result.points}")
+        elif self.runs["score"]:
+            scored = reference_score(self.read, rules, result, before_bags)
+            for side, (points, bags, used) in enumerate(scored):
+                seats = ", ".join(rules.table.seat_names[s] for s in rules.table.sides[side])
+                if result.points[side] != points:
+                    lines = (
+                        "; ".join(line.text for line in result.lines if line.side == side)
+                        or "no line"
+                    )
+                    raise self.fail(
+                        new,
+                        "score",
+                        f"score ({'; '.join(used) or 'no rule applies'}): hand {number}, "
+                        f"{names[side]} (seats {seats}), bids {_bids(result, side, rules)}, "
+                        f"books {_books(result, side, rules)}: the reference scores "
+                        f"{points:+d}, the rules {result.points[side]:+d} ({lines})",
+                    )
+                if result.bags[side] != bags:
+                    raise self.fail(
+                        new,
+                        "bags",
+                        f"bags (books over the contract, less the limit each time it is "
+                        f"reached): hand {number}, {names[side]} (seats {seats}): from "
+                        f"{before_bags[side]} the reference counts {bags}, the rules "
+                        f"{result.bags[side]}",
+                    )
+        if not result.void and self.runs["sheet"]:
+            self._check_sheet(new, result, before_scores, before_bags)
+        if self.runs["end"]:
+            ends, winner, rule = reference_end(self.read, rules, results)
+            if ends != new.is_over or (ends and new.winner != winner):
+                said = f"ends, won by {names[winner]}" if ends and winner is not None else "goes on"
+                got = (
+                    f"ends, won by {names[new.winner]}"
+                    if new.is_over and new.winner is not None
+                    else "goes on"
+                )
+                raise self.fail(
+                    new,
+                    "end",
+                    f"match end ({rule}): after hand {number} (scores {result.scores}): the "
+                    f"reference says the match {said}, the rules that it {got}",
+                )
+
+    def _check_sheet(
+        self, new: GameState, result: HandResult, scores: Sequence[int], bags: Sequence[int]
+    ) -> None:
+        paper = on_paper(self.rules, result, scores, bags)
+        if paper is None:
+            self.runs["sheet"] = False  # hands the sheet cannot take (card points, a blind)
+        elif (paper.points, paper.bags) != (tuple(result.points), tuple(result.bags)):
+            raise self.fail(
+                new,
+                "sheet",
+                f"score sheet: hand {result.number + 1}: scored on paper from the same bids "
+                f"and books it gives {paper.points} (bags {paper.bags}), play gave "
+                f"{result.points} (bags {result.bags})",
+            )
+
+
+def on_paper(
+    rules: Rules, result: HandResult, scores: Sequence[int], bags: Sequence[int]
+) -> HandScore | None:
+    """Return a played hand scored on paper from its bids, books and transfers, or None
+    if a score sheet cannot take it (card points, a blind)."""
+    summary = HandSummary(result.bids, result.books, transfers=result.transfers)
+    try:
+        return rules.score_hand(summary, scores=scores, bags=bags, dealer=result.dealer)
+    except SpadesError:
+        return None
+
+
+def _won_by(game: GameState, seat: int) -> int:
+    mask = 0
+    for trick in game.hand.tricks:
+        for s, card in trick.plays:
+            if s == seat:
+                mask |= 1 << card
+    return mask
+
+
+def _bids(result: HandResult, side: int, rules: Rules) -> str:
+    return " ".join(
+        f"{rules.table.seat_names[s]} {result.bids[s]}" for s in rules.table.sides[side]
+    )
+
+
+def _books(result: HandResult, side: int, rules: Rules) -> str:
+    return " ".join(
+        f"{rules.table.seat_names[s]} {result.books[s]}" for s in rules.table.sides[side]
+    )
