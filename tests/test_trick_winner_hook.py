@@ -42,6 +42,8 @@ def partner_trump() -> types.ModuleType:
         return max((card.rank, seat) for seat, card in plays if card.suit is led)[1]
 
     module.spadeskit_trick_winner = spadeskit_trick_winner  # type: ignore[attr-defined]
+    # The kit's trick oracle reads the strength table; this rule decides tricks itself.
+    module.ORACLES = {"winner": "own"}  # type: ignore[attr-defined]
     return module
 
 

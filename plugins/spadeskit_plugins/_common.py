@@ -53,12 +53,12 @@ BAG_PENALTY = Option(
 )
 
 STANDARD_RANGES = {
-    "target": "1..",
-    "floor": "..0|None",
-    "nil_value": "0..",
+    "target": "1..10000",
+    "floor": "-10000..0|None",
+    "nil_value": "0..1000",
     "nil_tricks": "'bags'|'partner'|'none'",
-    "bag_limit": "1..",
-    "bag_penalty": "0..",
+    "bag_limit": "1..100",
+    "bag_penalty": "0..1000",
 }
 """The documented ranges of the shared options, for the kit's option oracle."""
 SOLO_RANGES = {k: v for k, v in STANDARD_RANGES.items() if k != "nil_tricks"}

@@ -75,7 +75,7 @@ ORACLES = {
     "auction": "calls",
     "score": "call-break",
     "end": "rounds",
-    "options": {"max_call": "1..13", "must_head": "True|False", "rounds": "1.."},
+    "options": {"max_call": "1..13", "must_head": "True|False", "rounds": "1..100"},
 }
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.

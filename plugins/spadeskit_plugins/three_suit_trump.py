@@ -57,7 +57,7 @@ ORACLES = {
     "auction": "own",
     "score": "own",
     "options": {
-        "target": "1..",
+        "target": "1..100",
         "for_least_ties": "'all-tied-score'|'nobody-scores'|'fewest-tricks'",
     },
 }

@@ -70,7 +70,11 @@ PLUGIN = PluginInfo(
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
 ORACLES = {
     "score": "+blind-nil",
-    "options": {"blind_nil_value": "0..", "blind_nil_trailing": "0..", "blind_nil_pass": "0|1|2"},
+    "options": {
+        "blind_nil_value": "0..1000",
+        "blind_nil_trailing": "0..10000",
+        "blind_nil_pass": "0|1|2",
+    },
 }
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.

@@ -35,6 +35,7 @@ ORACLES: tuple[str, ...] = (
 
 DEFAULTS: Mapping[str, Any] = {
     "trumps": "",
+    "winner": "strength",
     "follow": "suit",
     "lead": "broken",
     "first_trick": "any",
@@ -52,6 +53,7 @@ DEFAULTS: Mapping[str, Any] = {
 # Which oracle each declaration key feeds: a key declared "own" switches that oracle off.
 _FEEDS: Mapping[str, tuple[str, ...]] = {
     "trumps": ("tricks", "legal"),
+    "winner": ("tricks",),
     "follow": ("legal",),
     "lead": ("legal",),
     "first_trick": ("legal",),
@@ -140,6 +142,9 @@ def reading(rules: Rules) -> Reading:
 
     ``trumps``
         cards ranked as spades above the ace, highest first (``"BJ LJ 2D 2S"``).
+    ``winner``
+        ``"strength"`` (the strongest card takes the trick) or ``"own"``, for a rule
+        that names trick winners by seat (``spadeskit_trick_winner``).
     ``follow``
         ``"suit"`` (follow the led suit if able), ``"head"`` (also beat every card of the
         led suit if able, unless trumped, and trump and over-trump when void),
