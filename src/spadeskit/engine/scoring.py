@@ -44,6 +44,29 @@ _make_match: Final = _fast.maker(MatchState)
 _make_score: Final = _fast.maker(HandScore)
 
 
+def _scored_result(
+    number: int, dealer: int, hand: Any, scored: HandScore, last: int | None
+) -> HandResult:
+    """Return the result of hand ``number`` dealt by ``dealer``, scored ``scored``, its
+    bids, books and transfers read from ``hand`` (a state, or a summary written on paper)
+    and ``last`` the winner of its last trick (``None`` where there were no tricks)."""
+    result: HandResult = _make_result(
+        number=number,
+        dealer=dealer,
+        bids=hand.bids,
+        books=hand.books,
+        lines=scored.lines,
+        points=scored.points,
+        scores=scored.scores,
+        bags=scored.bags,
+        void=False,
+        note="",
+        transfers=hand.transfers,
+        last_trick_winner=last,
+    )
+    return result
+
+
 def _tricks_of(game: GameState) -> tuple[Trick, ...]:
     """Return the tricks of ``game`` (a hand summary's ``tricks``, marked read when read)."""
     return game.tricks
@@ -131,21 +154,8 @@ class Scoring:
 
     def result_of(self, game: GameState, scored: HandScore) -> HandResult:
         """Return the result of ``game``'s finished play scored ``scored``."""
-        result: HandResult = _make_result(
-            number=game.number,
-            dealer=game.dealer,
-            bids=game.bids,
-            books=game.books,
-            lines=scored.lines,
-            points=scored.points,
-            scores=scored.scores,
-            bags=scored.bags,
-            void=False,
-            note="",
-            transfers=game.transfers,
-            last_trick_winner=game.tricks[-1].winner if game.tricks else None,
-        )
-        return result
+        last = game.tricks[-1].winner if game.tricks else None
+        return _scored_result(game.number, game.dealer, game, scored, last)
 
     def void_hand(self, game: GameState, note: str) -> GameState:
         """End the hand in progress unscored (a misdeal) and deal the next one."""
@@ -183,20 +193,7 @@ class Scoring:
         under ``match`` as it stood, and move the match on: return the hand's result,
         the match after it and the next dealer (``None`` once the match is over)."""
         scored = self.score(summary, match)
-        result: HandResult = _make_result(
-            number=len(match.results),
-            dealer=dealer,
-            bids=summary.bids,
-            books=summary.books,
-            lines=scored.lines,
-            points=scored.points,
-            scores=scored.scores,
-            bags=scored.bags,
-            void=False,
-            note="",
-            transfers=summary.transfers,
-            last_trick_winner=None,
-        )
+        result = _scored_result(len(match.results), dealer, summary, scored, None)
         after, following = self.settle(match, result, (), dealer)
         return result, after, following
 
