@@ -38,6 +38,8 @@ CONFIGURATIONS: list[tuple[str, tuple[str, ...], dict[str, object]]] = (
         ("standard", ("blind-nil",), {"blind_nil_trailing": 50}),
         ("standard", ("mirror", "blind-nil", "jokers"), {}),
         ("standard", ("whiz", "blind-nil", "hidden-bids"), {}),
+        ("standard", ("blind-bids", "hidden-bids", "no-bags"), {"behind": 0, "max_blind": 8}),
+        ("standard", ("blind-bids",), {"behind": 30, "set": "single"}),
         ("call-break", (), {"must_head": False, "max_call": 13, "rounds": 2}),
         (
             "standard",
@@ -69,7 +71,14 @@ def test_random_matches_keep_every_invariant(
 
 
 @pytest.mark.parametrize(
-    "config", CONFIGURATIONS, ids=lambda c: "+".join((c[0],) + c[1]) + str(c[2] or "")
+    "config",
+    [
+        # Each variant on its own runs on both cores; the rest (CPU seconds each) run on
+        # the native core, beside the test that plays every rule set on both cores.
+        pytest.param(c, marks=() if not c[1] and not c[2] else pytest.mark.slow)
+        for c in CONFIGURATIONS
+    ],
+    ids=lambda c: "+".join((c[0],) + c[1]) + str(c[2] or ""),
 )
 def test_every_variant_and_house_rule_passes_the_consistency_suite(
     config: tuple[str, tuple[str, ...], dict[str, object]],

@@ -22,7 +22,18 @@ Joker), and a hand or a set of cards is an int *mask* with bit ``i`` set for car
 (['KH', 'AS'], ['KH', 'AS'])
 """
 
-from spadeskit.core.actions import Action, Bid, Discard, Exchange, Nil, Pass, PickUp, Play
+from spadeskit.core.actions import (
+    Action,
+    Bid,
+    BlindNil,
+    Discard,
+    Exchange,
+    Nil,
+    Pass,
+    PickUp,
+    Play,
+    SeeCards,
+)
 from spadeskit.core.cards import (
     BIG_JOKER,
     LITTLE_JOKER,
@@ -61,6 +72,7 @@ __all__ = [
     "STANDARD_DECK",
     "Action",
     "Bid",
+    "BlindNil",
     "BookTransfer",
     "Card",
     "CardLike",
@@ -83,6 +95,7 @@ __all__ = [
     "PickUp",
     "Play",
     "ScoreLine",
+    "SeeCards",
     "SpadesError",
     "Step",
     "Suit",

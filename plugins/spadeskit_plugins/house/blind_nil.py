@@ -65,6 +65,7 @@ PLUGIN = PluginInfo(
         ),
     ),
     fits=("standard",),
+    conflicts=("blind-bids",),
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.

@@ -9,7 +9,6 @@ from typing import Any
 
 from spadeskit.apps import service
 from spadeskit.apps.seating import SeatError
-from spadeskit.core.actions import action_from_json
 from spadeskit.core.errors import SpadesError
 
 __all__ = ["MESSAGE_DEPTH", "MESSAGE_SIZE", "Connection"]
@@ -120,7 +119,7 @@ class Connection:
                 if self.seat is None or self.replaced:
                     raise SeatError("join a seat before you act", code="not-seated")
                 what = request["act"]
-                action = what if isinstance(what, str) else action_from_json(what)
+                action = what if isinstance(what, str) else self.table.rules.action_from_json(what)
                 self.table.act(self.seat, action)
                 return [], True
             if self.attached:

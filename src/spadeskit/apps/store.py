@@ -43,7 +43,7 @@ from typing import Any
 
 from spadeskit.apps.seating import seconds
 from spadeskit.apps.service import Table
-from spadeskit.core.actions import Action, action_from_json
+from spadeskit.core.actions import Action
 from spadeskit.core.errors import RecordError, SpadesError, install_hint, shown
 from spadeskit.core.records import sign
 from spadeskit.core.state import GameState
@@ -130,7 +130,7 @@ class TableStore:
                     mac = self._chain(mac, name, n, seat, action)
                     if n != count or not hmac.compare_digest(mac, given):
                         raise RecordError(f"action {n} in the store was altered")
-                    table._apply(seat, action_from_json(json.loads(action)))
+                    table._apply(seat, table.rules.action_from_json(json.loads(action)))
                     count += 1
             except SpadesError as error:
                 raise RecordError(f"table {name!r} cannot be rebuilt: {error}") from None

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from spadeskit.core.actions import (
+    ACTION_TYPES,
     Accept,
     Action,
     Bid,
@@ -149,6 +150,9 @@ def _refusal(
 def _read(words: str, legal: Sequence[Action], view: View) -> Action | None:
     if not words:
         return None
+    for action in legal:
+        if type(action).kind not in ACTION_TYPES and str(action).lower() == words:
+            return action  # a plugin's action, read by its label ("blind 6")
     if words in _WORDS:
         word = _WORDS[words]
         if isinstance(word, Pass) and word not in legal:

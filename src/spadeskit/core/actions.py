@@ -8,7 +8,8 @@ back with :func:`action_from_json`; records are made of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -36,6 +37,7 @@ __all__ = [
     "SeeCards",
     "TableTalk",
     "action_from_json",
+    "action_type_problem",
     "is_nil",
     "label",
     "plays_of",
@@ -288,29 +290,113 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
-def action_from_json(data: Any) -> Action:
+ACTION_KIND = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+"""How an action type is named in records: lower-case words joined by hyphens."""
+
+_FIELD_TYPES: tuple[object, ...] = (int, bool, str, Card, tuple[Card, ...])
+_TEXT_LIMIT = 100
+"""The longest text an action's ``str`` field holds in a record."""
+
+
+def action_type_problem(cls: object) -> str | None:
+    """Return why ``cls`` cannot be a plugin's action type, or ``None`` when it can.
+
+    A plugin's action type is a frozen attrs subclass of :class:`Action` with its own
+    ``kind`` (lower-case words joined by hyphens, not one of :data:`ACTION_TYPES`)
+    whose fields are ``int``, ``bool``, ``str``, ``Card`` or ``tuple[Card, ...]``, the
+    values a record writes.
+
+    >>> action_type_problem(Bid) is not None  # a built-in kind is taken
+    True
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Action) and "__attrs_attrs__" in vars(cls)):
+        return (
+            f"{shown(cls, 40)} is not an attrs subclass of spadeskit's Action (decorate it "
+            "with @attrs.frozen)"
+        )
+    kind = cls.__dict__.get("kind")
+    if not isinstance(kind, str) or not ACTION_KIND.fullmatch(kind) or len(kind) > 40:
+        return (
+            f"{cls.__name__} needs its own class attribute kind: the name records give it, "
+            "lower-case words joined by hyphens (kind: ClassVar[str] = 'blind-bid')"
+        )
+    if kind in ACTION_TYPES:
+        return f"{cls.__name__}'s kind {kind!r} is a built-in action's; choose another"
+    try:
+        attrs.resolve_types(cls)
+    except Exception as exc:  # an annotation naming what its module does not import
+        return f"the fields of {cls.__name__} cannot be read: {exc}"
+    for field in attrs.fields(cls):
+        if field.type not in _FIELD_TYPES:
+            return (
+                f"field {field.name!r} of {cls.__name__} is {field.type!r}; an action's "
+                "fields are int, bool, str, Card or tuple[Card, ...] (what a record writes)"
+            )
+    return None
+
+
+def action_from_json(data: Any, types: Mapping[str, type[Action]] = ACTION_TYPES) -> Action:
     """Return the action a :meth:`Action.to_json` dict describes.
+
+    ``types`` maps each known ``"type"`` to its class: the built-in actions by default;
+    a rule set's, with its plugins' action types, is :attr:`Rules.action_types
+    <spadeskit.engine.loaded.LoadedRules.action_types>` (:meth:`Rules.action_from_json
+    <spadeskit.engine.rules.Rules.action_from_json>` reads with it).
 
     >>> action_from_json({"type": "play", "card": "10S"})
     Play(card=Card.of('10S'))
     """
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise RecordError(f"not an action: {shown(data)}")
-    cls = ACTION_TYPES.get(data["type"])
+    cls = types.get(data["type"])
     if cls is None:
-        raise RecordError(
-            f"unknown action type {shown(data['type'])}; known: {sorted(ACTION_TYPES)}"
-        )
+        raise RecordError(f"unknown action type {shown(data['type'])}; known: {sorted(types)}")
     args = {k: v for k, v in data.items() if k != "type"}
-    names = {f.name for f in attrs.fields(cls)}
+    fields = attrs.fields(cls)
+    names = {f.name for f in fields}
     if set(args) != names:
         raise RecordError(f"action {shown(data)} needs exactly the fields {sorted(names)}")
     if "cards" in args and not isinstance(args["cards"], list):
         raise RecordError(f"action {shown(data)}: its cards are a list (['AS', 'KS'])")
+    if cls.kind not in ACTION_TYPES:
+        args = _plugin_fields(data, fields, args)
     try:
         action = cls(**args)
-    except (SpadesError, TypeError) as exc:
+    except (SpadesError, TypeError, ValueError) as exc:
         raise RecordError(f"bad action {shown(data)}: {exc}") from exc
     if "cards" in args and len(getattr(action, "cards", ())) != len(args["cards"]):
         raise RecordError(f"action {shown(data)}: a card is named twice")
     return action
+
+
+def _plugin_fields(data: Any, fields: Any, args: dict[str, Any]) -> dict[str, Any]:
+    """Return the arguments of a plugin action read from JSON, each checked against its
+    field's type (cards read from their codes)."""
+    read: dict[str, Any] = {}
+    for field in fields:
+        value = args[field.name]
+        kind = field.type
+        if kind is int:
+            ok = type(value) is int and 0 <= value <= MAX_COUNT
+        elif kind is bool:
+            ok = type(value) is bool
+        elif kind is str:
+            ok = type(value) is str and len(value) <= _TEXT_LIMIT
+        elif kind is Card:
+            ok = isinstance(value, str)
+        else:
+            ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        if not ok:
+            raise RecordError(
+                f"action {shown(data)}: field {field.name!r} is not a record's "
+                f"{getattr(kind, '__name__', 'list of cards')}"
+            )
+        try:
+            if kind is Card:
+                value = parse_card(value)
+            elif kind not in (int, bool, str):
+                value = tuple(parse_card(v) for v in value)
+        except SpadesError as exc:
+            raise RecordError(f"bad action {shown(data)}: {exc}") from exc
+        read[field.name] = value
+    return read

@@ -133,8 +133,9 @@ class OutOfTurn(Event):
     action: Action
 
 
-BIDS = frozenset({Bid, Nil, BlindNil, PickUp, Pass})
-"""The action types told as a :class:`BidMade`."""
+BIDS = (Bid, Nil, BlindNil, PickUp, Pass)
+"""The action types told as a :class:`BidMade` (with their subclasses: a plugin's blind
+bid is a bid)."""
 _KINDS: dict[type, str] = {
     BidMade: "bid",
     CardPlayed: "card-played",
@@ -153,7 +154,7 @@ def seat_label(names: tuple[str, ...], seat: int) -> str:
 def bid_text(who: str, bid: Action | None) -> str:
     if bid is None:
         return f"{who} bids (sealed)"
-    if isinstance(bid, Bid):
+    if type(bid) is Bid:
         return f"{who} bids {bid.tricks}"
     if isinstance(bid, (Nil, BlindNil)):
         return f"{who} bids {bid}"
@@ -161,7 +162,7 @@ def bid_text(who: str, bid: Action | None) -> str:
         return f"{who} picks up the blind"
     if isinstance(bid, Pass):
         return f"{who} passes"
-    return f"{who}: {bid}"
+    return f"{who} bids {bid}"
 
 
 def out_of_turn_text(who: str, action: Action, side_names: tuple[str, ...]) -> str:

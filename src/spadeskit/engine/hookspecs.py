@@ -8,24 +8,6 @@ Every variant and house rule is a plugin that implements some of these hooks wit
 callables.  **Event hooks** are called per bid, trick, hand or claim, each through one
 plain call generated with pluggy's semantics (:mod:`spadeskit.engine.compiler`): play
 never goes through pluggy, and a hook that no plugin implements costs nothing.
-
-Most hooks offer ``options``, the resolved option values of all loaded plugins (a
-read-only mapping), and ``table``, the :class:`~spadeskit.core.seating.TableSpec`; each
-signature below lists what its hook offers, and as usual with pluggy an implementation
-names only the arguments it needs.
-
-Every hook is documented the same way: its parameters, what it returns, its *kind*
-(*first result*: the first answer that is not ``None`` wins and later implementations
-are not called; *collected*: every implementation is called and the answers that are
-not ``None`` are gathered) and when it is *called*.  Every state a hook receives is
-frozen and never changes afterwards; an exception raised inside a hook becomes a
-:class:`~spadeskit.core.errors.PluginError` naming the plugin and the hook.
-
-Ordering.  Plugins are registered variant first, then house rules sorted by their
-declared ``order`` and name, so the result never depends on the order they were listed
-or installed in.  Pluggy calls later registrations first: a house rule's
-``firstresult`` implementation is asked before the variant's, and a house rule that
-wants to adjust what the variant decided uses ``wrapper=True``.
 """
 
 from __future__ import annotations
@@ -65,6 +47,25 @@ def spadeskit_table(options: Options) -> TableSpec | None:
 
     A house rule that changes the deck (adding jokers, removing a deuce) wraps it
     (``wrapper=True``): ``table = yield``, then return an evolved copy.
+    """
+
+
+@hookspec
+def spadeskit_action_types(table: TableSpec, options: Options) -> Sequence[type[Action]] | None:
+    """Return the action types a plugin adds to the built-in ones.
+
+    :param table: the table.
+    :param options: the resolved options of every loaded plugin.
+    :returns: frozen attrs subclasses of :class:`~spadeskit.core.actions.Action`, each
+        with its own ``kind`` (its ``"type"`` in records: lower-case words joined by
+        hyphens) and fields a record writes (``int``, ``bool``, ``str``, ``Card``,
+        ``tuple[Card, ...]``); or ``None``.
+    :kind: collected: two plugins giving one kind is an error naming both.
+    :called: once, when rules are built.
+
+    Records, replays, table messages and views of the rule set read them
+    (:attr:`Rules.action_types <spadeskit.engine.loaded.LoadedRules.action_types>`);
+    rules without the plugin refuse them.  ``str(action)`` is the label people read.
     """
 
 

@@ -20,8 +20,9 @@ import attrs
 import pluggy
 
 from spadeskit.core import codegen
+from spadeskit.core.actions import ACTION_TYPES, Action, action_from_json, action_type_problem
 from spadeskit.core.cards import Card, CardLike, Suit, card_at, parse_card
-from spadeskit.core.errors import PluginError, SpadesError, shown
+from spadeskit.core.errors import PluginError, RecordError, SpadesError, shown
 from spadeskit.core.seating import CardRank, FrozenMap, TableSpec
 from spadeskit.core.state import GameState
 from spadeskit.engine.authoring import PlayFilter, PluginInfo, Ranking
@@ -96,6 +97,46 @@ def compile_card_points(
             )
         values[card.index] = value
     return tuple(values)
+
+
+def action_types(
+    pm: pluggy.PluginManager, table: TableSpec, options: FrozenMap, name: str
+) -> dict[str, type[Action]]:
+    """Return the built-in action types and those the plugins of ``name`` declare
+    (``spadeskit_action_types``), by kind, each checked."""
+    offered = {"table": table, "options": options}
+    found: dict[str, type[Action]] = dict(ACTION_TYPES)
+    owners: dict[str, str] = {}
+    for impl in pm.hook.spadeskit_action_types.get_hookimpls():
+        who = impl.plugin_name
+        if impl.wrapper or impl.hookwrapper:
+            raise PluginError(
+                f"plugin {who!r} wraps spadeskit_action_types: declare your action types "
+                "with a plain implementation (the hook is collected)"
+            )
+        try:
+            answer = impl.function(*(offered[a] for a in impl.argnames))
+        except Exception as exc:
+            raise PluginError(f"plugin {who!r} failed in spadeskit_action_types: {exc!r}") from exc
+        if answer is None:
+            continue
+        if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
+            raise PluginError(
+                f"plugin {who!r} answered spadeskit_action_types with {shown(answer, 40)}, "
+                "not a list of action types"
+            )
+        for cls in answer:
+            problem = action_type_problem(cls)
+            if problem is None and cls.kind in owners and found[cls.kind] is not cls:
+                problem = f"its kind {cls.kind!r} is also declared by plugin {owners[cls.kind]!r}"
+            if problem is not None:
+                raise PluginError(
+                    f"plugin {who!r} of {name!r} declares an action type spadeskit cannot "
+                    f"record: {problem}"
+                )
+            found[cls.kind] = cls
+            owners[cls.kind] = who
+    return found
 
 
 def compile_filters(hook: Compiled | None, ranking: Ranking, name: str) -> tuple[PlayFilter, ...]:
@@ -175,6 +216,9 @@ class LoadedRules:
             raise PluginError(f"the table of {self.name!r} is inconsistent: {'; '.join(problems)}")
         self.table = table
         self.side_of = table.side_of
+        self.action_types: FrozenMap = FrozenMap(action_types(pm, table, options, self.name))
+        """Every action type these rules know, by ``kind``: the built-in ones and those
+        their plugins declare (``spadeskit_action_types``)."""
         bound = {"table": table, "options": options}
         self._card_rank = compile_hook(
             pm, "spadeskit_card_rank", bound, self.name, sources=self.sources
@@ -201,6 +245,27 @@ class LoadedRules:
         """The seat-aware trick winner (``spadeskit_trick_winner``, checked), or ``None``
         where no plugin implements it: see :func:`~spadeskit.engine.winner.trick_won`."""
         self._strength: dict[str, tuple[tuple[int, ...], ...]] = {}
+
+    def action_from_json(self, data: Any) -> Action:
+        """Return the action a :meth:`~spadeskit.core.actions.Action.to_json` dict
+        describes, reading the action types of these rules (its plugins' too).
+
+        Raises :class:`~spadeskit.core.errors.RecordError` for data that is no action
+        of these rules, naming them when its type comes from a plugin they do not load.
+
+        >>> import spadeskit
+        >>> spadeskit.load_rules("standard").action_from_json({"type": "bid", "tricks": 4})
+        Bid(tricks=4)
+        """
+        kind = data.get("type") if isinstance(data, dict) else None
+        if isinstance(kind, str) and kind not in self.action_types:
+            raise RecordError(
+                f"unknown action type {shown(kind, 40)} for {self.name!r}: no plugin of these "
+                "rules declares it (load the plugin that does); its action types are "
+                f"{', '.join(sorted(self.action_types))}",
+                code="unknown-action",
+            )
+        return action_from_json(data, self.action_types)
 
     @property
     def name(self) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from spadeskit.core.actions import Action, action_from_json
+from spadeskit.core.actions import ACTION_KIND, ACTION_TYPES, MAX_COUNT, Action
 from spadeskit.core.cards import ALL_CARDS
 from spadeskit.core.errors import RecordError, SpadesError, shown
 from spadeskit.core.records import RECORD_FORMAT, RECORD_VERSION, digest, verify
@@ -183,7 +183,7 @@ def replay_steps(
     yield ReplayStep(0, None, None, game)
     for number, (seat, data) in enumerate(record["actions"], start=1):
         try:
-            action = action_from_json(data)
+            action = rules.action_from_json(data)
             game = game.apply(action, seat)
         except RecordError:
             raise
@@ -277,6 +277,37 @@ def check_record_shape(record: Mapping[str, Any]) -> None:
                 _check_card_text(value, f"record action {number}")
             if name == "cards":
                 _check_cards_shape(value, f"record action {number}")
+        kind = data.get("type")
+        if not isinstance(kind, str) or kind not in ACTION_TYPES:
+            _check_plugin_action_shape(data, f"record action {number}")
+
+
+_KNOWN_FIELDS = frozenset(("type", "tricks", "trick", "side", "card", "cards"))
+
+
+def _check_plugin_action_shape(data: Mapping[str, Any], where: str) -> None:
+    """Check an action of a type no built-in action has, as the schema's
+    ``plugin_action`` does: a type name, and fields a record can write."""
+    kind = data.get("type")
+    if not (isinstance(kind, str) and len(kind) <= 40 and ACTION_KIND.fullmatch(kind)):
+        raise RecordError(
+            f"{where}: {shown(kind, 40)} is no action type (lower-case words joined by hyphens)"
+        )
+    for name, value in data.items():
+        if name in _KNOWN_FIELDS:
+            continue
+        if type(value) is int:
+            ok = 0 <= value <= MAX_COUNT
+        elif isinstance(value, list):
+            _check_cards_shape(value, where)
+            ok = True
+        else:
+            ok = type(value) is bool or (type(value) is str and len(value) <= 100)
+        if not ok:
+            raise RecordError(
+                f"{where}: field {shown(name, 30)} holds {shown(value, 30)}, which no action "
+                "writes (a number from 0 to 999, true or false, a short text or a list of cards)"
+            )
 
 
 def _check_card_text(value: object, where: str) -> None:

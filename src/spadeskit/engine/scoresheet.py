@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
-from spadeskit.core.actions import action_from_json
+from spadeskit.core.actions import Action
 from spadeskit.core.cards import CardLike, card_at
 from spadeskit.core.errors import GameOver, RecordError, SpadesError, shown
 from spadeskit.core.results import BookTransfer, HandResult
@@ -231,7 +231,8 @@ class ScoreSheet(MatchTotals):
             "dealer": self.first_dealer,
             "hands": [
                 {
-                    "bids": [b.to_json() if b is not None else None for b in hand.bids],
+                    # A hand on the sheet holds the bids its auction read (never text).
+                    "bids": [b.to_json() if isinstance(b, Action) else None for b in hand.bids],
                     "books": list(hand.books),
                     "won": None
                     if hand.won is None
@@ -273,7 +274,7 @@ class ScoreSheet(MatchTotals):
                 except TypeError as exc:
                     raise RecordError(f"hand {number}: a transfer is not readable: {exc}") from exc
                 sheet = sheet.add_hand(
-                    [None if b is None else action_from_json(b) for b in bids],
+                    [None if b is None else sheet.rules.action_from_json(b) for b in bids],
                     hand.get("books"),  # type: ignore[arg-type]
                     won=hand.get("won"),
                     transfers=moved,

@@ -40,9 +40,11 @@ _WORDS: dict[str, Action] = {
 }
 
 
-def _as_action(value: BidLike, who: str) -> Action | None:
-    if value is None or type(value) in (Bid, Nil, BlindNil, PickUp, Pass):
-        return value  # type: ignore[return-value]
+def _as_action(value: BidLike, who: str) -> Action | str | None:
+    """Return the bid ``value`` names, or its words (lower case, single spaces) when only
+    the seat's choices can tell (a plugin's bid, read by its label: ``"blind 6"``)."""
+    if value is None or isinstance(value, Action):
+        return value
     if type(value) is int:
         return Bid(value) if value >= 0 else _refuse_bid(value, who)
     if isinstance(value, str):
@@ -51,13 +53,16 @@ def _as_action(value: BidLike, who: str) -> Action | None:
             return _WORDS[text]
         if text.isdigit() and len(text) <= 3:
             return Bid(int(text))
+        if 0 < len(text) <= 40:
+            return text
     return _refuse_bid(value, who)
 
 
-def _refuse_bid(value: object, who: str) -> Action:
+def _refuse_bid(value: object, who: str, legal: Sequence[Action] = ()) -> Action:
+    also = f", or one of: {', '.join(map(str, legal))}" if legal else ""
     raise IllegalAction(
         f"{who}: cannot read the bid {shown(value, 40)}; write a number, 'nil', "
-        "'blind nil', 'pick up' or 'pass'"
+        f"'blind nil', 'pick up' or 'pass'{also}"
     )
 
 
@@ -66,7 +71,7 @@ class SheetHand:
     """What was written down for one hand: the bids, the books, and where the variant
     needs them, the cards each seat won and the penalty transfers."""
 
-    bids: tuple[Action | None, ...]
+    bids: tuple[Action | str | None, ...]
     books: tuple[int, ...]
     won: tuple[tuple[int, ...], ...] | None = None
     transfers: tuple[BookTransfer, ...] = ()
@@ -130,7 +135,7 @@ def _one_per_seat(value: object, n: int) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and len(value) == n
 
 
-def checked_bids(engine: Engine, bids: Sequence[BidLike]) -> tuple[Action | None, ...]:
+def checked_bids(engine: Engine, bids: Sequence[BidLike]) -> tuple[Action | str | None, ...]:
     n = engine.rules.table.players
     if not _one_per_seat(bids, n):
         raise SpadesError(f"{engine.rules.name!r} has {n} seats: give {n} bids, one per seat")
@@ -218,7 +223,7 @@ def checked_won(
 
 
 def _auction(
-    engine: Engine, wanted: Sequence[Action | None], match: MatchState, dealer: int
+    engine: Engine, wanted: Sequence[Action | str | None], match: MatchState, dealer: int
 ) -> Any:
     """Return a throwaway game whose auction took the bids, checked by the variant's own
     auction (order, ranges, the board, blind nil) under ``match``.
@@ -238,6 +243,8 @@ def _auction(
         if want is None:
             raise IllegalAction(f"{who} bids in this hand: give their bid")
         legal = engine.auction.paper_bids(game, seat)
+        if isinstance(want, str):
+            want = _by_label(want, legal, game, who)
         if want not in legal and SeeCards() in game.legal_actions() and want != BlindNil():
             game = game.apply(SeeCards())  # a bid made after looking at one's cards
             legal = engine.auction.paper_bids(game, seat)
@@ -254,6 +261,18 @@ def _auction(
                 f"ended before their turn): write None"
             )
     return game
+
+
+def _by_label(text: str, legal: tuple[Action, ...], game: Any, who: str) -> Action:
+    """Return the bid whose label is ``text``, among the seat's choices before and (when
+    it may look at its cards first) after looking."""
+    choices = legal
+    if SeeCards() in game.legal_actions():
+        choices += tuple(a for a in game.apply(SeeCards()).legal_actions() if a not in legal)
+    for action in choices:
+        if str(action) == text:
+            return action
+    return _refuse_bid(text, who, choices)
 
 
 def bid_text(bid: Action | None) -> str:

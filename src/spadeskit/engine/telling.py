@@ -125,7 +125,7 @@ def _advance(
                     text=f"{names[who]} passes {cards_text(cards, count)} to {names[to]}",
                 )
             )
-    elif kind in BIDS and who is not None:
+    elif isinstance(action, BIDS) and who is not None:
         new.append(BidMade(who, action, text=bid_text(names[who], action)))
     else:
         seat_of = REFEREE if who is None else who

@@ -164,7 +164,8 @@ def reading(rules: Rules) -> Reading:
         ``"whiz"``.
     ``score``
         ``"contract"``, ``"jjdd"`` or ``"call-break"``; a house rule adds to it with
-        ``"+boston"``, ``"+no-bags"``, ``"+partnership-nil"`` or ``"+blind-nil"``.
+        ``"+boston"``, ``"+no-bags"``, ``"+partnership-nil"``, ``"+blind-nil"`` or
+        ``"+blind-bids"``.
     ``end``
         ``"target"`` (target and floor options), ``"jjdd"`` (also Boston and three sets
         in a row) or ``"rounds"`` (the ``rounds`` option).

@@ -171,13 +171,25 @@ def _contract_side(
         and took == all_tricks
     ):
         return 200, 0, ["a bid taking every trick scores 200 instead of its contract"]
+    # A blind bid (the blind-bids house rule, read by its kind) is the side's contract,
+    # scored +20 a trick made and -20 (or -10 with set single) a trick set.
+    blind = "blind-bids" in extras and any(
+        getattr(bids[s], "kind", "") == "blind-bid" for s in seats
+    )
     if bidders and made:
-        points += 10 * contract + took - contract
+        points += (20 if blind else 10) * contract + took - contract
         bags += took - contract
-        rules.append(f"a made contract of {contract} scores +10 a trick and +1 a bag")
+        rules.append(
+            f"a made {'blind bid' if blind else 'contract'} of {contract} scores "
+            f"+{20 if blind else 10} a trick and +1 a bag"
+        )
     elif bidders:
-        points -= 10 * contract
-        rules.append(f"a set contract of {contract} scores -10 a trick, no bags")
+        per = 10 if not blind or options["set"] == "single" else 20
+        points -= per * contract
+        rules.append(
+            f"a set {'blind bid' if blind else 'contract'} of {contract} scores -{per} a "
+            "trick, no bags"
+        )
     for seat in nils:
         blind = isinstance(bids[seat], BlindNil)
         value = options["blind_nil_value"] if blind else options["nil_value"]
