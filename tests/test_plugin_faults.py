@@ -77,3 +77,52 @@ def test_an_after_trick_hook_may_change_books_and_plugin_data() -> None:
         "standard", [house("counts", spadeskit_after_trick=spadeskit_after_trick)]
     )
     assert rules.new_game(seed=3).rollout(seed=3).hand_results
+
+
+def _plays_a_match(rules: spadeskit.Rules) -> None:
+    """Play a hand at random, then simulate one and roll one out (every path)."""
+    game = rules.new_game(seed=1)
+    for _ in range(60):
+        game = game.apply(game.legal_actions()[-1])
+    rules.simulate(1, seed=2)
+    rules.new_game(seed=3).rollout(seed=4)
+
+
+@pytest.mark.parametrize("answer", [None, -1, "x", 1.5])
+def test_a_play_filter_answering_no_card_mask_is_named_on_both_cores(answer: object) -> None:
+    """Issue 49 (9): on the native core a filter answering None gave a bare TypeError
+    from mypyc's typed signatures, and -1 an IndexError on both cores."""
+    bad = spadeskit.PlayFilter("bad-mask", lambda hand, seat, allowed: answer)
+    rules = spadeskit.load_rules(
+        "standard", [house("bad-mask", spadeskit_play_filters=lambda: [bad])]
+    )
+    with pytest.raises(
+        PluginError, match=r"play filter 'bad-mask' \(plugin 'bad-mask'\).*not a card"
+    ):
+        _plays_a_match(rules)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        dict(points="1"),
+        dict(points=1.5),
+        dict(points=True),
+        dict(points=1, bags=1, bag_points="1"),
+        dict(points=1, side=2),
+        dict(points=1, kind="prize"),
+    ],
+)
+def test_a_score_line_of_wrong_numbers_is_named_on_both_cores(line: dict[str, Any]) -> None:
+    """Issue 49 (9): a score line with "1" or 1.5 points gave a bare TypeError on the
+    native core; every malformed line is a PluginError naming the plugin and the hook."""
+    fields = {"side": 0, "text": "a bonus", "kind": "bonus", **line}
+
+    def spadeskit_score_hand() -> list[spadeskit.ScoreLine]:
+        return [spadeskit.ScoreLine(**fields)]
+
+    rules = spadeskit.load_rules(
+        "standard", [house("bad-line", spadeskit_score_hand=spadeskit_score_hand)]
+    )
+    with pytest.raises(PluginError, match=r"spadeskit_score_hand.*bad-line"):
+        _plays_a_match(rules)

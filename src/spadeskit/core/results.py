@@ -26,6 +26,7 @@ __all__ = [
     "MatchEnd",
     "ScoreLine",
     "Trick",
+    "is_score_line",
 ]
 
 
@@ -128,6 +129,26 @@ LINE_KINDS: tuple[str, ...] = (
 """What a :class:`ScoreLine` may be for: a side's (or seat's) contract made or set, a
 nil or blind nil, a bag (sandbag) penalty, a bonus, a penalty, game points (a variant
 scored in points per hand won), or anything else."""
+
+
+def is_score_line(line: object, sides: int) -> bool:
+    """Return whether ``line`` is a :class:`ScoreLine` the engine can add up: whole
+    numbers (not ``True``, ``1.5`` or ``"1"``) for one of ``sides`` sides, a ``bag_text``
+    that is a string or ``None`` and a kind of :data:`LINE_KINDS`.
+
+    Plain Python on purpose: the native core would turn a field of the wrong type into
+    a bare ``TypeError`` when reading it, before it could name the plugin.
+    """
+    return (
+        isinstance(line, ScoreLine)
+        and type(line.side) is int
+        and 0 <= line.side < sides
+        and type(line.points) is int
+        and type(line.bags) is int
+        and type(line.bag_points) is int
+        and (line.bag_text is None or type(line.bag_text) is str)
+        and line.kind in LINE_KINDS
+    )
 
 
 def _text_of(value: str | Callable[[], str]) -> str:

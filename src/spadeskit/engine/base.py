@@ -22,7 +22,7 @@ at the entry point that checks it: a bad one raises the engine's own
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from spadeskit.core import codegen
@@ -40,7 +40,7 @@ from spadeskit.core.state import (
     Phase,
 )
 from spadeskit.engine.compiler import Compiled, answered_by
-from spadeskit.engine.filters import PlayCheck, PlayFilter, compile_filters
+from spadeskit.engine.filters import PlayFilter, compile_filters
 from spadeskit.engine.winner import Decide
 
 if TYPE_CHECKING:
@@ -86,7 +86,9 @@ class Shared:
         self.suit_of: tuple[int, ...] = rules.ranking.suit_of
         self.card_points: tuple[int, ...] | None = rules.card_points
         self.sources: codegen.Sources = rules.sources
-        self.check: PlayCheck = compile_filters(
+        # Typed to return object: a plugin's filter may answer anything, and the native
+        # core would raise a bare TypeError converting it to int before it is checked.
+        self.check: Callable[[Any, int, int], object] = compile_filters(
             [f for f in rules.filters if f.enforced], self.sources
         )
         self.advisory: tuple[PlayFilter, ...] = tuple(f for f in rules.filters if not f.enforced)
@@ -189,7 +191,7 @@ class Shared:
 
     def _bad_filters(self, seat: int, held: int, mask: object) -> PluginError:
         names = ", ".join(f.name for f in self.rules.filters if f.enforced)
-        if type(mask) is not int:
+        if type(mask) is not int or mask < 0:
             why = f"returned {shown(mask, 40)}, not a card mask"
         elif not mask:
             why = "leave nothing to play from a hand that is not empty"

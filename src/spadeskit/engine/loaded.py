@@ -46,13 +46,19 @@ def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
 
     def guarded(hand: Any, seat: int, allowed: int) -> int:
         try:
-            return check(hand, seat, allowed)
+            kept = check(hand, seat, allowed)
         except PASS_THROUGH:
             raise
         except Exception as exc:
             raise PluginError(
                 f"play filter {f.name!r} ({owner}) failed in {rules!r}: {type(exc).__name__}: {exc}"
             ) from exc
+        if type(kept) is not int or kept < 0:
+            raise PluginError(
+                f"play filter {f.name!r} ({owner}) of {rules!r} returned {shown(kept, 40)}, "
+                "not a card mask (an int with a bit set for each card it allows)"
+            )
+        return kept
 
     return attrs.evolve(f, check=guarded, source=None)
 

@@ -16,6 +16,7 @@ from spadeskit.core.results import (
     MatchEnd,
     ScoreLine,
     Trick,
+    is_score_line,
 )
 from spadeskit.core.state import (
     Dealt,
@@ -117,15 +118,7 @@ class Scoring:
         for index, line in self.shared._answers(
             "spadeskit_score_hand", call, found, backwards=True
         ):
-            if (
-                not isinstance(line, ScoreLine)
-                or type(line.side) is not int
-                or line.side not in sides
-                or type(line.points) is not int
-                or type(line.bags) is not int
-                or (line.bag_text is not None and type(line.bag_text) is not str)
-                or line.kind not in LINE_KINDS
-            ):
+            if not is_score_line(line, len(sides)):
                 raise self.shared._bad(
                     "spadeskit_score_hand",
                     call,

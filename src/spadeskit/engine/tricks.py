@@ -86,9 +86,10 @@ class Tricks:
             seat = game.to_act
             assert seat is not None
             held = game.hands[seat]
-            mask = self.shared.check(game, seat, held)
-            if type(mask) is not int or mask & ~held or not mask:
-                raise self.shared._bad_filters(seat, held, mask)
+            got = self.shared.check(game, seat, held)
+            if type(got) is not int or got & ~held or not got:
+                raise self.shared._bad_filters(seat, held, got)
+            mask = got
             object.__setattr__(game, "_legal", mask)
         return int(mask)
 
@@ -99,7 +100,11 @@ class Tricks:
     def _breach(self, game: Any, seat: int, held: int, bit: int, index: int) -> Breach | None:
         proper = held
         for f in self.shared.advisory:
-            proper = f.check(game, seat, proper)
+            check: Any = f.check  # untyped: a plugin's answer is checked, not converted
+            got: object = check(game, seat, proper)
+            if type(got) is not int or got & ~proper:
+                raise self.shared._bad_filters(seat, held, got)
+            proper = got
             if not proper & bit:
                 return Breach(len(game.tricks), seat, index, f.name)
         return None
