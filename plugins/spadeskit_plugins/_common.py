@@ -12,7 +12,7 @@ from spadeskit.core.cards import Card, Suit
 from spadeskit.core.results import HandSummary
 from spadeskit.core.seating import CardRank, DealPlan, TableSpec
 from spadeskit.core.state import GameState, MatchState
-from spadeskit.plugin import Option, choice, int_range, optional
+from spadeskit.plugin import Option, choice, int_range, optional, side_contract
 
 
 def target_option(default: int) -> Option:
@@ -120,11 +120,6 @@ def each_bids_once(game: GameState, table: TableSpec) -> int | None:
     return None
 
 
-def is_nil(bid: Action | None) -> bool:
-    """Return whether a bid is a nil of any kind (``Bid(0)`` counts, for scorekeepers)."""
-    return isinstance(bid, (Nil, BlindNil)) or (isinstance(bid, Bid) and bid.tricks == 0)
-
-
 NIL_TRICKS = Option(
     "nil_tricks",
     "bags",
@@ -147,16 +142,12 @@ def contract_lines(
     takes no trick and loses it otherwise; what the nil bidder's tricks do is the
     ``nil_tricks`` option (``bags`` where a variant does not declare it).
     """
-    seats = table.sides[side]
     name = table.side_names[side]
     bids, books = summary.bids, summary.books
     mode = options.get("nil_tricks", "bags")
-    nils = [s for s in seats if is_nil(bids[s])]
-    bidders = [s for s in seats if s not in nils]
-    nil_books = sum(books[s] for s in nils)
-    contract = sum(b.tricks for s in bidders if isinstance(b := bids[s], Bid))
-    took = sum(books[s] for s in bidders) + (nil_books if mode == "partner" else 0)
-    made = took >= contract
+    counted = side_contract(summary, side, table.sides, mode)
+    nils, bidders = counted.nils, counted.bidders
+    contract, took, made = counted.bid, counted.took, counted.made
     lines = []
     bags = 0
     if bidders:

@@ -24,6 +24,7 @@ from spadeskit.plugin import (
     PluginInfo,
     choice,
     hookimpl,
+    is_nil,
 )
 
 from ._common import (
@@ -34,7 +35,6 @@ from ._common import (
     contract_lines,
     floor_option,
     individual_table,
-    is_nil,
     match_end,
     nil_and_bids,
     signed,

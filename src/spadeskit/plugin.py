@@ -33,6 +33,7 @@ from spadeskit.core.actions import (
     PickUp,
     Play,
     SeeCards,
+    is_nil,
 )
 from spadeskit.core.cards import (
     BIG_JOKER,
@@ -50,13 +51,16 @@ from spadeskit.core.cards import (
 )
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.results import (
+    LINE_KINDS,
     BookTransfer,
     HandResult,
     HandScore,
     HandSummary,
     MatchEnd,
     ScoreLine,
+    SideContract,
     Trick,
+    side_contract,
 )
 from spadeskit.core.seating import CardRank, Contract, DealPlan, FrozenMap, Step, TableSpec
 from spadeskit.core.state import GameState, HandState, MatchState, Phase
@@ -68,6 +72,7 @@ from spadeskit.engine.authoring import __all__ as _names
 __all__ = [
     *_names,
     "BIG_JOKER",
+    "LINE_KINDS",
     "LITTLE_JOKER",
     "STANDARD_DECK",
     "Action",
@@ -96,6 +101,7 @@ __all__ = [
     "Play",
     "ScoreLine",
     "SeeCards",
+    "SideContract",
     "SpadesError",
     "Step",
     "Suit",
@@ -105,8 +111,10 @@ __all__ = [
     "View",
     "card_at",
     "cards_of",
+    "is_nil",
     "iter_mask",
     "mask_of",
     "parse_card",
     "parse_cards",
+    "side_contract",
 ]

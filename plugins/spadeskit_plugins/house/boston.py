@@ -10,12 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from spadeskit import Bid, ScoreLine
+from spadeskit import ScoreLine
 from spadeskit.core.results import HandSummary
 from spadeskit.core.seating import TableSpec
-from spadeskit.plugin import Option, PluginInfo, hookimpl, int_range
-
-from .._common import is_nil
+from spadeskit.plugin import Option, PluginInfo, hookimpl, int_range, side_contract
 
 PLUGIN = PluginInfo(
     name="boston",
@@ -58,13 +56,12 @@ def spadeskit_score_hand(
 ) -> Sequence[ScoreLine]:
     lines = []
     bonus = options["boston_bonus"]
-    for side, seats in enumerate(table.sides):
-        bidders = [s for s in seats if not is_nil(summary.bids[s])]
-        contract = sum(b.tricks for s in bidders if isinstance(b := summary.bids[s], Bid))
-        if contract != 13:
+    for side in range(len(table.sides)):
+        counted = side_contract(summary, side, table.sides)  # a nil's books never count
+        if counted.bid != 13:
             continue
         name = table.side_names[side]
-        if sum(summary.books[s] for s in bidders) >= 13:
+        if counted.made:
             lines.append(ScoreLine(side, bonus, f"{name} made a Boston: {bonus:+d}", kind="bonus"))
         else:
             lines.append(

@@ -13,9 +13,7 @@ from typing import Any
 from spadeskit import ScoreLine
 from spadeskit.core.results import HandSummary
 from spadeskit.core.seating import TableSpec
-from spadeskit.plugin import Option, PluginInfo, hookimpl, int_range
-
-from .._common import is_nil
+from spadeskit.plugin import Option, PluginInfo, hookimpl, int_range, is_nil
 
 PLUGIN = PluginInfo(
     name="partnership-nil",

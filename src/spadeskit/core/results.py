@@ -8,12 +8,12 @@ rules: its summaries have no tricks, and only a rule that reads them cannot scor
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
-from spadeskit.core.actions import Action
+from spadeskit.core.actions import Action, Bid, is_nil
 from spadeskit.core.cards import Card, card_at
 from spadeskit.core.errors import PluginError, SpadesError, shown
 from spadeskit.core.seating import FrozenMap
@@ -25,8 +25,10 @@ __all__ = [
     "HandSummary",
     "MatchEnd",
     "ScoreLine",
+    "SideContract",
     "Trick",
     "is_score_line",
+    "side_contract",
 ]
 
 
@@ -115,6 +117,60 @@ class HandSummary:
             f"transfers={self.transfers!r}, trump={self.trump!r}, declarer={self.declarer!r}, "
             f"points={self.points!r}, extra={self.extra!r})"
         )
+
+
+@attrs.frozen
+class SideContract:
+    """A side's contract in a hand and the books that count for it, as
+    :func:`side_contract` reads them from a :class:`HandSummary`."""
+
+    side: int
+    bid: int
+    """The sum of the side's contract bids (every :class:`~spadeskit.core.actions.Bid`,
+    a plugin's subclass of it included; nils add nothing)."""
+    bidders: tuple[int, ...]
+    """The side's seats that did not bid nil, in seat order."""
+    nils: tuple[int, ...]
+    """The side's seats that bid nil or blind nil, in seat order."""
+    took: int
+    """The books that count toward the contract."""
+
+    @property
+    def made(self) -> bool:
+        """Whether the counted books reach the contract (a side of nils only: yes)."""
+        return self.took >= self.bid
+
+    @property
+    def over(self) -> int:
+        """The counted books beyond the contract (overtricks, bags), 0 when set."""
+        return max(0, self.took - self.bid)
+
+
+def side_contract(
+    summary: HandSummary, side: int, sides: Sequence[Sequence[int]], nil_tricks: str = "bags"
+) -> SideContract:
+    """Return ``side``'s contract in the hand ``summary`` sums up: the sum of its seats'
+    non-nil bids, and the books that count for it.
+
+    ``sides`` is the table's partnerships (``table.sides``).  A nil is a
+    :class:`~spadeskit.core.actions.Nil` or :class:`~spadeskit.core.actions.BlindNil`
+    (:func:`~spadeskit.core.actions.is_nil`; a ``Bid(0)``, where a variant offers one,
+    is a contract of nothing).  A nil bidder's books count for the contract only with
+    ``nil_tricks="partner"`` (the standard option of that name).
+
+    >>> from spadeskit.core.actions import Bid, Nil
+    >>> summary = HandSummary((Bid(4), Bid(3), Nil(), Bid(2)), (5, 3, 1, 4))
+    >>> c = side_contract(summary, 0, ((0, 2), (1, 3)))
+    >>> c.bid, c.bidders, c.nils, c.took, c.made, c.over
+    (4, (0,), (2,), 5, True, 1)
+    """
+    seats = sides[side]
+    bids, books = summary.bids, summary.books
+    nils = tuple(s for s in seats if is_nil(bids[s]))
+    bidders = tuple(s for s in seats if s not in nils)
+    bid = sum(b.tricks for s in bidders if isinstance(b := bids[s], Bid))
+    took = sum(books[s] for s in (seats if nil_tricks == "partner" else bidders))
+    return SideContract(side, bid, bidders, nils, took)
 
 
 LINE_KINDS: tuple[str, ...] = (
