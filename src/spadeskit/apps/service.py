@@ -293,13 +293,26 @@ class Table:
             return self._told.events(self._audience(seat), since)
 
     def view(self, seat: int | None) -> View:
-        """Return ``seat``'s view of the game now (``None``: a spectator's)."""
+        """Return ``seat``'s view of the game now (``None``: a spectator's), built once
+        per change of the game."""
         with self._lock:
-            return self.game.view(seat)
+            if seat is not None and not (
+                type(seat) is int and 0 <= seat < self.rules.table.players
+            ):
+                return self.game.view(seat)  # which refuses it as a game does
+            return self._told.views.view(self.game, seat)
 
     def view_json(self, seat: int | None) -> dict[str, Any]:
         """Return ``seat``'s view as JSON data, with a label beside each legal action."""
         return self.view(seat).to_json()
+
+    def view_text(self, seat: int | None) -> str:
+        """Return :meth:`view_json`'s data as JSON text, built once per change of the
+        game for each seat and once for every spectator (what a server sends; see
+        :class:`~spadeskit.apps.viewtexts.ViewTexts`)."""
+        with self._lock:
+            self._audience(seat)
+            return self._told.views.text(self.game, seat)
 
     def record(self) -> dict[str, Any]:
         """Return the game's record, signed with the table's key if it has one."""
