@@ -23,11 +23,12 @@ class ViewTexts:
     change costs one view and one text per audience however many clients read them.
 
     A view's JSON holds every event of the hand so far; each event is turned into JSON
-    once and its text kept beside it for the next view of the same audience, so an
-    update costs its new events, not the whole hand again.  An event is a frozen value,
-    so the kept text of the same event object is its text; an event the view shows
-    differently (a sealed bid, then the bid) is a different object and is turned into
-    JSON anew.  Texts are strings and views frozen: nothing handed out changes later.
+    once, and the next text of the same audience takes the events' texts from the last
+    one, so an update costs its new events, not the whole hand again.  An event is a
+    frozen value, so the same event objects have the same text; when the view shows an
+    earlier event differently (a sealed bid, then the bid: another object) or a new
+    hand begins, the events are turned into JSON anew.  Texts are strings and views
+    frozen: nothing handed out changes later.
 
     Not thread-safe on its own: the :class:`~spadeskit.apps.service.Table` that owns it
     holds its lock around every call.
@@ -37,7 +38,8 @@ class ViewTexts:
         self._game: GameState | None = None
         self._views: dict[Audience, View] = {}
         self._texts: dict[Audience, str] = {}
-        self._events: dict[Audience, tuple[tuple[Event, ...], list[str]]] = {}
+        # Per audience: the events of its last text, the text, where its events begin.
+        self._events: dict[Audience, tuple[tuple[Event, ...], str, int]] = {}
 
     def view(self, game: GameState, audience: Audience) -> View:
         """Return ``audience``'s view of ``game`` (the seat is checked by the caller)."""
@@ -59,12 +61,17 @@ class ViewTexts:
 
     def _text(self, view: View, audience: Audience) -> str:
         events = view.events
-        kept, texts = self._events.get(audience, ((), []))
-        fresh = [
-            texts[i] if i < len(kept) and kept[i] is event else json.dumps(event.to_json())
-            for i, event in enumerate(events)
-        ]
-        self._events[audience] = (events, fresh)
+        kept, last, start = self._events.get(audience, ((), "", 0))
+        old = len(kept)
+        if old <= len(events) and all(a is b for a, b in zip(kept, events, strict=False)):
+            joined = last[start:-2]  # the kept events' texts, as the last text has them
+        else:  # an event shown otherwise now (a sealed bid opened), or a new hand
+            joined, old = "", 0
+        fresh = ", ".join(json.dumps(event.to_json()) for event in events[old:])
+        joined = f"{joined}, {fresh}" if joined and fresh else joined or fresh
         data = attrs.evolve(view, events=()).to_json()
         del data["events"]
-        return f'{json.dumps(data)[:-1]}, "events": [{", ".join(fresh)}]}}'
+        head = f'{json.dumps(data)[:-1]}, "events": ['
+        text = f"{head}{joined}]}}"
+        self._events[audience] = (events, text, len(head))
+        return text
