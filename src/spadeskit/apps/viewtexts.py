@@ -42,7 +42,9 @@ class ViewTexts:
         self._events: dict[Audience, tuple[tuple[Event, ...], str, int]] = {}
 
     def view(self, game: GameState, audience: Audience) -> View:
-        """Return ``audience``'s view of ``game`` (the seat is checked by the caller)."""
+        """Return ``audience``'s view of ``game``."""
+        if audience is not None and not (type(audience) is int and 0 <= audience < len(game.hands)):
+            return game.view(audience)  # which refuses a seat the game does not have
         if game is not self._game:
             self._game, self._views, self._texts = game, {}, {}
         view = self._views.get(audience)
