@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 import pytest
@@ -10,6 +11,30 @@ import spadeskit
 from spadeskit import GameState, Play
 
 pytest_plugins = ["pytester"]
+
+POSTGRES = os.environ.get("TABLESTORE_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+"""The PostgreSQL server the store's tests use (a libpq URL)."""
+
+
+def fresh_postgres() -> str:
+    """Return :data:`POSTGRES` with the store's tables dropped; skip the test if no
+    server answers there (or psycopg is missing), or fail it under
+    ``TABLESTORE_NEEDS_POSTGRES=1`` (CI, which starts a server)."""
+    needed = os.environ.get("TABLESTORE_NEEDS_POSTGRES") == "1"
+    try:
+        import psycopg
+    except ImportError:
+        if needed:
+            pytest.fail("psycopg is missing: pip install -e '.[postgres]'")
+        pytest.skip("needs psycopg (the postgres extra)")
+    try:
+        with psycopg.connect(POSTGRES, connect_timeout=3) as db:
+            db.execute("DROP TABLE IF EXISTS spadeskit_tables, spadeskit_actions")
+    except psycopg.OperationalError as exc:
+        if needed:
+            pytest.fail(f"no PostgreSQL server at {POSTGRES}: {exc}")
+        pytest.skip(f"no PostgreSQL server at {POSTGRES} (set TABLESTORE_POSTGRES)")
+    return POSTGRES
 
 
 def shipped(kind: str) -> list[str]:

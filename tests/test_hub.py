@@ -1,7 +1,8 @@
 """The Hub an asyncio server puts in front of a table (spadeskit.apps.hub): a client that
 never reads is dropped without slowing the others, a flood is answered too-fast and
 does not stall other clients, spectators share one update, bots move at the server's
-pace (issue 51)."""
+pace, nothing is written once a connection is closing and nothing is taken from a
+dropped client (issue 51)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,14 @@ class Socket:
     """A transport that keeps what it was sent, as messages; ``stuck`` never sends
     anything, as a peer that does not read."""
 
-    def __init__(self, stuck: bool = False) -> None:
+    def __init__(self, stuck: bool = False, deaf: bool = False) -> None:
         self.sent: list[dict[str, Any]] = []
         self.stuck = stuck
+        self.deaf = deaf  # never answers a closing handshake
         self.waiting = 0
         self.closed = False
+        self.aborted = False
+        self.open = True  # as the websocket library sees it
 
     def write(self, data: bytes) -> None:
         if self.stuck:
@@ -44,10 +48,19 @@ class Socket:
         return self.closed
 
     def abort(self) -> None:
-        self.closed = True
+        self.closed = self.aborted = True
 
     async def close(self) -> None:
+        self.open = False
+        if self.deaf:
+            await asyncio.sleep(60)
         self.closed = True
+
+    def is_open(self) -> bool:
+        return self.open
+
+    def get_extra_info(self, name: str) -> None:
+        return None
 
 
 def table(**kwargs: Any) -> spadeskit.Table:
@@ -121,6 +134,67 @@ def test_a_bots_only_table_moves_at_the_servers_pace() -> None:
         await asyncio.sleep(0.5)
         moves = len(hub.table.record()["actions"])
         assert 3 <= moves <= 12
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_nothing_is_written_once_the_library_has_begun_to_close() -> None:
+    """A websocket library that has sent its closing frame (a peer's close answered)
+    gets no data frame after it: the hub drops the client and writes nothing more."""
+
+    async def main() -> None:
+        hub = Hub(table())
+        ann, bob = Socket(), Socket()
+        first = hub.connect(ann, ann.close, ann.is_open)  # type: ignore[arg-type]
+        other = hub.connect(bob, bob.close, bob.is_open)  # type: ignore[arg-type]
+        await hub.receive(first, '{"join": "Ann", "seat": 0}')
+        await hub.receive(other, '{"watch": true}')
+        ann.open = False  # the library answered Ann's close frame
+        written = len(ann.sent)
+        await hub.receive(other, '{"hello": 1}')
+        hub.table.act(hub.table.to_act, "3")  # type: ignore[arg-type]
+        hub.broadcast()
+        assert len(ann.sent) == written and first.closed and first not in hub.clients
+        assert bob.sent[-1]["events"][0]["text"] == "E bids 3"
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_a_dropped_client_is_not_read_and_its_connection_takes_nothing() -> None:
+    """After a drop (here: too much waiting for it), what the client still sends before
+    its socket closes is ignored, and its connection refuses everything ``closed``:
+    the seat may have a new connection by then, and one seat has one."""
+
+    async def main() -> None:
+        hub = Hub(table(), buffer=10)
+        slow = Socket(stuck=True)
+        client = hub.connect(slow, slow.close)  # type: ignore[arg-type]
+        await hub.receive(client, '{"join": "Ann", "seat": 1}')
+        assert client.closed  # its join's update did not fit
+        before = hub.table.game
+        await hub.receive(client, '{"act": "3"}')
+        assert hub.table.game is before
+        replies, changed = client.connection.receive({"act": "3"})
+        assert replies[0]["error"]["code"] == "closed" and not changed
+        assert hub.table.game is before
+        await asyncio.sleep(0.01)
+        assert slow.closed and not slow.aborted  # closed politely, in a task of the hub
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_a_peer_that_does_not_answer_the_closing_handshake_is_cut_off() -> None:
+    async def main() -> None:
+        hub = Hub(table(), buffer=10, close_timeout=0.05)
+        deaf = Socket(stuck=True, deaf=True)
+        client = hub.connect(deaf, deaf.close)  # type: ignore[arg-type]
+        await hub.receive(client, '{"watch": true}')
+        assert client.closed and not deaf.aborted
+        await asyncio.sleep(0.2)
+        assert deaf.aborted
         await hub.close()
 
     asyncio.run(main())

@@ -3,6 +3,7 @@ a hand as an event, structured refusals, and a table rebuilt from its record."""
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 import threading
@@ -273,6 +274,33 @@ def test_streams_never_show_a_seat_what_it_may_not_know(
     play(table, random.Random(seed), moves=200)
     for seat in (*range(table.rules.table.players), None):
         assert not hidden_cards_of_others(table.events(seat)[0], seat)
+
+
+@pytest.mark.parametrize(
+    ("variant", "house", "options"),
+    [
+        ("standard", ["hidden-bids", "blind-nil"], {"floor": -10000}),
+        ("two-handed", ["hidden-bids"], {"floor": -10000}),
+        ("cutthroat", ["spades-anytime"], {"floor": -10000}),
+    ],
+)
+def test_a_view_text_is_the_json_of_the_seats_own_view_after_every_action(
+    variant: str, house: list[str], options: dict[str, Any]
+) -> None:
+    """The text a table keeps of each audience's view (built once per change, the
+    hand's events turned into JSON once each) is, whenever asked, the JSON of the view
+    the game gives that seat now: sealed bids, passed and drawn cards as that seat may
+    see them, across a new deal; an audience may skip changes."""
+    table = spadeskit.Table(spadeskit.load_rules(variant, house, options), seed=3)
+    rng = random.Random(3)
+    audiences = (*range(table.rules.table.players), None)
+    for _ in range(64):  # into the next hand's auction
+        for audience in audiences:
+            if rng.random() < 0.4:
+                fresh = table.game.view(audience).to_json()
+                assert json.loads(table.view_text(audience)) == fresh
+        play(table, rng, moves=1)
+    assert table.game.number == 1 and not table.game.is_over
 
 
 def test_the_table_says_whose_turn_it_is_and_keeps_each_seats_cursor() -> None:

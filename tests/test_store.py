@@ -8,7 +8,6 @@ The PostgreSQL store runs the same tests against the server in ``TABLESTORE_POST
 
 from __future__ import annotations
 
-import os
 import random
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -19,23 +18,16 @@ import pytest
 
 import spadeskit
 from spadeskit.apps.store import PostgresStore, SQLiteStore, StoreError, TableStore
+from tests.conftest import POSTGRES, fresh_postgres
 
 KEY = "a server key of sixteen bytes or more"
-POSTGRES = os.environ.get("TABLESTORE_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 Opener = Callable[..., TableStore]
 
 
 def postgres_opener() -> Opener:
-    psycopg = pytest.importorskip("psycopg")
-    try:
-        with psycopg.connect(POSTGRES, connect_timeout=3) as db:
-            db.execute("DROP TABLE IF EXISTS spadeskit_tables, spadeskit_actions")
-    except psycopg.OperationalError as exc:
-        if os.environ.get("TABLESTORE_NEEDS_POSTGRES") == "1":
-            pytest.fail(f"no PostgreSQL server at {POSTGRES}: {exc}")
-        pytest.skip(f"no PostgreSQL server at {POSTGRES} (set TABLESTORE_POSTGRES)")
-    return lambda **kw: PostgresStore(POSTGRES, key=KEY, **kw)
+    url = fresh_postgres()
+    return lambda **kw: PostgresStore(url, key=KEY, **kw)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -100,10 +92,12 @@ def test_an_action_is_in_the_store_before_act_returns(open_store: Opener) -> Non
     store = open_store()
     table = spadeskit.Table(spadeskit.load_rules("standard"), key=KEY)
     name = store.add(table)
+    reader = open_store()  # another server reading the same database
     rng = random.Random(5)
-    for _ in range(70):
+    for n in range(62):
         play(table, rng, moves=1)
-        assert open_store().load()[name].game == table.game
+        if n < 6 or n >= 50:  # the first actions, and those round a new deal (56)
+            assert reader.load()[name].game == table.game
 
 
 def test_a_failed_write_refuses_the_action_and_changes_nothing(open_store: Opener) -> None:
@@ -166,3 +160,60 @@ def test_a_store_refuses_a_table_it_could_not_rebuild(open_store: Opener) -> Non
     name = store.add(spadeskit.Table(rules, key=KEY))
     with pytest.raises(StoreError):
         store.add(spadeskit.Table(rules, key=KEY), name)
+
+
+def test_a_write_the_database_refuses_is_store_failed_and_changes_nothing(tmp_path: Path) -> None:
+    store = SQLiteStore(str(tmp_path / "t.db"), key=KEY)
+    table = spadeskit.Table(spadeskit.load_rules("standard"), key=KEY)
+    store.add(table)
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full
+    before, cursor = table.game, table.events(None)[1]
+    with pytest.raises(StoreError) as caught:
+        for _ in range(200):
+            table.act(table.to_act, table.game.legal_actions()[0])  # type: ignore[arg-type]
+            before, cursor = table.game, table.events(None)[1]
+    assert caught.value.code == "store-failed" and "full" in str(caught.value)
+    assert table.game is before and table.events(None)[1] == cursor
+    store._db.execute(f"PRAGMA max_page_count = {pages * 100}")  # space again
+    table.act(table.to_act, table.game.legal_actions()[0])  # type: ignore[arg-type]
+    assert SQLiteStore(str(tmp_path / "t.db"), key=KEY).load().popitem()[1].game == table.game
+
+
+def test_two_servers_writing_one_table_agree_or_are_refused(open_store: Opener) -> None:
+    """The same action written again in its place (a write whose answer was lost) is
+    accepted; another action in a place already written is refused ``store-failed``."""
+    first, second = open_store(), open_store()
+    table = spadeskit.Table(spadeskit.load_rules("standard"), key=KEY)
+    name = first.add(table)
+    table.act(table.to_act, "3")  # type: ignore[arg-type]
+    other = second.load()[name]
+    table.act(table.to_act, "4")  # type: ignore[arg-type]
+    other.act(other.to_act, "4")  # type: ignore[arg-type]  # already there: accepted
+    assert other.game == table.game
+    table.act(table.to_act, "2")  # type: ignore[arg-type]
+    before = other.game
+    with pytest.raises(StoreError) as caught:
+        other.act(other.to_act, "5")  # type: ignore[arg-type]
+    assert caught.value.code == "store-failed" and other.game is before
+    assert open_store().load()[name].game == table.game
+
+
+def test_a_broken_database_connection_is_store_failed_then_reconnected() -> None:
+    opener = postgres_opener()
+    psycopg = pytest.importorskip("psycopg")
+    store, reader = opener(), opener()
+    try:
+        table = spadeskit.Table(spadeskit.load_rules("standard"), key=KEY)
+        name = store.add(table)
+        with psycopg.connect(POSTGRES, autocommit=True) as admin:  # the server drops it
+            admin.execute("SELECT pg_terminate_backend(%s)", (store._db.info.backend_pid,))
+        before = table.game
+        with pytest.raises(StoreError) as caught:
+            table.act(table.to_act, "3")  # type: ignore[arg-type]
+        assert caught.value.code == "store-failed" and table.game is before
+        table.act(table.to_act, "3")  # type: ignore[arg-type]  # connected again
+        assert reader.load()[name].game == table.game
+    finally:
+        store.close()
+        reader.close()

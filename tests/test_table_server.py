@@ -1,6 +1,9 @@
 """The example table server (examples/table_server.py) driven through real websockets on
 localhost: four seats and a spectator play a whole hand; no client ever receives
-another seat's hidden cards (the ``server`` extra; CI installs it and runs this file)."""
+another seat's hidden cards; the server killed mid-hand comes back with everything, on
+SQLite and on PostgreSQL; the hub's frames are what a websocket library reads, and a
+client that never reads is dropped (the ``server`` extra; CI installs it and runs this
+file, with a PostgreSQL server)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +27,8 @@ websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
 import spadeskit  # noqa: E402
+from spadeskit.apps.hub import frame  # noqa: E402
+from tests.conftest import fresh_postgres  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "table_server.py"
 KEY = "a server key of sixteen bytes or more"
@@ -167,9 +173,9 @@ class Player:
         raise AssertionError(f"no {key} message")
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[str], int]:
+def start_server(store: list[str]) -> tuple[subprocess.Popen[str], int]:
     process = subprocess.Popen(
-        [sys.executable, str(EXAMPLE), "--port", "0", "--db", db, "--bots", "3", "--bot-pace", "0"],
+        [sys.executable, str(EXAMPLE), "--port", "0", *store, "--bots", "3", "--bot-pace", "0"],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -201,13 +207,21 @@ async def play_until(players: dict[int, Player], done: Any, rng: random.Random) 
     raise AssertionError("the table stopped")
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
 def test_a_server_killed_mid_hand_restarts_with_every_table_seat_and_stream(
-    tmp_path: Path,
+    tmp_path: Path, kind: str
 ) -> None:
-    """kill -9 of the server process mid-hand, then a restart on the same SQLite file:
-    every seat comes back with its token, every stream is as it was (every event a
-    client was sent is still there, in place), and the hand plays on."""
+    """kill -9 of the server process mid-hand, then a restart on the same store (a
+    SQLite file, or a PostgreSQL database): every seat comes back with its token, every
+    stream is as it was (every event a client was sent is still there, in place), and
+    the hand plays on."""
     db = str(tmp_path / "table.db")
+    if kind == "postgres":
+        dsn, key_file = fresh_postgres(), str(tmp_path / "table.key")
+        store = ["--postgres", dsn, "--key-file", key_file]
+    else:
+        store, key_file = ["--db", db], db + ".key"  # the key beside the file, by default
     rng = random.Random(7)
 
     async def before_the_kill(
@@ -250,13 +264,13 @@ def test_a_server_killed_mid_hand_restarts_with_every_table_seat_and_stream(
         got[None] = spectator.events
         return got
 
-    process, port = start_server(db)
+    process, port = start_server(store)
     try:
         before, tokens = asyncio.run(before_the_kill(port))
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(10)
-    process, port = start_server(db)
+    process, port = start_server(store)
     try:
         after = asyncio.run(after_the_restart(port, tokens))
     finally:
@@ -265,8 +279,99 @@ def test_a_server_killed_mid_hand_restarts_with_every_table_seat_and_stream(
     for who, events in before.items():
         assert events and after[who][: len(events)] == events, who
         assert any(e["type"] == "hand-ended" for e in after[who][len(events) :])
-    key = (Path(db + ".key")).read_text().strip()
-    table = spadeskit.SQLiteStore(db, key=key).load()["main"]
+    key = Path(key_file).read_text().strip()
+    kept = spadeskit.PostgresStore(dsn, key=key) if kind == "postgres" else None
+    kept = kept or spadeskit.SQLiteStore(db, key=key)
+    table = kept.load()["main"]
+    kept.close()
     assert table.game.number == 1 and table.bots == {3: "simple"}
     for who in before:
         assert table.events(who)[0][: len(after[who])] == after[who]
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 200_000])
+def test_the_hubs_frames_are_what_a_websocket_library_reads(size: int) -> None:
+    """RFC 6455's three length forms, parsed by the websockets library's own reader: a
+    final, unmasked, uncompressed text frame holding exactly the text."""
+    from websockets.frames import Frame, Opcode
+    from websockets.streams import StreamReader
+
+    text = "x" * size if size != 200_000 else "é♠" * (size // 5)
+    reader = StreamReader()
+    reader.feed_data(frame(text))
+    reader.feed_eof()
+    with pytest.raises(StopIteration) as parsed:
+        next(Frame.parse(reader.read_exact, mask=False))
+    got = parsed.value.value
+    assert got.opcode is Opcode.TEXT and got.fin and not (got.rsv1 or got.rsv2 or got.rsv3)
+    assert got.data.decode("utf-8") == text and not reader.buffer
+
+
+def never_reading_spectator(port: int) -> socket.socket:
+    """Open a websocket by hand with a tiny receive buffer, ask to watch, and read no
+    more (until the test looks)."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.connect(("127.0.0.1", port))
+    raw.sendall(
+        (
+            f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    payload, mask = b'{"watch": true}', b"\x01\x02\x03\x04"
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    raw.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+    return raw
+
+
+@pytest.mark.slow
+def test_a_spectator_that_never_reads_is_closed_and_the_table_plays_on(tmp_path: Path) -> None:
+    """A real socket that stops reading: the server drops it once what waits for it is
+    past the limit, and closes it (politely, or cut off when the closing handshake
+    gets no answer), while a spectator who reads gets every update of a bots-only
+    table."""
+    example = load_example()
+    store = spadeskit.SQLiteStore(str(tmp_path / "table.db"), key=KEY)
+    rules = spadeskit.load_rules("standard", [], {"floor": -2000})
+    new = {"rules": rules, "bots": dict.fromkeys(range(4), "random")}
+
+    async def main() -> tuple[int, bool, int]:
+        started = asyncio.Event()
+        server = asyncio.create_task(example.run(0, store, new, started, buffer=20_000))
+        await started.wait()
+        port = started.port  # type: ignore[attr-defined]
+        stuck = never_reading_spectator(port)
+        watcher = Player(await connect(f"ws://127.0.0.1:{port}"))
+        await watcher.socket.send(json.dumps({"watch": True}))
+        for _ in range(1000):
+            if len(watcher.updates) >= 150:
+                break
+            await asyncio.sleep(0.01)
+        cursors = [u["cursor"] for u in watcher.updates]
+        assert len(cursors) >= 150 and cursors == sorted(set(cursors))
+        stuck.setblocking(False)
+        got, ended = 0, False
+        for _ in range(500):  # read what was sent to it until the server closes it
+            try:
+                chunk = stuck.recv(1 << 16)
+            except BlockingIOError:
+                await asyncio.sleep(0.01)
+                continue
+            except ConnectionResetError:
+                chunk = b""
+            got += len(chunk)
+            if not chunk:
+                ended = True
+                break
+        stuck.close()
+        await watcher.socket.close()
+        server.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await server
+        return got, ended, sum(len(json.dumps(u)) for u in watcher.updates)
+
+    got, ended, read_by_the_watcher = asyncio.run(main())
+    store.close()
+    assert ended and got < read_by_the_watcher / 2

@@ -1,6 +1,8 @@
 """Fixtures: the web table's server on a free localhost port (in a thread with its own
-event loop) and a headless Chromium driven by Selenium, both from the system's
-packages (Debian's chromium and chromium-driver); nothing downloads a browser."""
+event loop), a headless Chromium driven by Selenium, both from the system's packages
+(Debian's chromium and chromium-driver; nothing downloads a browser), and the
+PostgreSQL server in ``TABLESTORE_POSTGRES`` for the store (skipped without one,
+unless ``TABLESTORE_NEEDS_POSTGRES=1``, as in CI)."""
 
 from __future__ import annotations
 
@@ -80,3 +82,24 @@ def browser() -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture
+def postgres() -> str:
+    """Return the PostgreSQL server's URL, the tables' store emptied."""
+    url = os.environ.get("TABLESTORE_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+    needed = os.environ.get("TABLESTORE_NEEDS_POSTGRES") == "1"
+    try:
+        import psycopg
+    except ImportError:
+        if needed:
+            pytest.fail("psycopg is missing: pip install 'spadeskit[postgres]'")
+        pytest.skip("needs psycopg (spadeskit's postgres extra)")
+    try:
+        with psycopg.connect(url, connect_timeout=3) as db:
+            db.execute("DROP TABLE IF EXISTS spadeskit_tables, spadeskit_actions")
+    except psycopg.OperationalError as exc:
+        if needed:
+            pytest.fail(f"no PostgreSQL server at {url}: {exc}")
+        pytest.skip(f"no PostgreSQL server at {url} (set TABLESTORE_POSTGRES)")
+    return url

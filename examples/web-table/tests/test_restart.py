@@ -1,5 +1,6 @@
-"""The web table killed with SIGKILL mid-hand and restarted on the same SQLite file: the
-table, its seat and its stream are all back, and the hand plays on."""
+"""The web table killed with SIGKILL mid-hand and restarted on the same store (a SQLite
+file, or a PostgreSQL database): the table, its seat and its stream are all back, and
+the hand plays on."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 
 def free_port() -> int:
@@ -25,9 +27,9 @@ def free_port() -> int:
         return port
 
 
-def start(db: str, port: int) -> subprocess.Popen[bytes]:
+def start(store: list[str], port: int) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "spadeskit_web_table.server", "--port", str(port)]
-    process = subprocess.Popen([*command, "--db", db, "--bot-pace", "0"])
+    process = subprocess.Popen([*command, *store, "--bot-pace", "0"])
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -63,8 +65,16 @@ def events(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for m in messages if "events" in m for e in m["events"]]
 
 
-def test_a_killed_web_table_comes_back_with_its_table_seat_and_stream(tmp_path: Path) -> None:
-    db = str(tmp_path / "tables.db")
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_killed_web_table_comes_back_with_its_table_seat_and_stream(
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
+) -> None:
+    if kind == "postgres":
+        dsn = request.getfixturevalue("postgres")
+        store = ["--postgres", dsn, "--key-file", str(tmp_path / "tables.key")]
+    else:
+        store = ["--db", str(tmp_path / "tables.db")]
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     rng = random.Random(3)
@@ -76,7 +86,7 @@ def test_a_killed_web_table_comes_back_with_its_table_seat_and_stream(tmp_path: 
                 name: str = (await reply.json())["table"]
                 return name
 
-    process = start(db, port)
+    process = start(store, port)
     try:
         table = asyncio.run(create())
         before = asyncio.run(
@@ -86,7 +96,7 @@ def test_a_killed_web_table_comes_back_with_its_table_seat_and_stream(tmp_path: 
         os.kill(process.pid, signal.SIGKILL)
         process.wait(10)
     token = before[0]["token"]
-    process = start(db, port)
+    process = start(store, port)
     try:
         after = asyncio.run(
             play(

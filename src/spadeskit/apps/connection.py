@@ -106,6 +106,8 @@ class Connection:
         self.replaced = False
         """Whether a newer connection took this one's seat: send its last
         :meth:`update` (which says so) and close it."""
+        self.closed = False
+        """Whether :meth:`close` was called: every message is then refused ``closed``."""
 
     def receive(
         self, message: str | bytes | Mapping[str, Any]
@@ -114,6 +116,10 @@ class Connection:
         table changed (then send every client of the table its :meth:`update`).  Nothing
         a client sends makes it raise."""
         try:
+            if self.closed:
+                raise SeatError(
+                    "this connection is closed: open a new one (and rejoin)", code="closed"
+                )
             request = self._read(message)
             if "act" in request:
                 if self.seat is None or self.replaced:
@@ -189,24 +195,37 @@ class Connection:
         """Return this client's events since its last update, its view now and its
         cursor; ``{}`` before it has joined or started watching.  A connection whose seat
         a newer one took gets ``{"error": {"code": "replaced", ...}}`` instead."""
+        text = self.update_text()
+        return {} if text is None else dict(json.loads(text))
+
+    def update_text(self) -> str | None:
+        """Return :meth:`update` as JSON text, what a server sends (``None`` where
+        :meth:`update` is ``{}``): the view's text is the table's, built once per change
+        for the seat (or for every spectator; see
+        :meth:`~spadeskit.apps.service.Table.view_text`)."""
         if self.replaced:
             gone = SeatError(
                 "this seat was taken by a newer connection with its token", code="replaced"
             )
-            return {"error": gone.to_json()}
+            return json.dumps({"error": gone.to_json()})
         if not self.attached:
-            return {}
-        if self.seat is None:
-            since = self.cursor if self._since is None else self._since
-            events, self.cursor = self.table.events(None, since)
-        else:
-            events = self.table.news(self.seat, since=self._since)
-            self.cursor = self.table.cursor(self.seat)
-        self._since = None
-        return {"events": events, "view": self.table.view_json(self.seat), "cursor": self.cursor}
+            return None
+        with self.table._lock:  # the events and the view of one moment
+            if self.seat is None:
+                since = self.cursor if self._since is None else self._since
+                events, self.cursor = self.table.events(None, since)
+            else:
+                events = self.table.news(self.seat, since=self._since)
+                self.cursor = self.table.cursor(self.seat)
+            self._since = None
+            view = self.table.view_text(self.seat)
+        return f'{{"events": {json.dumps(events)}, "view": {view}, "cursor": {self.cursor}}}'
 
     def close(self) -> None:
         """Say that the client is gone: its seat counts as abandoned from now (see
-        :meth:`spadeskit.apps.service.Table.reap`), unless a newer connection holds it."""
+        :meth:`spadeskit.apps.service.Table.reap`), unless a newer connection holds it,
+        and nothing it sends is taken from now on (``closed``): another connection may
+        hold the seat next."""
+        self.closed = True
         if self.seat is not None:
             self.table.detach(self.seat, self)

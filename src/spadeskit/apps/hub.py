@@ -4,17 +4,23 @@ one client.
 A :class:`Hub` carries the messages of one :class:`~spadeskit.apps.service.Table`'s clients for a
 websocket server (the ``websockets`` library, aiohttp), whatever the library: the server
 gives it each client's transport (the connection's :class:`asyncio.WriteTransport`,
-after the websocket handshake) and a coroutine that closes the connection, and every
-message the client sends; the hub answers through :class:`~spadeskit.Connection` and
-keeps the promises a public server must keep:
+after the websocket handshake), a coroutine that closes the connection and a test of
+whether the library still has it open, and every message the client sends; the hub
+answers through :class:`~spadeskit.Connection` and keeps the promises a public server
+must keep:
 
 * **Bounded sends.**  The hub writes each message as a websocket frame straight to the
   client's transport, without waiting: a client that does not read fills its buffers,
-  and once more than :attr:`Hub.buffer` bytes wait to be sent to it, it is dropped
-  (closed).  Nobody else waits for it.
+  and once more than :attr:`Hub.buffer` bytes wait to be sent to it, it is dropped:
+  nothing more is written to it or read from it, and it is closed (politely for
+  :attr:`Hub.close_timeout` seconds, then cut off).  Nobody else waits for it.  The
+  system's own send buffer for the client's socket is set to
+  :attr:`Hub.socket_buffer` bytes (left to grow, it takes up to several MiB per client
+  before the hub sees anything waiting).
 * **One update per audience.**  After a change, each seat's update and the spectators'
-  update are built, turned into text and framed once; spectators who were up to date
-  share one frame (:func:`updates`).
+  update are built, turned into text and framed once (the view's text is the table's,
+  built once per change: :meth:`~spadeskit.apps.service.Table.view_text`); spectators
+  who were up to date share one frame (:func:`updates`).
 * **Fairness.**  Each client may send :attr:`Hub.rate` messages a second (bursts of
   :attr:`Hub.burst`); faster ones are answered ``too-fast`` and dropped unread.  The hub
   yields to the event loop after every message, so a flood from one client does not
@@ -25,6 +31,21 @@ keeps the promises a public server must keep:
 * **Abandoned seats.**  Every :attr:`Hub.reap_every` seconds the table frees (or gives
   to its stand-in bot) the seats whose players have been gone too long
   (:meth:`spadeskit.apps.service.Table.reap`).
+
+Why the hub writes frames itself rather than through the library's ``send``: a
+library's ``send`` frames each message for one connection and waits for that
+connection's flow control, so a server that sent an update to each client in turn
+would wait for the slowest (one spectator that never read stopped a whole table), and
+one task and queue per client would still frame every update once per client and wake
+a task per client per change.  The hub frames an update once (:func:`frame`) and hands
+the same bytes to every transport that wants it, without waiting; the transport's
+buffer is the client's queue, bounded by :attr:`Hub.buffer`.  This is safe beside the
+library's own writes (pings, pongs, the closing handshake): each frame is written
+whole in one ``transport.write`` on the event loop's thread, so no frame of either is
+split; a frame is final, unmasked and uncompressed (RFC 6455 section 5.2: valid
+whether or not the client asked for compression); and nothing is written once the
+library has begun to close the connection (``is_open``).  What the hub does not do:
+it never reads from the transport (the library does, and hands the hub each message).
 """
 
 from __future__ import annotations
@@ -32,6 +53,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
@@ -43,6 +65,7 @@ from spadeskit.core.errors import SpadesError
 __all__ = ["Client", "Hub", "frame", "updates"]
 
 Close = Callable[[], Awaitable[Any]]
+IsOpen = Callable[[], bool]
 
 
 def frame(text: str) -> bytes:
@@ -61,8 +84,9 @@ def frame(text: str) -> bytes:
 
 def updates(connections: Iterable[Connection]) -> list[tuple[Connection, str]]:
     """Return each connection's :meth:`~spadeskit.Connection.update` as JSON text (those
-    with one), building it once per audience: spectators at the same cursor share one
-    text, so a change costs one spectator update however many watch."""
+    with one; :meth:`~spadeskit.Connection.update_text`), building it once per audience:
+    spectators at the same cursor share one text, so a change costs one spectator
+    update however many watch."""
     shared: dict[int, tuple[str, int]] = {}
     texts = []
     for connection in connections:
@@ -74,39 +98,47 @@ def updates(connections: Iterable[Connection]) -> list[tuple[Connection, str]]:
         ):
             cursor = connection.cursor
             if cursor not in shared:
-                text = json.dumps(connection.update())
-                shared[cursor] = (text, connection.cursor)
+                shared[cursor] = (connection.update_text() or "", connection.cursor)
             text, connection.cursor = shared[cursor]
             texts.append((connection, text))
             continue
-        update = connection.update()
-        if update:
-            texts.append((connection, json.dumps(update)))
+        update = connection.update_text()
+        if update is not None:
+            texts.append((connection, update))
     return texts
 
 
 class Client:
     """One client of a :class:`Hub`: its :class:`~spadeskit.Connection`, its transport
-    and its rate budget."""
+    and its rate budget.  Once :attr:`closed`, nothing more is written to it or read
+    from it."""
 
-    def __init__(self, hub: Hub, transport: asyncio.WriteTransport, close: Close) -> None:
+    def __init__(
+        self, hub: Hub, transport: asyncio.WriteTransport, close: Close, is_open: IsOpen
+    ) -> None:
         self.connection = Connection(hub.table)
         self.transport = transport
         self.closed = False
+        self._hub = hub
         self._close = close
-        self._buffer = hub.buffer
+        self._is_open = is_open
         self._budget = float(hub.burst)
         self._checked = time.monotonic()
 
     def put(self, data: bytes) -> bool:
-        """Write a framed message to the client; return False, and close the client, if
-        too much is still waiting to be sent to it (or it is gone)."""
+        """Write a framed message to the client; return False, and drop the client, if
+        too much is still waiting to be sent to it (or it is closing)."""
         if self.closed:
             return False
-        if self.transport.is_closing() or self.transport.get_write_buffer_size() > self._buffer:
-            asyncio.get_running_loop().create_task(self.shut())
+        transport = self.transport
+        if (
+            transport.is_closing()
+            or not self._is_open()
+            or transport.get_write_buffer_size() > self._hub.buffer
+        ):
+            self.drop()
             return False
-        self.transport.write(data)
+        transport.write(data)
         return True
 
     def spend(self, rate: float, burst: int) -> bool:
@@ -119,15 +151,25 @@ class Client:
         self._budget -= 1
         return True
 
+    def drop(self) -> None:
+        """Stop writing to the client and reading from it now (its seat counts as
+        abandoned from now), and close it in a task of the hub."""
+        if not self.closed:
+            self.closed = True
+            self.connection.close()
+            self._hub._spawn(self._shut())
+
     async def shut(self) -> None:
-        """Close the client (at most 2 seconds spent on a polite close, then the
+        """Close the client (politely for :attr:`Hub.close_timeout` seconds, then the
         transport is cut)."""
-        if self.closed:
-            return
-        self.closed = True
-        self.connection.close()
+        if not self.closed:
+            self.closed = True
+            self.connection.close()
+            await self._shut()
+
+    async def _shut(self) -> None:
         try:
-            await asyncio.wait_for(self._close(), 2)
+            await asyncio.wait_for(self._close(), self._hub.close_timeout)
         except Exception:  # noqa: BLE001  (a peer that does not answer: cut it off)
             self.transport.abort()
 
@@ -135,9 +177,13 @@ class Client:
 class Hub:
     """The clients of one table (see the module).
 
-    ``buffer`` bounds the bytes waiting to be sent to one client; ``rate`` and ``burst``
-    bound the messages a client may send; ``bot_pace`` is the pause after each bot move;
-    ``reap_every`` is how often abandoned seats are looked for.
+    ``buffer`` bounds the bytes waiting to be sent to one client (a client past it is
+    dropped; it may reach ``buffer`` plus one message); ``rate`` and ``burst`` bound the
+    messages a client may send; ``bot_pace`` is the pause after each bot move;
+    ``reap_every`` is how often abandoned seats are looked for; ``close_timeout`` is how
+    long a dropped client's closing handshake may take before its transport is cut;
+    ``socket_buffer`` is the size of each client socket's send buffer in the system
+    (``SO_SNDBUF``; ``None`` leaves the system's, which grows with the connection).
     """
 
     def __init__(
@@ -149,6 +195,8 @@ class Hub:
         burst: int = 40,
         bot_pace: float = 0.0,
         reap_every: float = 5.0,
+        close_timeout: float = 2.0,
+        socket_buffer: int | None = 1 << 16,
     ) -> None:
         self.table = table
         self.buffer = buffer
@@ -156,13 +204,25 @@ class Hub:
         self.burst = burst
         self.bot_pace = bot_pace
         self.reap_every = reap_every
+        self.close_timeout = close_timeout
+        self.socket_buffer = socket_buffer
         self.clients: list[Client] = []
         self._pump: asyncio.Task[None] | None = None
         self._reaper: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()  # kept: the loop holds tasks weakly
 
-    def connect(self, transport: asyncio.WriteTransport, close: Close) -> Client:
-        """Add a client, given its transport and how to close it."""
-        client = Client(self, transport, close)
+    def connect(
+        self, transport: asyncio.WriteTransport, close: Close, is_open: IsOpen | None = None
+    ) -> Client:
+        """Add a client, given its transport, how to close it and how to tell whether
+        the server's websocket library has it open still (``websocket.state is
+        State.OPEN`` for ``websockets``, ``not ws.closed`` for aiohttp): nothing is
+        written once the library has sent its closing frame."""
+        client = Client(self, transport, close, is_open or (lambda: True))
+        sock = transport.get_extra_info("socket")
+        if sock is not None and self.socket_buffer is not None:
+            with contextlib.suppress(OSError):  # a socket that takes no such option
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.socket_buffer)
         self.clients.append(client)
         if self._reaper is None:
             self._reaper = asyncio.get_running_loop().create_task(self._reap())
@@ -170,18 +230,17 @@ class Hub:
         return client
 
     async def receive(self, client: Client, message: str | bytes) -> None:
-        """Handle one message from ``client``: answer it, and after a change send every
-        client its update and let the bots move."""
+        """Handle one message from ``client`` (nothing, once it is dropped): answer it,
+        and after a change send every client its update and let the bots move."""
+        if client.closed:
+            return
         if not client.spend(self.rate, self.burst):
             slow = SpadesError(
                 f"too many messages: at most {self.rate:g} a second", code="too-fast"
             )
             client.put(frame(json.dumps({"error": slow.to_json()})))
         else:
-            try:
-                replies, changed = client.connection.receive(message)
-            except SpadesError as error:  # a store that could not write: nothing changed
-                replies, changed = [{"error": error.to_json()}], False
+            replies, changed = client.connection.receive(message)
             for reply in replies:
                 client.put(frame(json.dumps(reply)))
             if changed:
@@ -208,13 +267,18 @@ class Hub:
             if data is None:
                 data = frames[id(text)] = frame(text)
             if client.put(data) and connection.replaced:
-                asyncio.get_running_loop().create_task(client.shut())
-        self.clients = [c for c in self.clients if not c.closed and not c.connection.replaced]
+                client.drop()
+        self.clients = [c for c in self.clients if not c.closed]
 
     def start_bots(self) -> None:
         """Let the bots move, if one is to act and they are not moving already."""
         if self.table.bot_due and (self._pump is None or self._pump.done()):
             self._pump = asyncio.get_running_loop().create_task(self._play_bots())
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _play_bots(self) -> None:
         while self.table.bot_due:
@@ -239,5 +303,5 @@ class Hub:
         for task in (self._pump, self._reaper):
             if task is not None:
                 task.cancel()
-        await asyncio.gather(*(c.shut() for c in self.clients), return_exceptions=True)
-        self.clients = []
+        clients, self.clients = self.clients, []
+        await asyncio.gather(*(c.shut() for c in clients), *self._tasks, return_exceptions=True)

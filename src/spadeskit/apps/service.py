@@ -160,7 +160,7 @@ class Table:
     def leave(self, seat: int) -> None:
         """Free ``seat`` (its token no longer works); the game goes on."""
         with self._lock:
-            kept = self._sitting.free(self._check(seat))
+            kept = self._sitting.free(self._sitting.check(seat))
             if kept is not None:
                 try:
                     self._save(self.game)
@@ -218,12 +218,14 @@ class Table:
         one) before this returns."""
         with self._lock:
             if seat != REFEREE or type(seat) is not int:
-                self._check(seat)
+                self._sitting.check(seat)
             if isinstance(action, str):
                 action = _read(action, self.game, seat)
             if seat in self._bots:
                 raise NotYourTurn(
-                    f"seat {seat} ({self._name(seat)}) is a bot's", seat=seat, action=action
+                    f"seat {seat} ({self._sitting.names[seat]}) is a bot's",
+                    seat=seat,
+                    action=action,
                 )
             self._apply(seat, action)
             self.play_bots(self._settings.bot_moves)
@@ -293,27 +295,29 @@ class Table:
             return self._told.events(self._audience(seat), since)
 
     def view(self, seat: int | None) -> View:
-        """Return ``seat``'s view of the game now (``None``: a spectator's)."""
+        """Return ``seat``'s view of the game now (``None``: a spectator's), built once
+        per change of the game."""
         with self._lock:
-            return self.game.view(seat)
+            return self._told.views.view(self.game, seat)
 
     def view_json(self, seat: int | None) -> dict[str, Any]:
         """Return ``seat``'s view as JSON data, with a label beside each legal action."""
         return self.view(seat).to_json()
+
+    def view_text(self, seat: int | None) -> str:
+        """Return :meth:`view_json`'s data as JSON text, built once per change of the
+        game for each seat and once for every spectator (what a server sends; see
+        :class:`~spadeskit.apps.viewtexts.ViewTexts`)."""
+        with self._lock:
+            return self._told.views.text(self.game, seat)
 
     def record(self) -> dict[str, Any]:
         """Return the game's record, signed with the table's key if it has one."""
         with self._lock:
             return self.game.to_record(key=self._key)
 
-    def _name(self, seat: int) -> str:
-        return self._sitting.names[seat]
-
-    def _check(self, seat: object) -> int:
-        return self._sitting.check(seat)
-
     def _audience(self, seat: object) -> int | None:
-        return None if seat is None else self._check(seat)
+        return None if seat is None else self._sitting.check(seat)
 
     def snapshot(self, game: GameState | None = None) -> dict[str, Any]:
         """Return what a store keeps of the table as JSON data: the signed record (of
@@ -327,14 +331,7 @@ class Table:
         """Rebuild a table from :meth:`snapshot`'s data (its record checked with ``key``):
         the game, every stream and cursor, the seats (their old tokens still work) and
         the bots.  The bots do not act until :meth:`play_bots` is called."""
-        try:
-            table = _replayed(snapshot["record"], None, key, Settings(**snapshot["settings"]))
-            _restore(table, snapshot)
-        except SpadesError:
-            raise
-        except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            raise RecordError(f"not a table's snapshot: {type(exc).__name__} {exc}") from None
-        return table
+        return _restored(snapshot, key)
 
     def __getstate__(self) -> dict[str, Any]:
         with self._lock:
@@ -369,7 +366,7 @@ class Table:
         if not isinstance(bots, Mapping):
             raise SpadesError(f"bots map seats to bots ({{2: bot}}), not {shown(bots)}")
         for seat, bot in bots.items():
-            self._check(seat)
+            self._sitting.check(seat)
             self._add_bot(seat, bot)
         self.play_bots(self._settings.bot_moves)
 
@@ -462,12 +459,25 @@ def _state(table: Table, game: GameState | None, *, named: bool) -> dict[str, An
         }
 
 
+def _restored(snapshot: Mapping[str, Any], key: bytes | str | None) -> Table:
+    """Return the table :meth:`Table.snapshot` gave ``snapshot`` of (see
+    :meth:`Table.from_snapshot`)."""
+    try:
+        table = _replayed(snapshot["record"], None, key, Settings(**snapshot["settings"]))
+        _restore(table, snapshot)
+    except SpadesError:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise RecordError(f"not a table's snapshot: {type(exc).__name__} {exc}") from None
+    return table
+
+
 def _restore(table: Table, snapshot: Mapping[str, Any]) -> None:
     """Give a table rebuilt from a snapshot's record its seats, bots and cursors."""
     for seat, (name, digest) in snapshot["seats"].items():
-        table._sitting.taken[table._check(int(seat))] = (str(name), str(digest))
+        table._sitting.taken[table._sitting.check(int(seat))] = (str(name), str(digest))
     for seat, spec in snapshot["bots"].items():
-        table._add_bot(table._check(int(seat)), str(spec))
+        table._add_bot(table._sitting.check(int(seat)), str(spec))
     for seat, cursor in {**snapshot["read"], "": snapshot["watchers_read"]}.items():
         audience = table._audience(int(seat) if seat else None)
         table._told.read[audience] = min(int(cursor), table._told.length(audience))

@@ -13,10 +13,12 @@ match is over, and when the row was last written::
     table.act(0, "4")                           # in the store before act() returns
 
 Every accepted action, join, leave and bot move is written before the call that made it
-returns, and a failed write leaves the table unchanged (the call raises), so nothing a
-player was told can be lost.  :meth:`TableStore.load` rebuilds every table (the record
-is replayed and checked with the key, so streams and cursors are as they were, and the
-seats' old tokens still work) and counts their seats abandoned from now.
+returns, and a failed write leaves the table unchanged (the call raises
+:class:`StoreError`: ``store-failed`` when the database could not write, so the player
+may try again), so nothing a player was told can be lost.  :meth:`TableStore.load`
+rebuilds every table (the record is replayed and checked with the key, so streams and
+cursors are as they were, and the seats' old tokens still work) and counts their seats
+abandoned from now.
 
 Tables expire (:meth:`TableStore.expire`, which a server calls now and then): a
 finished match ``finished_after`` seconds after its last write (default an hour, so
@@ -25,7 +27,9 @@ players can read the end), any other table after ``idle_after`` seconds with no 
 
 :class:`SQLiteStore` (the standard library's ``sqlite3``, in WAL mode) serves one
 server process; :class:`PostgresStore` (the ``postgres`` extra, psycopg 3) serves
-several processes or machines sharing one database.
+several processes or machines sharing one database, each table served by one of them
+at a time (a table's action written by another server is refused ``store-failed``;
+the same action written again, after a write whose answer was lost, is accepted).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from spadeskit.core.records import sign
 from spadeskit.core.state import GameState
 
 __all__ = [
+    "CONNECT_TIMEOUT",
     "FINISHED_AFTER",
     "IDLE_AFTER",
     "PostgresStore",
@@ -63,11 +68,34 @@ FINISHED_AFTER = 3600.0
 IDLE_AFTER = 86400.0
 """Seconds an unfinished table is kept with no write, by default."""
 
+CONNECT_TIMEOUT = 5
+"""Seconds a :class:`PostgresStore` waits to connect, unless its connection string
+says otherwise."""
+
 
 class StoreError(SpadesError):
-    """A table the store does not have, or a store that cannot be used as asked."""
+    """A table the store does not have, or a store that cannot be used as asked;
+    ``store-failed`` when the database could not write (nothing changed: try again)."""
 
     code = "bad-store"
+
+
+def _failed(exc: Exception) -> StoreError:
+    """Return the error a table raises when its store's database refused a write."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return StoreError(
+        f"the tables' database failed ({first[:200]}): nothing was changed, try again",
+        code="store-failed",
+    )
+
+
+def _conflict(name: str, n: int) -> StoreError:
+    """Return the error for an action whose place in the store holds another action."""
+    return StoreError(
+        f"the store already holds another action {n} of table {name!r} (another server "
+        "wrote it): load the table again",
+        code="store-failed",
+    )
 
 
 class TableStore:
@@ -190,7 +218,9 @@ class TableStore:
         raise NotImplementedError
 
     def _put_action(self, name: str, n: int, seat: int, action: str, mac: str, now: float) -> None:
-        """Append an action to the table's rows, in one transaction."""
+        """Append an action to the table's rows, in one transaction.  The same action
+        in the same place (same MAC) is already there after a write whose answer was
+        lost: nothing to do; another action there raises ``store-failed``."""
         raise NotImplementedError
 
     def _rows(self) -> list[tuple[str, str, list[tuple[int, int, str, str]]]]:
@@ -264,13 +294,17 @@ class SQLiteStore(TableStore):
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:  # SQLite ends some failed ones itself
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as exc:  # a full disk, a locked or damaged file
+                raise _failed(exc) from None
 
     def _put_table(self, name: str, snapshot: str, over: bool, now: float, insert: bool) -> None:
         with self._transaction() as db:
@@ -297,12 +331,19 @@ class SQLiteStore(TableStore):
             done = db.execute("UPDATE spadeskit_tables SET written = ? WHERE name = ?", (now, name))
             if done.rowcount != 1:
                 raise StoreError(f"the store no longer has table {name!r}", code="no-table")
-            db.execute(
-                "INSERT INTO spadeskit_actions VALUES (?, ?, ?, ?, ?)", (name, n, seat, action, mac)
+            added = db.execute(
+                "INSERT INTO spadeskit_actions VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (name, n, seat, action, mac),
             )
+            if added.rowcount != 1:
+                (kept,) = db.execute(
+                    "SELECT mac FROM spadeskit_actions WHERE name = ? AND n = ?", (name, n)
+                ).fetchone()
+                if kept != mac:
+                    raise _conflict(name, n)
 
     def _rows(self) -> list[tuple[str, str, list[tuple[int, int, str, str]]]]:
-        with self._lock:
+        with self._transaction():  # one snapshot of both tables
             tables = self._db.execute(
                 "SELECT name, snapshot FROM spadeskit_tables ORDER BY name"
             ).fetchall()
@@ -338,8 +379,15 @@ class SQLiteStore(TableStore):
 class PostgresStore(TableStore):
     """A store in a PostgreSQL database (psycopg 3, the ``postgres`` extra), for servers
     that run several processes or machines; ``conninfo`` is a libpq connection string
-    (``"postgresql://user@host/db"``).  Each write is committed before the table's call
-    returns."""
+    (``"postgresql://user@host/db"``; the password best in ``~/.pgpass`` or
+    ``PGPASSWORD``, not in the string).  Each write is committed before the table's call
+    returns.
+
+    A write the database refuses, or a connection that broke, raises ``store-failed``
+    and changes nothing; the next write connects again.  Unless ``conninfo`` says
+    otherwise, a connection attempt gives up after :data:`CONNECT_TIMEOUT` seconds, so
+    a database that is down does not hold a server's event loop for long.
+    """
 
     def __init__(
         self,
@@ -356,36 +404,47 @@ class PostgresStore(TableStore):
             raise StoreError(
                 f"PostgresStore needs psycopg: {install_hint('postgres')}", code="no-psycopg"
             ) from None
-        self._unique = psycopg.errors.UniqueViolation
-        self._db = psycopg.connect(conninfo, autocommit=True)
-        with self._db.transaction():
+        self._psycopg = psycopg
+        try:
+            if "connect_timeout" not in psycopg.conninfo.conninfo_to_dict(conninfo):
+                conninfo = psycopg.conninfo.make_conninfo(conninfo, connect_timeout=CONNECT_TIMEOUT)
+        except (psycopg.Error, TypeError) as exc:
+            raise StoreError(f"not a PostgreSQL connection string: {exc}") from None
+        self._conninfo = conninfo
+        self._db: Any = None
+        with self._transaction() as cursor:
             for statement in _SCHEMA:
-                self._db.execute(statement)
+                cursor.execute(statement)
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
-        with self._lock, self._db.transaction(), self._db.cursor() as cursor:
-            yield cursor
+        with self._lock:
+            try:
+                if self._db is None or self._db.closed or self._db.broken:
+                    self._db = self._psycopg.connect(self._conninfo, autocommit=True)
+                with self._db.transaction(), self._db.cursor() as cursor:
+                    yield cursor
+            except self._psycopg.Error as exc:  # the server is down, a broken connection
+                raise _failed(exc) from None
 
     def _put_table(self, name: str, snapshot: str, over: bool, now: float, insert: bool) -> None:
-        try:
-            with self._transaction() as cursor:
-                if insert:
-                    cursor.execute(
-                        "INSERT INTO spadeskit_tables VALUES (%s, %s, %s, %s)",
-                        (name, snapshot, over, now),
-                    )
-                else:
-                    cursor.execute(
-                        "UPDATE spadeskit_tables SET snapshot = %s, over = %s, written = %s "
-                        "WHERE name = %s",
-                        (snapshot, over, now, name),
-                    )
-                    if cursor.rowcount != 1:
-                        raise StoreError(f"the store no longer has table {name!r}", code="no-table")
-                cursor.execute("DELETE FROM spadeskit_actions WHERE name = %s", (name,))
-        except self._unique:
-            raise StoreError(f"the store already has a table {name!r}") from None
+        with self._transaction() as cursor:
+            if insert:
+                cursor.execute(
+                    "INSERT INTO spadeskit_tables VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    (name, snapshot, over, now),
+                )
+                if cursor.rowcount != 1:
+                    raise StoreError(f"the store already has a table {name!r}")
+            else:
+                cursor.execute(
+                    "UPDATE spadeskit_tables SET snapshot = %s, over = %s, written = %s "
+                    "WHERE name = %s",
+                    (snapshot, over, now, name),
+                )
+                if cursor.rowcount != 1:
+                    raise StoreError(f"the store no longer has table {name!r}", code="no-table")
+            cursor.execute("DELETE FROM spadeskit_actions WHERE name = %s", (name,))
 
     def _put_action(self, name: str, n: int, seat: int, action: str, mac: str, now: float) -> None:
         with self._transaction() as cursor:
@@ -393,12 +452,20 @@ class PostgresStore(TableStore):
             if cursor.rowcount != 1:
                 raise StoreError(f"the store no longer has table {name!r}", code="no-table")
             cursor.execute(
-                "INSERT INTO spadeskit_actions VALUES (%s, %s, %s, %s, %s)",
+                "INSERT INTO spadeskit_actions VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 (name, n, seat, action, mac),
             )
+            if cursor.rowcount != 1:
+                cursor.execute(
+                    "SELECT mac FROM spadeskit_actions WHERE name = %s AND n = %s", (name, n)
+                )
+                (kept,) = cursor.fetchone()
+                if kept != mac:
+                    raise _conflict(name, n)
 
     def _rows(self) -> list[tuple[str, str, list[tuple[int, int, str, str]]]]:
         with self._transaction() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             cursor.execute("SELECT name, snapshot FROM spadeskit_tables ORDER BY name")
             tables = cursor.fetchall()
             cursor.execute(
@@ -428,4 +495,5 @@ class PostgresStore(TableStore):
     def close(self) -> None:
         """Close the connection to the database."""
         with self._lock:
-            self._db.close()
+            if self._db is not None:
+                self._db.close()

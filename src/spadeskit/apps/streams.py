@@ -1,6 +1,7 @@
 """What each audience of a table has been told: one event stream per seat and one for
 spectators, numbered across hands, with a reader's cursor each (see
-:mod:`spadeskit.apps.service` for what the events are)."""
+:mod:`spadeskit.apps.service` for what the events are), and what it sees now
+(:class:`~spadeskit.apps.viewtexts.ViewTexts`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from spadeskit.apps.messages import (
     hand_started_message,
     match_over_message,
 )
+from spadeskit.apps.viewtexts import ViewTexts
 from spadeskit.core.actions import Action
 from spadeskit.core.cards import card_at
 from spadeskit.core.errors import SpadesError, shown
@@ -41,6 +43,9 @@ class Streams:
         self._told: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
         self.read: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
         """Where each audience's reader (:meth:`news`) starts next time."""
+        self.views = ViewTexts()
+        """Each audience's view of the game now, and its JSON text (the streams are
+        written from the same views)."""
         self._bids: dict[Audience, tuple[Action | None, ...]] = {}
         self._hand_started(game)
 
@@ -83,7 +88,7 @@ class Streams:
 
     def _hand_started(self, game: GameState) -> None:
         for audience in self.audiences:
-            view = game.view(audience)
+            view = self.views.view(game, audience)
             self._streams[audience].append(hand_started_message(view, self.table.seat_names))
             self._told[audience] = 0
             self._bids[audience] = view.bids
@@ -92,7 +97,7 @@ class Streams:
     def _catch_up(self, game: GameState) -> None:
         """Send each audience the hand's events it has not had yet."""
         for audience in self.audiences:
-            view = game.view(audience)
+            view = self.views.view(game, audience)
             fresh = view.events[self._told[audience] :]
             stream = self._streams[audience]
             for event in fresh:

@@ -13,8 +13,10 @@
   carried by a :class:`spadeskit.apps.hub.Hub` (bounded send queues, rate limits, bots
   moved in a worker thread).
 
-Tables live in a :class:`spadeskit.SQLiteStore` (``--db``): every action is in the file
-before anyone is told of it, and a restarted server has every table back.  Finished
+Tables live in a :class:`spadeskit.SQLiteStore` (``--db``), or in a
+:class:`spadeskit.PostgresStore` (``--postgres``, a libpq connection string, with
+``--key-file``): every action is in the store before anyone is told of it, and a
+restarted server has every table back.  Finished
 tables are forgotten an hour after their last move, idle ones after a day.  One client
 (one address) may have :data:`TABLES_PER_CLIENT` unfinished tables at once, and the
 server :data:`MAX_TABLES`.
@@ -27,6 +29,7 @@ import asyncio
 import contextlib
 import os
 import secrets
+import sys
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
@@ -241,7 +244,7 @@ async def socket(request: web.Request) -> web.WebSocketResponse:
     ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MESSAGE_SIZE * 4, compress=False)
     await ws.prepare(request)
     assert request.transport is not None  # open: the handshake just went out on it
-    client = hub.connect(request.transport, ws.close)
+    client = hub.connect(request.transport, ws.close, lambda: not ws.closed)
     try:
         async for message in ws:
             if message.type is WSMsgType.TEXT:
@@ -304,14 +307,25 @@ def create_app(
     return app
 
 
-def server_key(db: str) -> str:
-    """Return the key kept beside the store (``db`` + ``.key``), made on first use."""
-    path = Path(db + ".key")
+def server_key(path: str) -> str:
+    """Return the key kept in the file ``path`` (readable by its owner only), made on
+    first use."""
     with contextlib.suppress(FileExistsError):
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as out:
             out.write(secrets.token_urlsafe(32))
-    return path.read_text().strip()
+    return Path(path).read_text().strip()
+
+
+def open_store(db: str, postgres: str | None, key_file: str | None) -> spadeskit.TableStore:
+    """Return the store: the PostgreSQL database ``postgres`` if given (then
+    ``key_file`` is needed, kept with the database's other secrets), else the SQLite
+    file ``db`` (its key in ``key_file``, by default ``db`` + ``.key``)."""
+    if postgres:
+        if not key_file:
+            raise spadeskit.SpadesError("--postgres needs --key-file: the tables' signing key")
+        return spadeskit.PostgresStore(postgres, key=server_key(key_file))
+    return spadeskit.SQLiteStore(db, key=server_key(key_file or db + ".key"))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -319,6 +333,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--db", default="web-tables.db", help="the SQLite file tables live in")
+    parser.add_argument(
+        "--postgres",
+        metavar="CONNINFO",
+        help="keep the tables in this PostgreSQL database instead (a libpq connection string)",
+    )
+    parser.add_argument(
+        "--key-file", help="the file with the signing key, made on first use (default: DB.key)"
+    )
     parser.add_argument("--bot-pace", type=float, default=0.3, help="seconds between bot moves")
     parser.add_argument(
         "--allow-seeds", action="store_true", help="let clients seed tables (tests, demos)"
@@ -326,7 +348,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tables-per-client", type=int, default=TABLES_PER_CLIENT)
     parser.add_argument("--max-tables", type=int, default=MAX_TABLES)
     args = parser.parse_args(argv)
-    store = spadeskit.SQLiteStore(args.db, key=server_key(args.db))
+    try:
+        store = open_store(args.db, args.postgres, args.key_file)
+    except spadeskit.SpadesError as error:
+        sys.exit(f"spadeskit-web-table: {error}")
     app = create_app(
         store,
         allow_seeds=args.allow_seeds,
