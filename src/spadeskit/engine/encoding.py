@@ -157,7 +157,7 @@ def _probe(rules: Rules) -> _Probed:
         hands = len(game.match.results)
         while not game.is_over and len(game.match.results) == hands:
             seat = game.to_act
-            legal = game.legal_actions(seat)
+            legal = game.legal_actions(seat) if seat is not None else ()
             if not legal:
                 break
             for action in legal:
@@ -166,9 +166,8 @@ def _probe(rules: Rules) -> _Probed:
                     steps = True
                 elif kind is not Play:
                     calls.add(action)
+            bids.update(bid for bid in game.bids if bid is not None)
             game = game.apply(rng.choice(legal), seat)
-            if game.number == hands:
-                bids.update(bid for bid in game.bids if bid is not None)
     paper = rules.engine.auction.paper_bids
     for dealer in range(n):
         game = rules.new_game(seed=0, dealer=dealer)
