@@ -159,6 +159,17 @@ def test_the_reinforce_example_learns_to_beat_random_play() -> None:
     assert curve[-1][1] > chance + 0.15, (chance, curve)
 
 
+def test_the_self_play_example_trains_and_judges_a_few_rounds() -> None:
+    """examples/rl_self_play.py: one policy at every seat trains a few rounds at a few
+    tables and is judged against a random and a greedy side (its docstring gives the
+    curve of a long run, against HeuristicBots too)."""
+    example = _example("rl_self_play")
+    weights, curve = example.train(2, 4, 0, judge=4, bots=0)
+    assert [hands for hands, _, _ in curve] == [0, 4, 8]
+    assert all(0 <= share <= 1 for _, *shares in curve for share in shares)
+    assert weights.shape == (563 + 1, 66) and weights.any()
+
+
 @pytest.mark.parametrize("seats, steps", [((0, 2), 2 * 14), ((0, 1, 2, 3), 4 * 14)])
 def test_several_learning_seats_take_their_turns_and_get_their_rewards(
     seats: tuple[int, ...], steps: int
