@@ -51,12 +51,17 @@ def test_the_slots_tile_the_observation_and_equal_rules_share_one_encoding() -> 
     assert "picked" not in encoding_for(spadeskit.load_rules("standard")).slots
 
 
-def test_an_offer_that_depends_on_the_score_is_numbered() -> None:
+def test_offers_that_depend_on_the_score_and_plugin_actions_are_numbered() -> None:
     """Blind nil offered only to a side 10,000 points behind: the probe hands with a side
-    that far behind meet it, so it has an id."""
+    that far behind meet it, so it has an id.  A plugin's own action type (blind-bids'
+    blind bids, offered to a side 100 behind) is numbered after the core's actions, in
+    order, with a bid slot."""
     rules = spadeskit.load_rules("standard", ["blind-nil"], {"blind_nil_trailing": 10_000})
     calls = {str(call) for call in encoding_for(rules).calls}
     assert {"blind nil", "see cards"} <= calls
+    blind = encoding_for(spadeskit.load_rules("standard", ["blind-bids"], {"max_blind": 8}))
+    assert [str(call) for call in blind.calls[-3:]] == ["blind 6", "blind 7", "blind 8"]
+    assert all(call in blind.bid_slots for call in blind.calls[-3:])
 
 
 @pytest.mark.parametrize(

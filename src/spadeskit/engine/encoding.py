@@ -19,7 +19,9 @@ trained through one front end acts through any other.
 * ``cards + j``: the ``j``-th of :attr:`Encoding.calls`, the rule set's other actions in
   this order, each only if the rules offer it: ``Nil``, ``Bid(0)``, ``Bid(1)`` … up to the
   highest bid, ``BlindNil``, ``SeeCards``, ``PickUp``, ``Pass``, ``Accept``,
-  ``DeclareMisdeal``, ``CallRenege(1)`` … one a trick, then any action type a plugin adds.
+  ``DeclareMisdeal``, ``CallRenege(1)`` … one a trick, then the actions of the types a
+  plugin adds (``spadeskit_action_types``), by kind, then by their fields (``blind-bids``:
+  blind 6, blind 7).  A plugin's action that stands as a bid has a bid slot too.
 
 Standard Spades has 66 ids, as OpenSpiel's own ``spades`` has, and the same ones: the
 52 cards, nil at 52 and a bid of ``k`` at ``52 + k``.
@@ -66,10 +68,10 @@ that hide part of a view (sealed bids, a blind nil bidder's unseen cards) hide i
 from __future__ import annotations
 
 import functools
-import json
 import operator
 import random
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -120,15 +122,18 @@ _FIXED: dict[type[Action], int] = {
 }
 
 
-def _order(action: Action) -> tuple[int, int, str]:
-    """Return where ``action`` stands among the calls (see the module)."""
+def _order(action: Action) -> tuple[Any, ...]:
+    """Return where ``action`` stands among the calls (see the module): a plugin's action
+    types after the core's, by kind, then by their fields (numbers as numbers)."""
     rank = _FIXED.get(type(action))
     if rank is None:
-        return (9, 0, json.dumps(action.to_json(), sort_keys=True))
+        fields = action.to_json()
+        kind = fields.pop("type")
+        return (9, kind, tuple(sorted(fields.items())))
     number = action.tricks if isinstance(action, Bid) else 0
     if isinstance(action, CallRenege):
         number = action.trick
-    return (rank, number, "")
+    return (rank, number)
 
 
 @attrs.frozen
