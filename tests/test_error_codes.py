@@ -147,7 +147,6 @@ def test_text_that_looks_like_a_card_is_an_unreadable_card() -> None:
 def _pettingzoo_faults() -> list[tuple[str, str]]:
     """Drive the PettingZoo environment to refused plays and pair its codes with the
     step API's on the same state."""
-    from spadeskit.interop import encoding
     from spadeskit.interop.pettingzoo import env as make_env
 
     pairs: list[tuple[str, str]] = []
@@ -163,11 +162,11 @@ def _pettingzoo_faults() -> list[tuple[str, str]]:
             if game.phase is Phase.PLAY:
                 for card in game.cards(seat):
                     if Play(card) not in legal:
-                        number = encoding.legal_ids([Play(card)])[0]
+                        number = env.encoding.action_id(Play(card))
                         theirs = _code(lambda: env.step(number))
                         assert env.game is game
                         pairs.append((theirs, _code(lambda: game.apply(Play(card), seat))))
-            env.step(encoding.legal_ids([rng.choice(legal)])[0])
+            env.step(env.encoding.action_id(rng.choice(legal)))
             if len(game.match.results) != len(env.game.match.results):
                 break
     return pairs
@@ -186,7 +185,7 @@ def test_the_pettingzoo_environment_refuses_with_the_step_apis_codes() -> None:
 def test_the_openspiel_state_refuses_with_the_step_apis_codes() -> None:
     import pyspiel
 
-    from spadeskit.interop import encoding, openspiel
+    from spadeskit.interop import openspiel
 
     openspiel.register()
     game = pyspiel.load_game("python_spadeskit")
@@ -203,7 +202,7 @@ def test_the_openspiel_state_refuses_with_the_step_apis_codes() -> None:
             if inner.phase is Phase.PLAY:
                 for card in inner.cards(seat):
                     if Play(card) not in inner.legal_actions(seat):
-                        number = encoding.legal_ids([Play(card)])[0]
+                        number = game.encoding.action_id(Play(card))
                         theirs = _code(lambda: state.apply_action(number))
                         pairs.append((theirs, _code(lambda: inner.apply(Play(card), seat))))
             state.apply_action(rng.choice(state.legal_actions()))

@@ -1,5 +1,6 @@
 """Observations read straight from a state (spadeskit.interop.arrays) are the view's
-observations (spadeskit.interop.encoding), field for field, and show nothing hidden."""
+observations (spadeskit.engine.encoding), slot for slot, and show nothing hidden; every
+action a seat is offered has an id."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import spadeskit
-from spadeskit.interop import encoding
-from spadeskit.interop.arrays import action_mask, observe
+from spadeskit.engine.encoding import encoding_for
+from spadeskit.interop.arrays import observe
 from tests.conftest import shipped
 
 
@@ -34,20 +35,20 @@ def test_the_array_observation_is_the_views_for_every_seat_of_every_state(
 ) -> None:
     variant, house = config
     rules = spadeskit.load_rules(variant, list(house))
+    encoding = encoding_for(rules)
     rng = random.Random(seed)
     game = rules.new_game(seed=seed)
     for _ in range(150):
         for seat in range(rules.table.players):
-            ours = observe(game, seat)
+            ours = observe(encoding, game, seat)
             theirs = np.asarray(encoding.observation(game.view(seat)), np.float32)
             assert ours.dtype == np.float32 and np.array_equal(ours, theirs), (config, seat)
-            legal = game.legal_actions(seat) if game.to_act == seat else ()
-            mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
-            mask[encoding.legal_ids(legal)] = 1
-            assert np.array_equal(action_mask(legal), mask)
         if game.is_over:
             break
-        game = game.apply(rng.choice(game.legal_actions()))
+        legal = game.legal_actions()
+        ids = encoding.ids_of(legal)  # every action offered has an id
+        assert all(0 <= number < encoding.num_actions for number in ids)
+        game = game.apply(rng.choice(legal))
 
 
 @pytest.mark.parametrize("variant", ["standard", "jjdd", "cutthroat"])
@@ -59,8 +60,9 @@ def test_the_other_seats_hidden_cards_never_change_an_observation(variant: str) 
     hands = [[c.code for c in dealt.cards(s)] for s in range(rules.table.players)]
     swapped = [hands[0], hands[2], hands[1], *hands[3:]]
     games = [rules.new_game(deal=d, dealer=rules.table.players - 1) for d in (hands, swapped)]
+    encoding = encoding_for(rules)
     while all(g.phase is not spadeskit.Phase.PLAY for g in games):
-        assert np.array_equal(observe(games[0], 0), observe(games[1], 0))
+        assert np.array_equal(observe(encoding, games[0], 0), observe(encoding, games[1], 0))
         bid = next(a for a in games[0].legal_actions() if a in games[1].legal_actions())
         games = [g.apply(bid) for g in games]
-    assert np.array_equal(observe(games[0], 0), observe(games[1], 0))
+    assert np.array_equal(observe(encoding, games[0], 0), observe(encoding, games[1], 0))

@@ -1,7 +1,8 @@
 """The single-table Gymnasium environment (spadeskit.rl.SpadesEnv, the ``rl`` extra): it
 passes Gymnasium's checker, is registered for ``gymnasium.make`` and ``make_vec``, keeps
-its policy for an illegal action, resets as Gymnasium says, and its observations and
-action ids mean what the vector environment's mean."""
+its policy for an illegal action, resets as Gymnasium says, and lets several seats
+learn (tests/test_encoding.py shows its observations and action ids mean what the other
+front ends' mean)."""
 
 from __future__ import annotations
 
@@ -163,54 +164,24 @@ def test_resets_deal_new_hands_and_seeds_repeat_them() -> None:
     assert not set(hands(SpadesEnv(), None)) & set(hands(SpadesEnv(), None))
 
 
-@pytest.mark.parametrize(
-    "variant, house, seat",
-    [("standard", (), 0), ("standard", ("jokers",), 3), ("cutthroat", (), 1)],
-)
-def test_an_observation_and_an_action_mean_the_same_in_both_environments(
-    variant: str, house: tuple[str, ...], seat: int
-) -> None:
-    """Play hands in the vector environment, then replay each through the single-table
-    environment's own bookkeeping: at every decision of the learning seat its
-    observation and its mask equal the vector environment's, and the action id the
-    vector environment took names the action the step API replays."""
-    vector = VectorSpadesEnv(6, variant, house, seat=seat, opponents="greedy")
-    single = SpadesEnv(variant, house, seat=seat)
-    rng = np.random.default_rng(4)
-    observations, info = vector.reset(seed=4)
-    seen = [(observations, info["action_mask"])]
-    taken = []
-    for _ in range(vector.tricks + 1):
-        actions = random_actions(info["action_mask"], rng)
-        taken.append(actions)
-        observations, _, ended, _, info = vector.step(actions)
-        seen.append((observations, info["action_mask"]))
-    assert ended.all()
-    for table in range(vector.num_envs):
-        deal, dealer, actions = vector.hand_actions(table)
-        single.game = single.rules.new_game(deal=deal, dealer=dealer)
-        single._new_hand()
-        single._over = False
-        single._reward = 0.0
-        turn = 0
-        for who, action in actions:
-            if who == seat:
-                single._info()
-                wanted, mask = seen[turn]
-                assert np.array_equal(single._observe(), wanted[table])
-                assert np.array_equal(single._legal, mask[table])
-                assert single._action(int(taken[turn][table])) == action
-                turn += 1
-            single._apply(action, who)
-        assert single._over and turn == vector.tricks + 1
-        assert np.array_equal(single._observe(), seen[-1][0][table])  # the hand's last
-        assert single._reward == pytest.approx(
-            (
-                vector.last_points[table][vector.side]
-                - np.delete(vector.last_points[table], vector.side).max()
-            )
-            / vector.unit
-        )
+def test_every_seat_can_learn_at_one_table() -> None:
+    """``seat=(0, 1, 2, 3)``: each step is the decision of the seat to act, named by
+    ``info["seat"]`` and by the observation; a hand is 4 bids and 52 cards; at its end
+    the reward is the last seat's and ``info["seat_rewards"]`` every seat's."""
+    env = SpadesEnv(seat=(0, 1, 2, 3))
+    observation, info = env.reset(seed=2)
+    slots = env.encoding.slots
+    rng = np.random.default_rng(2)
+    for step in range(56):
+        game = env.game
+        assert game is not None and info["seat"] == game.to_act
+        assert observation[slots["seat"]].argmax() == game.to_act
+        who = info["seat"]
+        legal = np.flatnonzero(info["action_mask"])
+        observation, reward, ended, _, info = env.step(int(rng.choice(legal)))
+        assert ended == (step == 55)
+    margins = info["seat_rewards"]
+    assert margins[0] == margins[2] == -margins[1] == -margins[3] and reward == margins[who]
 
 
 def test_render_shows_the_table_as_the_learning_seat_sees_it(
@@ -244,13 +215,14 @@ def test_every_hand_is_fourteen_steps_inside_the_spaces(
     reward, and the learning seat has played every card it was dealt."""
     env = SpadesEnv(seat=seat, opponents=opponents)
     observation, info = env.reset(seed=seed)
-    dealt = observation[:54].copy()
+    dealt = observation[:52].copy()
     rng = np.random.default_rng(seed)
     for step in range(14):
         assert env.observation_space.contains(observation)
         legal = np.flatnonzero(info["action_mask"])
-        assert len(legal) and (legal >= 54).all() == (step == 0)
+        assert len(legal) and (legal >= 52).all() == (step == 0)
         observation, reward, ended, _, info = env.step(int(rng.choice(legal)))
         assert ended == (step == 13) and (reward == 0 or ended)
-    assert env.observation_space.contains(observation) and not observation[:54].any()
-    assert np.array_equal(observation[54 + 54 * seat : 108 + 54 * seat], dealt)
+    assert env.observation_space.contains(observation) and not observation[:52].any()
+    played = env.encoding.slots["played"].start + 52 * seat
+    assert np.array_equal(observation[played : played + 52], dealt)

@@ -12,9 +12,12 @@ OpenSpiel game strings cannot hold commas, so write ``blind-nil+hidden-bids`` th
 (``False``: one hand, returns are each player's side's points minus the best other
 side's; ``True``: a whole match, +1 to the winner's players and -1 to the others).  The
 deal is a chance node per card (hands in seat order, then the blind, then the pile, top
-card first), uniform over the cards not yet dealt; actions are numbered as
-:mod:`spadeskit.interop.encoding` says; observations (strings and tensors)
-come from the acting player's :class:`~spadeskit.core.views.View` through an observer.
+card first), uniform over the cards not yet dealt.  Actions are the rule set's
+:class:`~spadeskit.engine.encoding.Encoding` (``game.encoding``), the ids every spadeskit
+front end shares: for standard Spades, the 66 of OpenSpiel's own ``spades``; a discard or
+an exchange is picked card by card, one decision a card.  Observation tensors are that
+encoding's slots, and strings come from the player's own
+:class:`~spadeskit.core.views.View`, through an observer.
 
 ``resample_from_infostate`` draws a deal uniformly among those consistent with the
 player's view (:mod:`spadeskit.bots.inference`), for OpenSpiel's Python ISMCTS; one-hand games
@@ -36,9 +39,10 @@ from spadeskit.bots.search import Determinizer
 from spadeskit.core.cards import card_at
 from spadeskit.core.errors import GameOver, IllegalAction, SpadesError, shown
 from spadeskit.core.state import GameState
+from spadeskit.engine.encoding import Encoding, encoding_for
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
-from spadeskit.interop import encoding
+from spadeskit.interop import arrays
 
 __all__ = ["GAME_TYPE", "SpadeskitGame", "SpadeskitState", "register"]
 
@@ -115,17 +119,19 @@ class SpadeskitGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.rules, self.match = _rules(params or {})
+        self.encoding: Encoding = encoding_for(self.rules)
+        """The action ids and observation slots (:mod:`spadeskit.engine.encoding`)."""
         table = self.rules.table
         deck = len(table.deck)
         hands = 1 if not self.match else 60
         info = pyspiel.GameInfo(
-            num_distinct_actions=encoding.NUM_ACTIONS,
+            num_distinct_actions=self.encoding.num_actions,
             max_chance_outcomes=54,
             num_players=table.players,
             min_utility=-1.0 if self.match else -5000.0,
             max_utility=1.0 if self.match else 5000.0,
             utility_sum=None,
-            max_game_length=hands * (deck + 60),
+            max_game_length=hands * (deck + 80),
         )
         super().__init__(GAME_TYPE, info, params or dict(DEFAULTS))
 
@@ -133,19 +139,22 @@ class SpadeskitGame(pyspiel.Game):  # type: ignore[misc]
         return SpadeskitState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SpadeskitObserver:
-        return SpadeskitObserver(self.rules, iig_obs_type, params)
+        return SpadeskitObserver(self.encoding, iig_obs_type, params)
 
 
 class SpadeskitState(pyspiel.State):  # type: ignore[misc]
-    """The state: the cards dealt so far (chance), then a spadeskit :class:`GameState`."""
+    """The state: the cards dealt so far (chance), then a spadeskit :class:`GameState`
+    (and the cards picked so far for a discard or exchange owed)."""
 
     def __init__(self, game: SpadeskitGame) -> None:
         super().__init__(game)
         self._spec = game
         self.rules = game.rules
+        self.encoding = game.encoding
         self.match = game.match
         self.game: GameState | None = None  # None while the first hand is dealt
         self.dealt: list[int] = []  # the hand being dealt by chance
+        self.picked: tuple[int, ...] = ()  # cards picked for a discard or exchange owed
         self.hands_done = 0
 
     # -- chance ------------------------------------------------------------------------
@@ -193,7 +202,7 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.game is not None
-        return encoding.legal_ids(self.game.legal_actions(player))
+        return self.encoding.legal_ids(self.game, player, self.picked)
 
     def _apply_action(self, action: int) -> None:
         """Apply an action id; one that is not legal here (a card already dealt, a move
@@ -203,12 +212,12 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         action = int(action)
         if self.is_terminal():
             raise GameOver(f"action {action} refused: the game is over")
-        decoded = encoding.action_of(action)  # an id of no action is refused here
         if self.game is None or self._dealing():
             if action not in {card for card, _ in self.chance_outcomes()}:
                 raise IllegalAction(
                     f"chance outcome {action} is not a card left to deal "
-                    f"(cards are ids 0-53; {len(self.dealt)} dealt so far)"
+                    f"(cards are ids 0-53; {len(self.dealt)} dealt so far)",
+                    code=None if 0 <= action < 54 else "not-an-action",
                 )
             self.dealt.append(action)
             if len(self.dealt) == len(self.rules.table.deck):
@@ -222,15 +231,11 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         assert seat is not None
         if action not in self._legal_actions(seat):
             # Refused as the step API refuses it: the same class and reason code.
-            why = self.game.view(seat).refusal(decoded)
-            raise type(why or IllegalAction(""))(
-                f"action {action} ({_describe(action)}) is not legal for "
-                f"{self.rules.table.seat_names[seat]} now" + (f": {why}" if why else ""),
-                code=why.code if why else None,
-                seat=seat,
-                action=decoded,
-            )
-        self.game = self.game.apply(decoded, seat)
+            raise self.encoding.refusal(self.game, seat, action, self.picked)
+        chosen, self.picked = self.encoding.decide(self.game, seat, action, self.picked)
+        if chosen is None:
+            return  # a card picked for a discard or exchange that wants more
+        self.game = self.game.apply(chosen, seat)
         if not self.match and self.game.match.results:
             return
         if self.match and len(self.game.match.results) > self.hands_done and not self.game.is_over:
@@ -239,7 +244,16 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"Deal {card_at(action).code}"
-        return str(encoding.action_of(action))
+        try:
+            chosen = self.encoding.action_of(action)
+        except SpadesError:
+            return "no action"
+        game = self.game
+        if game is not None and action < self.encoding.cards and game.steps:
+            step = game.steps[0]
+            if step.seat == player and game.to_act == player:
+                return f"pick {card_at(action).code} to {step.kind}"
+        return str(chosen)
 
     def is_terminal(self) -> bool:
         if self.game is None:
@@ -276,6 +290,7 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         sampled = Determinizer(view, self.rules, rng).sample(rng)
         state = SpadeskitState(self._spec)
         state.game = sampled
+        state.picked = self.picked
         return state
 
     def __deepcopy__(self, memo: Any) -> SpadeskitState:
@@ -283,6 +298,7 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         copy = SpadeskitState(self._spec)
         copy.game = self.game
         copy.dealt = list(self.dealt)
+        copy.picked = self.picked
         copy.hands_done = self.hands_done
         return copy
 
@@ -298,14 +314,6 @@ class SpadeskitState(pyspiel.State):  # type: ignore[misc]
         return f"{self.rules.name} {where}; {hands}; scores {game.scores}"
 
 
-def _describe(action: int) -> str:
-    """Return what an action id stands for, or that it stands for nothing."""
-    try:
-        return str(encoding.action_of(action))
-    except SpadesError:
-        return "no action"
-
-
 def _replay_unchecked(record: dict[str, Any], rules: Rules) -> GameState:
     """Replay a record to which a deal was just added (its digest describes the record
     before that deal, so it is not checked; every action still is)."""
@@ -319,20 +327,21 @@ def _replay_unchecked(record: dict[str, Any], rules: Rules) -> GameState:
 
 
 class SpadeskitObserver:
-    """Observations from a player's view: a tensor (see :mod:`spadeskit.interop.encoding`)
-    and a string (the view's hand, trick and events)."""
+    """Observations of what a player may know: a tensor (the slots of
+    :mod:`spadeskit.engine.encoding`) and a string (the view's hand, trick and events)."""
 
-    def __init__(self, rules: Rules, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, encoding: Encoding, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, not {params!r}")
-        self.rules = rules
-        self.tensor = np.zeros(encoding.observation_size(rules.table.players), np.float32)
+        self.encoding = encoding
+        self.tensor = np.zeros(encoding.observation_size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SpadeskitState, player: int) -> None:
         self.tensor.fill(0)
         if state.game is not None and not state._dealing():
-            self.tensor[:] = encoding.observation(state.game.view(player))
+            picked = state.picked if state.game.to_act == player else ()
+            self.tensor[:] = arrays.observe(self.encoding, state.game, player, picked)
 
     def string_from(self, state: SpadeskitState, player: int) -> str:
         if state.game is None:
@@ -347,7 +356,10 @@ class SpadeskitObserver:
         view = game.view(player)
         cards = " ".join(c.code for c in view.cards)
         events = "; ".join(e.text for e in view.events)
-        return f"p{player} {match} [{cards}] {events}"
+        picked = ""
+        if state.picked and game.to_act == player:
+            picked = " picked " + " ".join(card_at(c).code for c in state.picked)
+        return f"p{player} {match} [{cards}]{picked} {events}"
 
 
 # As OpenSpiel's own Python games do: importing the adapter registers the game.

@@ -11,9 +11,10 @@
 
 Agents are ``player_0`` … one per seat.  Each observation is ``{"observation":
 float32 vector, "action_mask": int8 vector}``: what the agent's own
-:class:`~spadeskit.core.views.View` shows (see :mod:`spadeskit.interop.encoding` for both
-layouts and the action numbering shared with the OpenSpiel adapter), read straight from
-the state by :mod:`spadeskit.interop.arrays`.  Rewards come when a hand
+:class:`~spadeskit.core.views.View` shows, in the slots of the rule set's
+:class:`~spadeskit.engine.encoding.Encoding` (``env.encoding``), whose action ids every
+spadeskit front end shares (a discard or an exchange is picked card by card, one step a
+card), read straight from the state by :mod:`spadeskit.interop.arrays`.  Rewards come when a hand
 is scored: each agent gets its side's points minus the best other side's, in hundreds.
 By default the episode is a whole match (``match=False``: one hand).  Only the agent
 to act may act; out-of-turn claims are not offered.  Once the episode ends, each agent
@@ -34,8 +35,9 @@ from pettingzoo import AECEnv
 
 from spadeskit.core.errors import GameOver, IllegalAction, SpadesError, shown
 from spadeskit.core.state import GameState
+from spadeskit.engine.encoding import Encoding, encoding_for
 from spadeskit.engine.loader import load_rules
-from spadeskit.interop import arrays, encoding
+from spadeskit.interop import arrays
 
 __all__ = ["SpadeskitEnv", "env", "raw_env"]
 
@@ -83,19 +85,22 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         if isinstance(house_rules, str) or not isinstance(house_rules, Sequence):
             raise SpadesError(f"house_rules is a list of names, not {shown(house_rules, 40)}")
         self.rules = load_rules(variant, list(house_rules), options or {})
+        self.encoding: Encoding = encoding_for(self.rules)
+        """The action ids and observation slots (:mod:`spadeskit.engine.encoding`)."""
         self.match = match
         self.render_mode = render_mode
         n = self.rules.table.players
         self.possible_agents = [f"player_{s}" for s in range(n)]
-        size = encoding.observation_size(n)
+        size, actions = self.encoding.observation_size, self.encoding.num_actions
         self._observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(-1.0, 1.0, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (encoding.NUM_ACTIONS,), np.int8),
+                "action_mask": spaces.Box(0, 1, (actions,), np.int8),
             }
         )
-        self._action_space = spaces.Discrete(encoding.NUM_ACTIONS)
+        self._action_space = spaces.Discrete(actions)
         self.game: GameState | None = None
+        self._picked: tuple[int, ...] = ()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -107,6 +112,7 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
         # Without a seed the deals come from the library's secret (256 bits from the OS),
         # which no observation reveals; a seeded episode is reproducible by design.
         self.game = self.rules.new_game(seed=seed)
+        self._picked = ()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -130,12 +136,14 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.game is not None
         seat = self._seat_of(agent)
-        game = self.game
+        game, encoding = self.game, self.encoding
+        picked: tuple[int, ...] = ()
         if not game.is_over and game.to_act == seat:
-            mask = arrays.action_mask(game.legal_actions(seat))
+            picked = self._picked
+            mask = arrays.action_mask(encoding, encoding.legal_ids(game, seat, picked))
         else:
-            mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
-        return {"observation": arrays.observe(game, seat), "action_mask": mask}
+            mask = np.zeros(encoding.num_actions, np.int8)
+        return {"observation": arrays.observe(encoding, game, seat, picked), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -150,14 +158,24 @@ class SpadeskitEnv(AECEnv):  # type: ignore[misc]
             return
         assert self.game is not None
         seat = self.possible_agents.index(agent)
+        encoding = self.encoding
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalAction(
-                f"{agent}'s action is an int id (0-{encoding.NUM_ACTIONS - 1}), "
-                f"not {shown(action, 40)}"
+                f"{agent}'s action is an int id (0-{encoding.num_actions - 1}), "
+                f"not {shown(action, 40)}",
+                code="not-an-action",
             )
-        hands = len(self.game.match.results)
-        self.game = self.game.apply(encoding.action_of(int(action)), seat)
+        number = int(action)
+        if number not in encoding.legal_ids(self.game, seat, self._picked):
+            raise encoding.refusal(self.game, seat, number, self._picked)
+        chosen, self._picked = encoding.decide(self.game, seat, number, self._picked)
         self._clear_rewards()
+        if chosen is None:  # a card picked for a discard or exchange that wants more
+            self._cumulative_rewards[agent] = 0.0
+            self._accumulate_rewards()
+            return
+        hands = len(self.game.match.results)
+        self.game = self.game.apply(chosen, seat)
         if len(self.game.match.results) > hands:
             result = self.game.match.results[-1]
             side_of = self.rules.side_of

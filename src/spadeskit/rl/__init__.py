@@ -1,10 +1,13 @@
 """Learning agents (the ``rl`` extra: Gymnasium and numpy).
 
 It owns :class:`VectorSpadesEnv` (:mod:`spadeskit.rl.vector`): many tables stepped
-together as numpy arrays over the batched engine, one learning seat a table;
-:class:`SpadesEnv` (:mod:`spadeskit.rl.single`): one table through the step API, with
-the same actions and observations; and :func:`sb3_vec_env` (:mod:`spadeskit.rl.sb3`),
-the vector environment as a Stable-Baselines3 ``VecEnv``.  Importing it registers
+together as numpy arrays over the batched engine, the same learning seats (one, a side,
+or all four) at each; :class:`SpadesEnv` (:mod:`spadeskit.rl.single`): one table through
+the step API, with the same actions and observations; and :class:`~spadeskit.rl.sb3.
+SpadesVecEnv` (:mod:`spadeskit.rl.sb3`), the vector environment as a Stable-Baselines3
+``VecEnv``.  Actions and observations are the rule set's encoding
+(:mod:`spadeskit.engine.encoding`), which the OpenSpiel and PettingZoo adapters of
+:mod:`spadeskit.interop` share.  Importing it registers
 ``spadeskit/Spades-v0`` with Gymnasium: ``gymnasium.make`` builds a :class:`SpadesEnv`,
 ``gymnasium.make_vec`` a :class:`VectorSpadesEnv` (or, with ``vectorization_mode="sync"``,
 Gymnasium's vector of :class:`SpadesEnv`).

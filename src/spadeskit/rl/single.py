@@ -3,10 +3,13 @@ as ``spadeskit/Spades-v0`` when :mod:`spadeskit.rl` is imported.
 
 It is the game of :class:`~spadeskit.rl.VectorSpadesEnv` at one table, played through the
 step API (:meth:`GameState.apply <spadeskit.core.state.GameState.apply>`): the same rule
-sets, the same learning seat and opponents (``"random"``, ``"greedy"``, ``"heuristic"``),
-the same episodes (a hand, or with ``episode="match"`` a match), the same rewards, and
-the same action ids and observation slots (see :mod:`spadeskit.rl.vector`; a test plays
-both on the same hands and compares every observation and action).
+sets, the same learning seats (one, a side, or all of them) and opponents (``"random"``,
+``"greedy"``, ``"heuristic"``), the same episodes (a hand, or with ``episode="match"`` a
+match), the same rewards (``info["seat"]`` names the learning seat to act,
+``info["seat_rewards"]`` gives every seat's at a hand's end), and the same action ids
+and observation slots: the rule set's :class:`~spadeskit.engine.encoding.Encoding`
+(``env.encoding``), shared by every spadeskit front end (a test plays the same hands
+through the four of them and compares every observation and action).
 
 ``info["action_mask"]`` (int8, as :meth:`Discrete.sample
 <gymnasium.spaces.Discrete.sample>` takes it) and :meth:`SpadesEnv.action_masks` (bool, as
@@ -48,6 +51,7 @@ from spadeskit.core.cards import card_at
 from spadeskit.core.errors import IllegalAction, SpadesError, shown
 from spadeskit.core.phase import Phase
 from spadeskit.core.state import GameState
+from spadeskit.engine.encoding import PHASES
 from spadeskit.rl.vector import RENDER_MODES, VectorSpadesEnv
 
 __all__ = ["ILLEGAL_ACTIONS", "SpadesEnv"]
@@ -56,16 +60,19 @@ ILLEGAL_ACTIONS = ("raise", "penalty", "random-legal")
 """What :class:`SpadesEnv` does with an action that is not legal now."""
 
 
-def _bits(mask: int) -> NDArray[np.uint8]:
-    """Return a card mask as 54 zeros and ones, by card index (one unpacking of its
-    bytes: a few times faster than shifting a numpy array for one row)."""
+_PLAY_SLOT = PHASES.index(Phase.PLAY)
+
+
+def _bits(mask: int, width: int) -> NDArray[np.uint8]:
+    """Return a card mask as ``width`` zeros and ones, by card index (one unpacking of
+    its bytes: a few times faster than shifting a numpy array for one row)."""
     packed = np.frombuffer(mask.to_bytes(7, "little"), np.uint8)
-    bits: NDArray[np.uint8] = np.unpackbits(packed, count=54, bitorder="little")
+    bits: NDArray[np.uint8] = np.unpackbits(packed, count=width, bitorder="little")
     return bits
 
 
 class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,unused-ignore]
-    """One table of a spadeskit rule set, one learning seat (see the module)."""
+    """One table of a spadeskit rule set, its learning seats (see the module)."""
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 1}
 
@@ -75,7 +82,7 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
         house_rules: Sequence[str] = (),
         options: dict[str, Any] | None = None,
         *,
-        seat: int = 0,
+        seat: int | Sequence[int] = 0,
         opponents: str = "random",
         episode: str = "hand",
         illegal_action: str = "raise",
@@ -104,15 +111,25 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
         """The same game at one table of the vector environment: its rules, menu, spaces
         and scaling are this environment's (it is never stepped)."""
         layout = self.layout
-        self.rules, self.seat, self.n = layout.rules, seat, layout.n
+        self.rules, self.seat, self.n = layout.rules, layout.seat, layout.n
+        self.learners = layout.learners
+        """The learning seats, where the agent acts (the opponents play the others)."""
+        self.encoding = layout.encoding
+        """The action ids and observation slots (:mod:`spadeskit.engine.encoding`)."""
         self.menu, self.num_actions = layout.menu, layout.num_actions
         self.opponents, self.matches = opponents, episode == "match"
         self.illegal_action, self.penalty = illegal_action, float(penalty)
         self.render_mode = render_mode
         self.action_space = layout.single_action_space
         self.observation_space = layout.single_observation_space
-        self._ids: dict[Action, int] = {play: play.card.index for play in PLAYS}
-        self._ids.update({bid: 54 + k for k, bid in enumerate(self.menu)})
+        cards = self.encoding.cards
+        self._ids: dict[Action, int] = {play: play.card.index for play in PLAYS[:cards]}
+        self._ids.update({bid: self.encoding.action_id(bid) for bid in self.menu})
+        self._bid_slot = {
+            number: self.encoding.bid_slots[bid]
+            for bid, number in self._ids.items()
+            if number >= cards
+        }
         engine = layout.engine
         self._rows = engine.rows.tolist()
         self._suit_of = engine.suit_of.tolist()
@@ -121,6 +138,8 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
         self._bots: dict[int, HeuristicBot] = {}
         self._rng = random.Random()
         self._legal = np.ones(self.num_actions, dtype=bool)
+        self._who = self.seat
+        self._seat_rewards: list[float] | None = None
         self.game: GameState | None = None
         """The table now, as the step API holds it (``None`` before :meth:`reset`)."""
 
@@ -139,7 +158,7 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
         if self.opponents == "heuristic":
             self._bots = {}
             for other in range(self.n):
-                if other != self.seat:
+                if other not in self.learners:
                     self._bots[other] = HeuristicBot()
                     self._bots[other].reset(other, self.rules, random.Random(draw[1] + other))
         self.game = self.rules.new_game(seed=draw[0])
@@ -147,7 +166,8 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
         self._reward = 0.0
         self._over = False
         self._advance()
-        return self._observe(), self._info()
+        info = self._info()
+        return self._observe(), info
 
     def step(self, action: Any) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         """Take the learning seat's action, let the opponents play until it is to act
@@ -156,14 +176,14 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
         if self.game is None or self._over:
             raise SpadesError("the episode is over (or never began): call reset() first")
         number = _action_number(action, self.num_actions)
-        mask = self._legal
+        mask, who = self._legal, self._who
         illegal = not mask[number]
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalAction(
                     f"action {number} ({self._action(number)}) is not legal for seat "
-                    f"{self.seat} now (info['action_mask'] marks the legal ones)",
-                    seat=self.seat,
+                    f"{who} now (info['action_mask'] marks the legal ones)",
+                    seat=who,
                     action=self._action(number),
                 )
             if self.illegal_action == "penalty":
@@ -172,12 +192,20 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
                 return self._observe(), -self.penalty, False, False, info
             number = int(self.np_random.choice(np.flatnonzero(mask)))
         self._reward = 0.0
-        self._apply(self._action(number), self.seat)
+        self._seat_rewards = None
+        self._apply(self._action(number), who)
         self._advance()
-        info = self._info()
+        if self._over:
+            observation = self._observe(final=True)
+            info = self._info()
+        else:
+            info = self._info()
+            observation = self._observe()
+        if self._seat_rewards is not None:
+            info["seat_rewards"] = np.array(self._seat_rewards)
         if illegal:
             info["illegal"] = True
-        return self._observe(), self._reward, self._over, False, info
+        return observation, self._reward, self._over, False, info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """Return the legal actions now, as sb3-contrib's ``MaskablePPO`` asks for them
@@ -199,7 +227,7 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
     # -- the table -------------------------------------------------------------------------
 
     def _action(self, number: int) -> Action:
-        return PLAYS[number] if number < 54 else self.menu[number - 54]
+        return self.encoding.action_of(number)
 
     def _new_hand(self) -> None:
         """Start tracking the hand the game now holds, as its observations show it."""
@@ -207,7 +235,7 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
         assert game is not None
         self._hand_number = game.number
         self._dealer = game.dealer
-        self._held = game.hands[self.seat]
+        self._held = list(game.hands)
         self._played_by = [0] * self.n
         self._trick: list[tuple[int, int]] = []
         self._bids = [-1] * self.n
@@ -228,16 +256,15 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
         index = self._ids.get(action)
         if index is None:
             return
-        if index >= 54:
-            self._bids[seat] = index - 54
+        if index >= self.encoding.cards:
+            self._bids[seat] = self._bid_slot[index]
             if game.phase is Phase.PLAY and self._bidding:
                 self._bidding = False
                 self._leader = game.leader
             return
         if self._bidding:
             self._bidding = False
-        if seat == self.seat:
-            self._held &= ~(1 << index)
+        self._held[seat] &= ~(1 << index)
         self._played_by[seat] |= 1 << index
         self._trick.append((seat, index))
         if len(self._trick) < self.n:
@@ -254,11 +281,14 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
         self._trick_no += 1
 
     def _finish_hand(self, points: Sequence[int]) -> None:
-        """Add the finished hand's reward; end the episode, or go on to the next hand."""
-        side = self._side_of[self.seat]
-        others = [p for s, p in enumerate(points) if s != side]
-        best = max(others) if others else points[side]
-        self._reward += (points[side] - best) / self.layout.unit
+        """Add the finished hand's reward (the learning seat's that acted last; every
+        seat's in ``info["seat_rewards"]``); end the episode, or go on to the next hand."""
+        margins = []
+        for side, mine in enumerate(points):
+            others = [p for s, p in enumerate(points) if s != side]
+            margins.append((mine - max(others)) / self.layout.unit if others else 0.0)
+        self._seat_rewards = [margins[self._side_of[s]] for s in range(self.n)]
+        self._reward += self._seat_rewards[self._who]
         game = self.game
         assert game is not None
         if not self.matches or game.is_over:
@@ -273,7 +303,7 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
             if game.number != self._hand_number and self._trick_no == self._tricks:
                 self._new_hand()
             seat = game.to_act
-            if seat is None or seat == self.seat:
+            if seat is None or seat in self.learners:
                 return
             self._apply(self._opponent(game, seat), seat)
 
@@ -300,52 +330,23 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
             mask[:] = True
             return mask
         ids = self._ids
-        for action in game.legal_actions(self.seat):
+        for action in game.legal_actions(self._who):
             index = ids.get(action)
             if index is not None:
                 mask[index] = True
         return mask
 
     def _info(self) -> dict[str, Any]:
+        game = self.game
+        if not self._over and game is not None and game.to_act is not None:
+            self._who = game.to_act
         self._legal = self._mask()
-        return {"action_mask": self._legal.astype(np.int8)}
+        return {"action_mask": self._legal.astype(np.int8), "seat": self._who}
 
-    def _observe(self) -> NDArray[np.float32]:
-        """Return the learning seat's observation, slot for slot as the vector
-        environment's (see :mod:`spadeskit.rl.vector`)."""
-        n, m, tricks = self.n, len(self.menu), self._tricks
-        out = np.zeros(self.layout.observation_size, dtype=np.float32)
-        out[:54] = _bits(self._held)
-        base = 54
-        for s in range(n):
-            out[base : base + 54] = _bits(self._played_by[s])
-            base += 54
-        for s, card in self._trick:
-            out[base + 54 * s + card] = 1.0
-        base += 54 * n
-        for s in range(n):
-            k = self._bids[s]
-            out[base + (k if k >= 0 else m)] = 1.0
-            base += m + 1
-        for s in range(n):
-            out[base + s] = self._books[s] / tricks
-        base += n
-        out[base + self.seat] = 1.0
-        base += n
-        out[base + self._dealer] = 1.0
-        base += n
-        if not self._bidding:
-            out[base + self._leader] = 1.0
-        base += n
-        out[base + (0 if self._bidding else 1)] = 1.0
-        out[base + 2] = self._trick_no / tricks
-        base += 3
-        if self.matches:
-            sides = self.layout.sides
-            for side in range(sides):
-                out[base + side] = max(-1.0, min(1.0, self._scores[side] / 1000))
-                out[base + sides + side] = min(1.0, self._bags[side] / 10)
-        return out
+    def _observe(self, final: bool = False) -> NDArray[np.float32]:
+        """Return the learning seat to act's observation (``final``: the hand just played
+        out, by the seat that acted last), slot for slot as the vector environment's."""
+        return _observation(self, final)
 
 
 def _action_number(action: Any, size: int) -> int:
@@ -364,6 +365,45 @@ def _action_number(action: Any, size: int) -> int:
     return int(action)
 
 
+def _observation(env: SpadesEnv, final: bool) -> NDArray[np.float32]:
+    """Return ``env``'s observation (see :meth:`SpadesEnv._observe`), from what it
+    tracks of the hand."""
+    encoding = env.encoding
+    n, c, tricks, slots = env.n, encoding.cards, env._tricks, encoding.slots
+    who = env._who
+    out = np.zeros(encoding.observation_size, dtype=np.float32)
+    out[:c] = _bits(env._held[who], c)
+    base = slots["played"].start
+    for s in range(n):
+        out[base : base + c] = _bits(env._played_by[s], c)
+        base += c
+    for s, card in env._trick:
+        out[base + c * s + card] = 1.0
+    base, width = slots["bids"].start, len(encoding.bids) + 1
+    for s in range(n):
+        k = env._bids[s]
+        out[base + width * s + (k if k >= 0 else width - 1)] = 1.0
+    books, held = slots["books"].start, slots["held"].start
+    for s in range(n):
+        out[books + s] = env._books[s] / tricks
+        out[held + s] = env._held[s].bit_count() / encoding.largest_hand
+    out[slots["seat"].start + who] = 1.0
+    if not final:
+        out[slots["to_act"].start + who] = 1.0
+    out[slots["dealer"].start + env._dealer] = 1.0
+    if not env._bidding and not final:
+        out[slots["leader"].start + env._leader] = 1.0
+    out[slots["phase"].start + (0 if env._bidding else _PLAY_SLOT)] = 1.0
+    out[slots["tricks"].start] = env._trick_no / tricks
+    if env.matches:
+        sides, scores, bags = env.layout.sides, slots["scores"].start, slots["bags"].start
+        for side in range(sides):
+            out[scores + side] = max(-1.0, min(1.0, env._scores[side] / 1000))
+            out[bags + side] = min(1.0, env._bags[side] / 10)
+        out[slots["hand"].start] = min(1.0, env._hand_number / 50)
+    return out
+
+
 def _text(env: SpadesEnv) -> str:
     """Return the table as the learning seat of ``env`` sees it, in a few lines."""
     names = env.rules.table.seat_names
@@ -372,8 +412,8 @@ def _text(env: SpadesEnv) -> str:
         return " ".join(card_at(i).code for i in range(53, -1, -1) if mask >> i & 1) or "-"
 
     lines = [
-        f"{env.rules.name}, {names[env.seat]} learning; dealer {names[env._dealer]}",
-        f"hand: {cards(env._held)}",
+        f"{env.rules.name}, {names[env._who]} learning; dealer {names[env._dealer]}",
+        f"hand: {cards(env._held[env._who])}",
         "bids: "
         + ", ".join(
             f"{names[s]} {env.menu[k] if k >= 0 else '-'}" for s, k in enumerate(env._bids)

@@ -30,12 +30,14 @@ _ONE = np.uint64(1)
 
 
 class Tables:
-    """``num_envs`` tables of one rule set as numpy arrays, one learning seat each."""
+    """``num_envs`` tables of one rule set as numpy arrays, the same learning seats at
+    each (a few, or all: then no opponent plays)."""
 
     rules: Rules
     engine: BatchEngine
     n: int
-    seat: int
+    learns: NDArray[np.bool_]
+    """By seat: whether the agent learns (acts) there; the opponents play the others."""
     num_envs: int
     sides: int
     tricks: int
@@ -57,6 +59,10 @@ class Tables:
     _seed: int
     _hand: int
     _bidding: bool
+    _bid_turn: NDArray[np.int64]
+    """Each table's turn in the auction's order (``n``: the auction is over)."""
+    _order: NDArray[np.int64]
+    """The auction's order, as seats relative to the dealer."""
     _fresh: MatchState
 
     def _score_hands(self, ended: NDArray[np.bool_]) -> NDArray[np.int64] | None:
@@ -124,23 +130,35 @@ class Tables:
                 if self.match[table] is not self._fresh:
                     game = evolve(game, match=self.match[table])
                 self._games.append(game)
-        relative = (self.seat - self.dealer) % self.n
-        self._turn = np.array(self.engine.order, dtype=np.int64).argsort()[relative]
-        self._opponents_bid(after=False)
+        self._bid_turn = np.zeros(size, dtype=np.int64)
+        self._opponents_bid()
 
-    def _opponents_bid(self, after: bool) -> None:
-        """Let the opponents bid, in the auction's order: those before the learning seat
-        (or, ``after``, those after it), each uniformly from the menu by its hand's draws."""
+    def _bidder(self) -> NDArray[np.int64]:
+        """Return the seat whose turn it is to bid at every table (the auction not over)."""
+        bidder: NDArray[np.int64] = (self.dealer + self._order[self._bid_turn]) % self.n
+        return bidder
+
+    def _opponents_bid(self) -> None:
+        """Let the opponents bid, in the auction's order, until a learning seat is to bid
+        at every table or the auction is over: each uniformly from the menu by its
+        hand's draws (or as the heuristic bot at its seat bids)."""
         n, m = self.n, len(self.menu)
-        for turn, relative in enumerate(self.engine.order):
-            seat = (self.dealer + relative) % n
-            todo = turn > self._turn if after else turn < self._turn
+        while True:
+            rows = np.flatnonzero(self._bid_turn < n)
+            if not len(rows):
+                return
+            turn = self._bid_turn[rows]
+            seat = (self.dealer[rows] + self._order[turn]) % n
+            other = ~self.learns[seat]
+            if not other.any():
+                return
+            rows, turn, seat = rows[other], turn[other], seat[other]
             if self.heuristic:
-                for table in np.flatnonzero(todo).tolist():
-                    self._bot_bids(table, int(seat[table]))
-                continue
-            picks = (self.bid_draws[:, turn] * m).astype(np.int64)
-            self.choice[self._rows[todo], seat[todo]] = picks[todo]
+                for table, who in zip(rows.tolist(), seat.tolist(), strict=True):
+                    self._bot_bids(table, who)
+            else:
+                self.choice[rows, seat] = (self.bid_draws[rows, turn] * m).astype(np.int64)
+            self._bid_turn[rows] += 1
 
     def _bot_bids(self, table: int, seat: int) -> None:
         """Let the heuristic bot at ``seat`` bid at ``table`` (state and arrays)."""
@@ -193,20 +211,24 @@ class Tables:
         self.played[rows] |= bit
         self.played_by[rows, seat] |= bit
         self.on_table[rows, seat] = bit
-        column = self.trick_no[rows] * n + self.position[rows]
+        position = self.position[rows]  # each row's read once: fancy indexing copies
+        column = self.trick_no[rows] * n + position
         self.plays[rows, column] = cards
         self.seats[rows, column] = seat
-        leading = self.position[rows] == 0
+        leading = position == 0
         suit = engine.suit_of[cards]
-        self.lead[rows] = np.where(leading, suit, self.lead[rows])
-        power = engine.rows[self.lead[rows], cards]
-        better = leading | (power > self.best[rows])
-        self.best[rows] = np.where(better, power, self.best[rows])
+        lead = np.where(leading, suit, self.lead[rows])
+        self.lead[rows] = lead
+        power = engine.rows[lead, cards]
+        best = self.best[rows]
+        better = leading | (power > best)
+        self.best[rows] = np.where(better, power, best)
         self.winner[rows] = np.where(better, seat, self.winner[rows])
         if engine.reads_top:
             self.top[rows, suit] = np.maximum(self.top[rows, suit], engine.strength[cards])
-        self.position[rows] += 1
-        full = rows[self.position[rows] == n]
+        position += 1
+        self.position[rows] = position
+        full = rows[position == n]
         if len(full):
             self.books[full, self.winner[full]] += 1
             self.leader[full] = self.winner[full]
@@ -217,11 +239,11 @@ class Tables:
             self.best[full] = -1
 
     def _advance(self) -> None:
-        """Let the opponents play until the learning seat is to act at every table (or
+        """Let the opponents play until a learning seat is to act at every table (or
         every table's hand is over)."""
         engine = self.engine
         while True:
-            live = (self.trick_no < self.tricks) & (self._to_act() != self.seat)
+            live = (self.trick_no < self.tricks) & ~self.learns[self._to_act()]
             rows = np.flatnonzero(live)
             if not len(rows):
                 return

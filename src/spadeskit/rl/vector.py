@@ -1,17 +1,23 @@
 """Many tables stepped together as numpy arrays: :class:`VectorSpadesEnv`, a Gymnasium
 vector environment over the batched engine (the ``rl`` extra).
 
-Each of the ``num_envs`` tables has one learning seat (``seat``, 0 by default); the other
-seats are played by the opponents' policy: ``"random"`` (every bid and card uniformly
-among the legal ones), ``"greedy"`` (bids and leads at random, following cards as
-:func:`spadeskit.bots.greedy_card` would), both on the arrays, or ``"heuristic"``:
-:class:`~spadeskit.bots.HeuristicBot` at every other seat, each table also kept as a
-step-API state for the bots' views (a few thousand steps a second, not hundreds of
-thousands).  In each hand the learning seat bids once,
-then plays its cards; at the hand's end the reward is its side's points less the best
-other side's, in hundreds (a hand scored in tenths counts in tenths of that).  Every
-table finishes its hand on the same step.  What comes next is Gymnasium's autoreset
-(``autoreset_mode``, also in ``metadata["autoreset_mode"]``):
+Each of the ``num_envs`` tables has the same learning seats: one (``seat=0``, the
+default), a side (``seat=(0, 2)``), or every seat (``seat=(0, 1, 2, 3)``: self-play,
+one policy at every seat).  The other seats are played by the opponents' policy:
+``"random"`` (every bid and card uniformly among the legal ones), ``"greedy"`` (bids and
+leads at random, following cards as :func:`spadeskit.bots.greedy_card` would), both on
+the arrays, or ``"heuristic"``: :class:`~spadeskit.bots.HeuristicBot` at every other
+seat, each table also kept as a step-API state for the bots' views (a few thousand
+steps a second, not hundreds of thousands).  Each step is one decision of a learning
+seat at every table: the opponents act in between, so at every table the learning seat
+to act is the one whose observation was returned (``info["seat"]`` names it; its
+one-hot is in the observation too).  In each hand every learning seat bids once, then
+plays its cards; at the hand's end the reward is the side's points less the best other
+side's, in hundreds (a hand scored in tenths counts in tenths of that): ``rewards[i]``
+is that of the seat that acted at table ``i``, and ``info["seat_rewards"]`` (tables x
+seats) gives every seat's, for learning at several seats.  Every table finishes its
+hand on the same step.  What comes next is Gymnasium's autoreset (``autoreset_mode``,
+also in ``metadata["autoreset_mode"]``):
 
 * ``AutoresetMode.NEXT_STEP`` (the default, as in Gymnasium): the step that ends the hands
   returns their last observations, the rewards and ``terminations``; the next step ignores
@@ -43,31 +49,14 @@ auction, bids that depend on one's cards, blind bids) is refused with
 cards (a ``spadeskit_view`` hook, as ``hidden-bids`` seals bids): the observations below
 would show it.
 
-**Actions** are ``0``-``53``, a card by index (2♣ is 0 … A♠ is 51, the jokers 52 and 53),
-then ``54 + k`` for the ``k``-th bid of :attr:`VectorSpadesEnv.menu`.  ``info
-["action_mask"]`` (``num_envs`` x :attr:`~VectorSpadesEnv.num_actions`, bool) marks the
-legal ones; an illegal action raises :class:`~spadeskit.core.errors.IllegalAction`
-naming the table, and changes nothing.
-
-**Observations** are float32 rows of :attr:`~VectorSpadesEnv.observation_size` values,
-built from public facts and the learning seat's own cards only:
-
-==================== ==========================================================
-slots                what
-==================== ==========================================================
-54                   the seat's cards (1: held)
-54 per seat          the cards each seat has played this hand, seat by seat
-54 per seat          the cards on the table in the trick in progress, by seat
-menu + 1 per seat    each seat's bid, one-hot over the menu (last slot: none yet)
-1 per seat           the tricks each seat has taken, divided by the hand size
-1 per seat           the learning seat (one-hot)
-1 per seat           the dealer (one-hot)
-1 per seat           the trick's leader (one-hot; all 0 during the auction)
-2                    the phase: the auction, the play
-1                    the number of finished tricks, divided by the hand size
-2 per side           each side's score (÷ 1,000, clipped to [-1, 1]) and bags (÷ 10, at
-                     most 1): the match so far (0 in one-hand episodes)
-==================== ==========================================================
+**Actions and observations** are the rule set's :class:`~spadeskit.engine.encoding.
+Encoding` (``env.encoding``), the ids and slots every spadeskit front end shares: for
+standard Spades 66 actions (the 52 cards by index, then nil and the bids 1 to 13, as in
+OpenSpiel's own ``spades``) and 563 floats.  ``info["action_mask"]`` (``num_envs`` x
+:attr:`~VectorSpadesEnv.num_actions`, bool) marks the legal ones; an illegal action
+raises :class:`~spadeskit.core.errors.IllegalAction` naming the table, and changes
+nothing.  An episode's last observation shows its hand played out (no seat to act, every
+trick finished), by the seat that acted last.
 
 Table ``i``'s hands depend only on ``(seed, i)``: its ``j``-th hand since
 ``reset(seed=seed)`` (resets without a seed go on counting) is hand number ``i + j *
@@ -92,11 +81,12 @@ from spadeskit.batch.common import BatchUnsupported
 from spadeskit.batch.engine import engine_for
 from spadeskit.bots.heuristic import HeuristicBot
 from spadeskit.core.actions import Action
-from spadeskit.core.cards import card_at
 from spadeskit.core.errors import IllegalAction, SpadesError, shown
 from spadeskit.core.state import MatchState
+from spadeskit.engine.encoding import encoding_for
 from spadeskit.engine.loader import load_rules
-from spadeskit.rl.tables import STRIDE, Tables
+from spadeskit.rl.observing import Observing
+from spadeskit.rl.tables import STRIDE
 
 __all__ = ["EPISODES", "OPPONENTS", "RENDER_MODES", "STRIDE", "VectorSpadesEnv", "random_actions"]
 
@@ -105,10 +95,6 @@ OPPONENTS = ("random", "greedy", "heuristic")
 
 EPISODES = ("hand", "match")
 """What an episode is."""
-
-
-_ONE = np.uint64(1)
-_BITS = np.arange(54, dtype=np.uint64)
 
 
 RENDER_MODES = ["ansi", "human"]
@@ -134,8 +120,9 @@ def random_actions(mask: NDArray[np.bool_], rng: np.random.Generator) -> NDArray
     return chosen
 
 
-class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
-    """``num_envs`` tables of a spadeskit rule set, one learning seat each (see the module)."""
+class VectorSpadesEnv(Observing, VectorEnv):  # type: ignore[misc,unused-ignore]
+    """``num_envs`` tables of a spadeskit rule set, the same learning seats at each (see
+    the module)."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": RENDER_MODES}
 
@@ -146,7 +133,7 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
         house_rules: Sequence[str] = (),
         options: dict[str, Any] | None = None,
         *,
-        seat: int = 0,
+        seat: int | Sequence[int] = 0,
         opponents: str = "random",
         episode: str = "hand",
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
@@ -181,9 +168,16 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
                 "hidden-bids has), which the vector environment's observations do not"
             )
         n = engine.n
-        if type(seat) is not int or not 0 <= seat < n:
-            raise SpadesError(f"seat is one of {rules.name!r}'s seats, 0 to {n - 1}")
-        self.rules, self.engine, self.n, self.seat = rules, engine, n, seat
+        learners = _learners(seat, n, rules.name)
+        encoding = encoding_for(rules)
+        self.rules, self.engine, self.n, self.encoding = rules, engine, n, encoding
+        """The action ids and observation slots (:mod:`spadeskit.engine.encoding`)."""
+        self.learners = learners
+        """The learning seats, where the agent acts (the opponents play the others)."""
+        self.seat = learners[0]
+        """The first learning seat (the only one, unless ``seat`` named several)."""
+        self.learns = np.zeros(n, dtype=bool)
+        self.learns[list(learners)] = True
         self.num_envs = num_envs
         self.render_mode = render_mode
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
@@ -194,32 +188,45 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
         self._bots: dict[int, HeuristicBot] = {}
         self.matches = episode == "match"
         self.menu: tuple[Action, ...] = tuple(engine.menu)
-        """The bids, in the order of their actions (``54 + k``)."""
+        """The bids, in the order of the batched engine's menu."""
         self.tricks = engine.tricks
-        self.num_actions = 54 + len(self.menu)
-        self.sides = len(rules.table.sides)
-        self.observation_size = (
-            54 + 54 * n * 2 + n * (len(self.menu) + 1) + 4 * n + 3 + 2 * self.sides
-        )
+        self.num_actions = encoding.num_actions
+        self.observation_size = encoding.observation_size
+        missing = [bid for bid in self.menu if bid not in encoding.calls]
+        if missing or engine.tricks != encoding.tricks:
+            raise BatchUnsupported(
+                f"{rules.name!r}: the batched engine's bids {missing} or tricks have no "
+                "place in the rule set's encoding"
+            )
+        self.menu_ids = np.array([encoding.action_id(bid) for bid in self.menu], np.int64)
+        """Each bid of :attr:`menu` as its action id."""
+        self._menu_of = np.full(self.num_actions, -1, dtype=np.int64)
+        self._menu_of[self.menu_ids] = np.arange(len(self.menu))
+        self._menu_slot = np.array([encoding.bid_slots[bid] for bid in self.menu], np.int64)
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.num_actions))
         low = np.zeros(self.observation_size, np.float32)
-        low[-2 * self.sides : -self.sides] = -1.0  # the scores, which may be negative
+        low[encoding.slots["scores"]] = -1.0  # the scores, which may be negative
         high = np.ones(self.observation_size, np.float32)
         self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
         self.observation_space = spaces.Box(
             np.tile(low, (num_envs, 1)), np.tile(high, (num_envs, 1)), dtype=np.float32
         )
-        self.side = int(engine.side_of[seat])
+        self.sides = len(rules.table.sides)
+        self.side_of = engine.side_of.astype(np.int64)
+        self.side = int(engine.side_of[self.seat])
         self.unit = 100 * rules.table.score_unit
+        self._order = np.array(engine.order, dtype=np.int64)
         self._rows = np.arange(num_envs)
         self._seed = 0
         self._hand = 0
         self._started = False
         self._waiting: NDArray[np.int64] | None = None
         self._last_mask: NDArray[np.bool_] = np.zeros((num_envs, self.num_actions), bool)
+        self._who = np.full(num_envs, self.seat, dtype=np.int64)
         self._bidding = True
         self._fresh = MatchState.fresh(self.sides)
+        self._match_slots = np.zeros((num_envs, 2 * self.sides + 1), np.float32)
 
     # -- Gymnasium -------------------------------------------------------------------------
 
@@ -227,7 +234,7 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Deal every table a new hand and start new matches; return the observations
-        and ``{"action_mask": ...}``.
+        and ``{"action_mask": ..., "seat": ...}``.
 
         With ``seed``, table ``i`` is dealt its first hand of ``seed``'s deals.  Without
         one, the deals go on where they stand (the next hand of every table, never one
@@ -247,20 +254,23 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
         if self.heuristic and (seed is not None or not self._started):
             self._bots = {}
             for other in range(self.n):
-                if other != self.seat:
+                if not self.learns[other]:
                     bot = self._bots[other] = HeuristicBot()
                     bot.reset(other, self.rules, random.Random(self._seed * self.n + other))
         self._started = True
         self.match = [self._fresh] * self.num_envs
         """Each table's match so far (the rules' :class:`MatchState`)."""
+        self._match_slots[:] = 0.0
         self._deal(None)
-        return self._observe(), self._info()
+        info = self._info()
+        return self._observe(), info
 
     def step(
         self, actions: Any
     ) -> tuple[NDArray[np.float32], NDArray[np.float64], Any, Any, dict[str, Any]]:
         """Take each table's action; return observations, rewards, terminations,
-        truncations and ``{"action_mask": ...}`` (see the module for autoreset)."""
+        truncations and ``{"action_mask": ..., "seat": ...}`` (see the module for
+        autoreset and for the rewards of several learning seats)."""
         size = self.num_envs
         rewards = np.zeros(size, dtype=np.float64)
         ended = np.zeros(size, dtype=bool)
@@ -271,7 +281,8 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
             self._waiting = None
             self._hand += 1
             self._deal(dealers)
-            return self._observe(), rewards, ended, ended.copy(), self._info()
+            info = self._info()
+            return self._observe(), rewards, ended, ended.copy(), info
         chosen = np.asarray(actions)
         if chosen.shape != (size,) or not np.issubdtype(chosen.dtype, np.integer):
             raise IllegalAction(
@@ -282,57 +293,61 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
         mask = self._last_mask
         inside = (chosen >= 0) & (chosen < self.num_actions)
         legal = inside & mask[self._rows, np.clip(chosen, 0, self.num_actions - 1)]
+        who = self._who
         if not legal.all():
             table = int(np.flatnonzero(~legal)[0])
             raise IllegalAction(
                 f"table {table}: action {int(chosen[table])} is not legal for seat "
-                f"{self.seat} now (info['action_mask'] marks the legal ones)",
-                seat=self.seat,
+                f"{int(who[table])} now (info['action_mask'] marks the legal ones)",
+                seat=int(who[table]),
             )
         if self._bidding:
-            self.choice[:, self.seat] = chosen - 54
+            picks = self._menu_of[chosen]
+            self.choice[self._rows, who] = picks
             if self.heuristic:
-                for table, k in enumerate(self.choice[:, self.seat].tolist()):
-                    self._games[table] = self._games[table].apply(self.menu[k], self.seat)
-            self._opponents_bid(after=True)
+                for table, (seat, k) in enumerate(zip(who.tolist(), picks.tolist(), strict=True)):
+                    self._games[table] = self._games[table].apply(self.menu[k], seat)
+            self._bid_turn += 1
+            self._opponents_bid()
+            if self._bid_turn[0] < self.n:  # a learning seat bids next, at every table
+                info = self._info()
+                return self._observe(), rewards, ended, ended.copy(), info
             self._start_play()
         else:
             self._play(self._rows, chosen.astype(np.int64))
         self._advance()
         if self.trick_no[0] < self.tricks:
-            return self._observe(), rewards, ended, ended.copy(), self._info()
+            info = self._info()
+            return self._observe(), rewards, ended, ended.copy(), info
         # Every table's hand is over: score it, keep it (hand_actions), start the next.
         dealers = self._score_hands(ended)
-        mine = self.points[:, self.side]
-        others = np.delete(self.points, self.side, axis=1)
-        best = others.max(axis=1) if others.shape[1] else mine
-        rewards = (mine - best) / self.unit
+        seat_rewards = self._margins()[:, self.side_of]
+        rewards = seat_rewards[self._rows, who]
         self.last = {
             name: getattr(self, name) for name in ("deals", "dealer", "choice", "plays", "seats")
         }
         self.last_books, self.last_points = self.books, self.points
-        final = self._observe()
+        final = self._observe(final=True)
+        if self.matches:
+            self._update_match_slots()
         if self.autoreset_mode is AutoresetMode.NEXT_STEP and ended.all():
             self._waiting = dealers if dealers is not None else np.empty(0, dtype=np.int64)
             # Any action is taken (and ignored) on the step that deals the next hands.
             self._last_mask = np.ones((size, self.num_actions), dtype=bool)
-            return (
-                final,
-                rewards,
-                ended,
-                np.zeros(size, dtype=bool),
-                {"action_mask": self._last_mask.copy()},
-            )
+            info = {"action_mask": self._last_mask.copy(), "seat": who.copy()}
+            info["seat_rewards"] = seat_rewards
+            return final, rewards, ended, np.zeros(size, dtype=bool), info
         self._hand += 1
         self._deal(dealers)
         info = self._info()
+        info["seat_rewards"] = seat_rewards
         if self.autoreset_mode is AutoresetMode.SAME_STEP:
             info["final_obs"], info["_final_obs"] = final, ended.copy()
         return self._observe(), rewards, ended, np.zeros(size, dtype=bool), info
 
     def render(self) -> tuple[str, ...] | None:
-        """Return each table as its learning seat sees it, a few lines of text a table
-        (``render_mode="ansi"``), or print them (``"human"``); ``None`` without a
+        """Return each table as its learning seat to act sees it, a few lines of text a
+        table (``render_mode="ansi"``), or print them (``"human"``); ``None`` without a
         render mode."""
         if self.render_mode is None:
             return None
@@ -342,81 +357,19 @@ class VectorSpadesEnv(Tables, VectorEnv):  # type: ignore[misc,unused-ignore]
             return None
         return texts
 
-    # -- what the learning seat sees ---------------------------------------------------------
 
-    def _text(self, table: int) -> str:
-        """Return table ``table`` as its learning seat sees it, in a few lines."""
-        names = self.rules.table.seat_names
-
-        def cards(mask: int) -> str:
-            return " ".join(card_at(i).code for i in range(53, -1, -1) if mask >> i & 1) or "-"
-
-        bids = [int(k) for k in self.choice[table]]
-        lines = [
-            f"table {table}, hand {self._hand + 1}, {names[self.seat]} learning; "
-            f"dealer {names[int(self.dealer[table])]}",
-            f"hand: {cards(int(self.held[table, self.seat]))}",
-            "bids: "
-            + ", ".join(
-                f"{names[s]} {self.menu[k] if k >= 0 else '-'}" for s, k in enumerate(bids)
-            ),
-            "books: " + ", ".join(f"{names[s]} {int(b)}" for s, b in enumerate(self.books[table])),
-        ]
-        if not self._bidding:
-            order = [(int(self.leader[table]) + k) % self.n for k in range(self.n)]
-            trick = [
-                f"{names[s]} {cards(int(self.on_table[table, s]))}"
-                for s in order
-                if self.on_table[table, s]
-            ]
-            lines.append(f"trick {int(self.trick_no[table]) + 1}: " + (", ".join(trick) or "-"))
-        if self.matches:
-            match = self.match[table]
-            show = self.rules.table.show_score
-            lines.append("scores: " + ", ".join(show(s) for s in match.scores))
-        return "\n".join(lines)
-
-    def _mask(self) -> NDArray[np.bool_]:
-        mask = np.zeros((self.num_envs, self.num_actions), dtype=bool)
-        if self._bidding:
-            mask[:, 54:] = True
-            return mask
-        allowed = self._allowed(self._rows)
-        mask[:, :54] = ((allowed[:, None] >> _BITS) & _ONE).astype(bool)
-        return mask
-
-    def _info(self) -> dict[str, Any]:
-        self._last_mask = self._mask()
-        return {"action_mask": self._last_mask.copy()}
-
-    def _observe(self) -> NDArray[np.float32]:
-        n, size, m = self.n, self.num_envs, len(self.menu)
-        out = np.zeros((size, self.observation_size), dtype=np.float32)
-        out[:, :54] = (self.held[:, self.seat, None] >> _BITS) & _ONE
-        base = 54
-        for block in (self.played_by, self.on_table):
-            for s in range(n):
-                out[:, base : base + 54] = (block[:, s, None] >> _BITS) & _ONE
-                base += 54
-        for s in range(n):
-            slot = np.where(self.choice[:, s] >= 0, self.choice[:, s], m)
-            out[self._rows, base + slot] = 1.0
-            base += m + 1
-        out[:, base : base + n] = self.books / self.tricks
-        base += n
-        out[:, base + self.seat] = 1.0
-        base += n
-        out[self._rows, base + self.dealer] = 1.0
-        base += n
-        if not self._bidding:
-            out[self._rows, base + self.leader] = 1.0
-        base += n
-        out[:, base + (0 if self._bidding else 1)] = 1.0
-        out[:, base + 2] = self.trick_no / self.tricks
-        base += 3
-        if self.matches:
-            scores = np.array([m.scores for m in self.match], dtype=np.float32)
-            bags = np.array([m.bags for m in self.match], dtype=np.float32)
-            out[:, base : base + self.sides] = np.clip(scores / 1000, -1.0, 1.0)
-            out[:, base + self.sides :] = np.minimum(bags / 10, 1.0)
-        return out
+def _learners(seat: object, n: int, name: str) -> tuple[int, ...]:
+    """Return the learning seats ``seat`` names: one seat, or several (no repeats)."""
+    chosen = [seat] if type(seat) is int else seat
+    if (
+        isinstance(chosen, (str, bytes))
+        or not isinstance(chosen, Sequence)
+        or not chosen
+        or any(type(s) is not int or not 0 <= s < n for s in chosen)
+        or len(set(chosen)) != len(chosen)
+    ):
+        raise SpadesError(
+            f"seat is one of {name!r}'s seats, 0 to {n - 1}, or a list of them, not "
+            f"{shown(seat, 30)}"
+        )
+    return tuple(sorted(chosen))
