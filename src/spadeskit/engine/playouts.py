@@ -200,7 +200,7 @@ class Playouts:
         would pick, found by its index without building the others."""
         seat = game.to_act
         assert seat is not None
-        step = game.steps[0]
+        step = game.steps[self.auction.step_of(game, seat)]
         kind = Discard if step.kind == "discard" else Exchange
         held = game.hands[seat]
         action = nth_combo(

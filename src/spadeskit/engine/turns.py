@@ -78,7 +78,10 @@ class Turns:
             return self._offered(offer, game, None) if offer is not None else _NO_ACTIONS
         self.shared.check_seat(seat)
         offer = self.shared.player_offers.get(phase)
-        return self._offered(offer, game, seat) if offer is not None else _NO_ACTIONS
+        offered = self._offered(offer, game, seat) if offer is not None else _NO_ACTIONS
+        if phase is _EXCHANGE:  # a seat of a simultaneous group may choose before its turn
+            return self.auction.choice_actions(game, seat) + offered
+        return offered
 
     def _offered(self, offer: Any, game: GameState, seat: int | None) -> tuple[Action, ...]:
         found = offer(game, seat)
@@ -141,6 +144,8 @@ class Turns:
                 action=action,
             )
         if seat != game.to_act:
+            if phase is _EXCHANGE and self.auction.choice_actions(game, seat):
+                return self.auction._exchange(game, seat, action)
             raise NotYourTurn(
                 f"{action} by {self.shared.seat_name(seat)} refused: it is "
                 f"{self.shared.seat_name(game.to_act)}'s "
