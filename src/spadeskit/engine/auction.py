@@ -457,12 +457,12 @@ def _group_logged(log: Any, group: list[Step], seat: int) -> Any:
     ]
     others: list[Any] = []
     node: Any = log
-    while earlier:
+    while earlier and node is not None:
         entry: Any = node[1]
         node = node[0]
         found = -1
         for position in range(len(earlier)):
-            if entry[0] == earlier[position][0] and entry[1] is earlier[position][1]:
+            if entry[0] == earlier[position][0] and entry[1] == earlier[position][1]:
                 found = position
                 break
         if found < 0:

@@ -226,7 +226,7 @@ def _passed_with(game: GameState, viewer: int | None) -> int:
         (who, action)
         for who, action in game.log
         if isinstance(action, (Discard, Exchange))
-        and not any(who == seat and action is chosen for seat, chosen in waiting)
+        and not any(who == seat and action == chosen for seat, chosen in waiting)
     ]
     known = 0
     for step, (who, action) in zip(plan, moved):
