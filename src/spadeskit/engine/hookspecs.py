@@ -64,9 +64,7 @@ def spadeskit_table(options: Options) -> TableSpec | None:
     :called: once, when rules are built.
 
     A house rule that changes the deck (adding jokers, removing a deuce) wraps it
-    (``wrapper=True``): ``table = yield``, then return an evolved copy.  The deal plan
-    (:class:`~spadeskit.core.seating.DealPlan`) may give the blind to a seat at the
-    deal as a kitty (``kitty_to``): that seat discards as many cards before the auction.
+    (``wrapper=True``): ``table = yield``, then return an evolved copy.
     """
 
 
@@ -215,8 +213,7 @@ def spadeskit_auction_next(
         another plugin to answer.
     :kind: first result: the first non-``None`` answer wins.
     :called: when the auction begins (with an empty ``game.auction``: at the deal, or
-        after the discard of a kitty picked up at the deal) and after every auction
-        action.
+        after a kitty's discard) and after every auction action.
 
     The contract names the trump mode, the first leader, a declarer who takes the
     blind, and any discards or card exchanges owed before play.
@@ -240,9 +237,7 @@ def spadeskit_contract_steps(
 
     The blind-nil house rule adds its exchanges here.  Cheaper than wrapping
     :func:`spadeskit_auction_next`, which runs after every bid.  Steps marked
-    ``simultaneous`` (consecutive ones form a group) are chosen blind of each other: any
-    seat of the group may choose first, each view shows only the seat's own choice
-    (``View.chosen``), and the cards move once the whole group has chosen.
+    ``simultaneous`` are chosen blind of each other (:class:`~spadeskit.core.seating.Step`).
     """
 
 
