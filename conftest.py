@@ -2,11 +2,14 @@
 OpenSpiel, PettingZoo, Gymnasium, Stable-Baselines3) are skipped when it is not
 installed, and the native core's modules when their compiled copies run (they hold no
 doctests; pytest would import them by path, beside the extension Python already
-imported)."""
+imported).  The docs' doctests import the example plugins of ``docs/examples`` by name
+(``import kitty``), as a reader who saved the file beside their code would."""
 
 from __future__ import annotations
 
 import importlib.util
+import pathlib
+import sys
 
 import spadeskit
 from spadeskit import _native
@@ -28,3 +31,7 @@ collect_ignore = [
 
 if spadeskit.NATIVE:
     collect_ignore += _native.source_paths("src")
+
+_EXAMPLES = str(pathlib.Path(__file__).resolve().parent / "docs" / "examples")
+if _EXAMPLES not in sys.path:
+    sys.path.insert(0, _EXAMPLES)

@@ -43,6 +43,7 @@ NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.engine.winner",
     "spadeskit.engine.base",
     "spadeskit.engine.auction",
+    "spadeskit.engine.steps",
     "spadeskit.engine.dealing",
     "spadeskit.engine.scoring",
     "spadeskit.engine.tricks",
@@ -52,8 +53,8 @@ NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.engine.playing",
     "spadeskit.analysis.search",
 )
-"""The engine: its parts (the auction, the dealer, scoring, tricks, turns, playouts and
-the one playout loop), the one trick winner and the
+"""The engine: its parts (the auction, the steps, the dealer, scoring, tricks, turns,
+playouts and the one playout loop), the one trick winner and the
 :class:`~spadeskit.engine.playing.Engine` that holds them; and the loop that lists a
 mask's plays (``spadeskit.core.playsets``), and the double-dummy solver's search
 (``spadeskit.analysis.search``).  Plugins, states, views, actions, generated

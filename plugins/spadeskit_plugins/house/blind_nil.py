@@ -6,7 +6,10 @@ an undecided seat may bid :class:`~spadeskit.BlindNil` or take :class:`~spadeski
 as usual.  A blind nil scores ±``blind_nil_value`` (default 200).
 After all bids, the partner passes ``blind_nil_pass`` cards (0, 1 or 2; default 2) to
 the blind nil bidder, who then passes as many back: two
-:class:`~spadeskit.core.seating.Step` exchanges before the first lead.
+:class:`~spadeskit.core.seating.Step` exchanges before the first lead.  With the option
+``blind_nil_exchange="simultaneous"`` the two choose their cards at the same time,
+blind of each other (simultaneous steps: neither sees what the other passes before
+choosing, and the cards change hands once both have chosen).
 
 Both partners may bid blind nil (so what a seat is offered never shows a partner's
 sealed bid); when both do, no cards are exchanged.  With the option
@@ -63,6 +66,14 @@ PLUGIN = PluginInfo(
             "Cards the partner passes to a blind nil bidder, who passes as many back: 0, 1 or 2.",
             choice(0, 1, 2),
         ),
+        Option(
+            "blind_nil_exchange",
+            "partner-first",
+            "How the two pass: 'partner-first' (the partner passes, then the blind nil bidder "
+            "passes back, having seen what came) or 'simultaneous' (both choose at once, "
+            "blind of each other).",
+            choice("partner-first", "simultaneous"),
+        ),
     ),
     fits=("standard",),
     conflicts=("blind-bids",),
@@ -75,6 +86,7 @@ ORACLES = {
         "blind_nil_value": "0..1000",
         "blind_nil_trailing": "0..10000",
         "blind_nil_pass": "0|1|2",
+        "blind_nil_exchange": "'partner-first'|'simultaneous'",
     },
 }
 
@@ -152,8 +164,10 @@ def spadeskit_apply_out_of_turn(
 
 @hookimpl
 def spadeskit_contract_steps(game: GameState, table: TableSpec, options: Options) -> list[Step]:
-    """Each blind nil bidder's partner passes cards to them, and they pass as many back."""
+    """Each blind nil bidder's partner passes cards to them, and they pass as many back
+    (after seeing the partner's, or at the same time: ``blind_nil_exchange``)."""
     count = options["blind_nil_pass"]
+    together = options["blind_nil_exchange"] == "simultaneous"
     steps: list[Step] = []
     if not count:
         return steps
@@ -164,8 +178,8 @@ def spadeskit_contract_steps(game: GameState, table: TableSpec, options: Options
             if isinstance(bids[partner], BlindNil):
                 continue  # both partners bid blind nil: no cards are exchanged
             steps += [
-                Step(partner, "exchange", count, to=bidder),
-                Step(bidder, "exchange", count, to=partner),
+                Step(partner, "exchange", count, to=bidder, simultaneous=together),
+                Step(bidder, "exchange", count, to=partner, simultaneous=together),
             ]
     return steps
 

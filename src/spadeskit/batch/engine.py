@@ -39,6 +39,11 @@ class BatchEngine(BatchTreePlay):
         plan = table.deal
         if plan.pile or shared.draw:
             raise BatchUnsupported(f"{rules.name!r} deals a draw pile, which batches do not play")
+        if plan.kitty_to is not None:
+            raise BatchUnsupported(
+                f"{rules.name!r} deals a kitty (the blind picked up at the deal, then a "
+                "discard before the auction), which batches do not play"
+            )
         for f in rules.filters:
             if not f.enforced:
                 raise BatchUnsupported(

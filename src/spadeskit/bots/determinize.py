@@ -115,10 +115,15 @@ class Determinizer:
             ),
             None,
         )
-        if declarer is not None:
+        # A seat that picked up the blind (the bidder, or a kitty's seat at the deal)
+        # held it among its cards: any of them will do as the blind dealt.
+        taker = rules.table.deal.kitty_seat(view.dealer, n)
+        if taker is None:
+            taker = declarer
+        if taker is not None:
             size = rules.table.deal.blind
-            picked = rng.sample(sorted(final[declarer]), size)
-            final[declarer] -= set(picked)
+            picked = rng.sample(sorted(final[taker]), size)
+            final[taker] -= set(picked)
             for i in picked:
                 blind |= 1 << i
         hands = [[ALL_CARDS[i] for i in sorted(final[s])] for s in range(n)]

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
 from spadeskit.core.cards import Card, Suit
+
+if TYPE_CHECKING:
+    from spadeskit.core.actions import Action
 
 __all__ = [
     "CardRank",
@@ -28,13 +31,24 @@ __all__ = [
 
 @attrs.frozen
 class DealPlan:
-    """How the cards are dealt: packets per round, hand size, blind and draw pile.
+    """How the cards are dealt: packets per round, hand size, blind, kitty and draw pile.
 
     Cards go clockwise from the dealer's left, ``packets[i]`` cards to each seat in round
     ``i``; then ``blind`` cards are set aside as the blind (widow) and the remaining
     ``pile`` cards form a face-down draw pile, top card first.  After every trick, each
     seat draws ``draw`` cards from the pile, the trick's winner first and then clockwise,
     while the pile lasts; a drawn card is seen only by the seat that draws it.
+
+    ``kitty_to`` gives the blind to a seat at the deal, as a kitty: the seat
+    ``kitty_to`` places clockwise from the dealer (0: the dealer, 1: the dealer's left
+    …) picks the blind's cards up before the auction, and its first decision of the hand
+    is to discard as many, face down (see :meth:`deal_steps`).  No other seat sees the
+    kitty or the discards.  ``None`` (the default) leaves the blind aside, for a
+    :class:`Contract` to give.
+
+    >>> plan = DealPlan(hand_size=17, blind=1, kitty_to=0)
+    >>> plan.deal_steps(dealer=2, players=3)
+    (Step(seat=2, kind='discard', count=1, to=None, simultaneous=False, chosen=None),)
     """
 
     hand_size: int
@@ -42,10 +56,23 @@ class DealPlan:
     blind: int = 0
     pile: int = 0
     draw: int = 0
+    kitty_to: int | None = None
 
     def rounds(self) -> tuple[int, ...]:
         """Return the packet size of every round (one card at a time if none given)."""
         return self.packets if self.packets else (1,) * self.hand_size
+
+    def kitty_seat(self, dealer: int, players: int) -> int | None:
+        """Return the seat that picks up the kitty when ``dealer`` deals, or ``None``."""
+        if self.kitty_to is None:
+            return None
+        return (dealer + self.kitty_to) % players
+
+    def deal_steps(self, dealer: int, players: int) -> tuple[Step, ...]:
+        """Return the steps owed after the deal, before the auction: the kitty's discard
+        (none without a kitty)."""
+        seat = self.kitty_seat(dealer, players)
+        return () if seat is None else (Step(seat, "discard", self.blind),)
 
 
 def show_points(points: int, unit: int = 1) -> str:
@@ -116,6 +143,15 @@ class TableSpec:
             found.append(f"packets {plan.packets} do not add up to {plan.hand_size}")
         if plan.draw < 0 or (plan.draw and not plan.pile):
             found.append(f"draw {plan.draw} needs a draw pile and must not be negative")
+        if plan.kitty_to is not None and (
+            type(plan.kitty_to) is not int
+            or not 0 <= plan.kitty_to < self.players
+            or plan.blind < 1
+        ):
+            found.append(
+                f"kitty_to {plan.kitty_to!r} must count 0 to {self.players - 1} seats from the "
+                "dealer, and needs a blind of at least one card"
+            )
         need = self.players * plan.hand_size + plan.blind + plan.pile
         if need != len(self.deck):
             found.append(f"the deal needs {need} cards but the deck has {len(self.deck)}")
@@ -136,12 +172,30 @@ class CardRank:
 
 @attrs.frozen
 class Step:
-    """A card movement owed before play: a discard, or cards passed to another seat."""
+    """A card movement owed before the auction or before play: a discard, or cards
+    passed to another seat.
+
+    Steps are taken one after another, each seat seeing what the steps before moved,
+    unless they are ``simultaneous``: a run of consecutive simultaneous steps is one
+    group, in which every seat chooses blind of the others' choices, and the cards
+    move only when the last of the group has chosen (each seat chooses from the cards
+    it held when the group began).  A seat has at most one step in a group; put a
+    plain step between two groups.  Any seat of the group may choose first; the
+    state's ``to_act`` is the first of the group, in order, still to choose, and a
+    record lists the group's choices in the group's order, whatever order they came in.
+
+    ``chosen`` is the engine's: the seat's :class:`~spadeskit.core.actions.Discard` or
+    :class:`~spadeskit.core.actions.Exchange` while the rest of its group has not
+    chosen (``game.steps`` holds it then; only that seat's view shows it).  A plugin
+    never sets it.
+    """
 
     seat: int
     kind: Literal["discard", "exchange"]
     count: int
     to: int | None = None
+    simultaneous: bool = False
+    chosen: Action | None = None
 
 
 @attrs.frozen

@@ -97,6 +97,10 @@ class View:
     ``"break-spades"`` …) and why, so an app can say why a card is greyed out;
     :meth:`refusal` gives the error ``apply`` would raise for any action.
 
+    ``chosen`` is the seat's own discard or exchange in a group of simultaneous steps,
+    made and waiting for the rest of the group (``None`` otherwise); no other seat's view
+    shows it, and its cards stay in ``cards`` until the whole group has chosen.
+
     ``hand_results`` holds every finished hand (shared with the state, not copied).
     :meth:`to_json` sends the last finished hand in full (``last_hand``) and, for the
     match so far, each hand's totals only (``score_history``), so a view's JSON grows by
@@ -134,6 +138,7 @@ class View:
     house_rules: tuple[str, ...] = ()
     options: Mapping[str, Any] = attrs.field(factory=dict)
     refused: tuple[tuple[Card, str, str], ...] = ()
+    chosen: Action | None = None
 
     @property
     def rules_name(self) -> str:
@@ -159,7 +164,10 @@ class View:
         who = self.seat_names[seat] if seat is not None else "a spectator"
         if self.is_over:
             return GameOver(f"{action} refused: the match is over", seat=seat, action=action)
-        if seat is None or self.to_act != seat:
+        choosing = self.phase is Phase.EXCHANGE and any(
+            isinstance(a, (Discard, Exchange)) for a in self.legal_actions
+        )  # a seat of a group of simultaneous steps may choose before its turn
+        if seat is None or (self.to_act != seat and not choosing):
             turn = "nobody's" if self.to_act is None else f"{self.seat_names[self.to_act]}'s"
             return NotYourTurn(
                 f"{action} by {who} refused: it is {turn} turn", seat=seat, action=action
@@ -176,7 +184,10 @@ class View:
                 f"{action} is not allowed now", code="bid-not-allowed", seat=seat, action=action
             )
         if phase is Phase.EXCHANGE and self.legal_actions:
-            due = self.legal_actions[0]
+            due = next(
+                (a for a in self.legal_actions if isinstance(a, (Discard, Exchange))),
+                self.legal_actions[0],
+            )
             if type(action) is not type(due) or not isinstance(due, (Discard, Exchange)):
                 return WrongPhase(
                     f"{action} by {who} refused: {who} must give cards first",
@@ -263,6 +274,7 @@ class View:
                 {"card": card.code, "code": code, "reason": reason}
                 for card, code, reason in self.refused
             ],
+            "chosen": self.chosen.to_json() if self.chosen is not None else None,
         }
 
 

@@ -1,5 +1,6 @@
-"""The auction: what a seat may bid, a bid recorded, the contract, exchanges and the
-first lead (and a paper score sheet's bids)."""
+"""The auction: what a seat may bid, a bid recorded, the contract and the steps it owes
+(checked; :mod:`spadeskit.engine.steps` takes them), and the first lead (and a paper
+score sheet's bids)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from spadeskit.core.state import (
     evolver,
 )
 from spadeskit.engine.base import Shared, listed
-from spadeskit.engine.combos import combos_of
 
 # Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
 # Final, as every module global the hot path reads: the native core then reads them as
@@ -114,16 +114,36 @@ class Auction:
         against :meth:`paper_bids`."""
         return self._bid_state(game, seat, action)
 
-    def _step_actions(self, game: GameState, seat: int) -> tuple[Action, ...]:
-        cached = game._legal
-        if type(cached) is tuple:
-            return cached
-        step = game.steps[0]
-        actions = combos_of(
-            Discard if step.kind == "discard" else Exchange, game.hands[seat], step.count
-        )
-        object.__setattr__(game, "_legal", actions)
-        return actions
+    def _check_steps(self, steps: tuple[Step, ...], hook: str, call: Any) -> None:
+        """Raise a PluginError for steps the engine cannot take: a seat or receiver that
+        is not a seat, a step already chosen, or a seat twice in one simultaneous group."""
+        group: list[int] = []
+        for step in steps:
+            if not isinstance(step, Step):
+                raise self.shared._bad(hook, call, step, "not a Step")
+            self.shared._plugin_seat(step.seat, f"{hook} (a step's seat)", call)
+            if step.kind == "exchange":
+                self.shared._plugin_seat(step.to, f"{hook} (an exchange's receiver)", call)
+            elif step.kind != "discard":
+                raise self.shared._bad(hook, call, step, "neither a discard nor an exchange")
+            if type(step.count) is not int or step.count < 0:
+                raise self.shared._bad(hook, call, step, "a step of a negative number of cards")
+            if step.chosen is not None:
+                raise self.shared._bad(
+                    hook, call, step, "a step already chosen (chosen is the engine's to set)"
+                )
+            if not step.simultaneous:
+                group = []
+            elif step.seat in group:
+                raise self.shared._bad(
+                    hook,
+                    call,
+                    step,
+                    "a second step for one seat in a group of simultaneous steps (a seat "
+                    "chooses once in a group: put a plain step between two groups)",
+                )
+            else:
+                group.append(step.seat)
 
     # ----------------------------------------------------------------------------------
     # A bid, and the auction moving on
@@ -192,8 +212,8 @@ class Auction:
                 blind = 0
         if self.shared.calls.contract_steps is not None:
             contract = self._more_steps(game, contract)
-        for step in contract.steps:
-            self.shared._plugin_seat(step.seat, f"{hook} (a step's seat)", call)
+        if contract.steps:
+            self._check_steps(contract.steps, hook, call)
         changes = {
             "contract": contract,
             "hands": hands,
@@ -221,6 +241,14 @@ class Auction:
         for index, step in self.shared._answers("spadeskit_contract_steps", call, found):
             if not isinstance(step, Step):
                 raise self.shared._bad("spadeskit_contract_steps", call, step, "not a Step", index)
+            if step.chosen is not None:
+                raise self.shared._bad(
+                    "spadeskit_contract_steps",
+                    call,
+                    step,
+                    "a step already chosen (chosen is the engine's to set)",
+                    index,
+                )
             steps.append(step)
         if len(steps) == len(contract.steps):
             return contract
@@ -238,69 +266,4 @@ class Auction:
             else self.shared._plugin_seat(
                 seat, "spadeskit_first_leader", self.shared.calls.first_leader
             )
-        )
-
-    # ----------------------------------------------------------------------------------
-    # Exchanges and discards
-    # ----------------------------------------------------------------------------------
-
-    def _exchange(self, game: GameState, seat: int, action: Action) -> GameState:
-        step: Step = game.steps[0]
-        kind = Discard if step.kind == "discard" else Exchange
-        if type(action) is not kind:
-            who = self.shared.seat_name(seat)
-            raise WrongPhase(
-                f"{action} by {who} refused: {who} must {step.kind} {step.count} cards first",
-                seat=seat,
-                action=action,
-            )
-        assert isinstance(action, (Discard, Exchange))
-        cards = action.cards
-        who = self.shared.seat_name(seat)
-        mask = 0
-        for card in cards:
-            if not (game.hands[seat] >> card.index) & 1:
-                raise IllegalAction(
-                    f"{action} by {who} refused: {card} is not in their hand",
-                    code="not-in-hand",
-                    seat=seat,
-                    action=action,
-                )
-            mask |= card.bit
-        if len(cards) != step.count:
-            raise IllegalAction(
-                f"{action} by {who} refused: give exactly {step.count} cards",
-                code="wrong-card-count",
-                seat=seat,
-                action=action,
-            )
-        hands = game.hands[:seat] + (game.hands[seat] & ~mask,) + game.hands[seat + 1 :]
-        won = game.won
-        if step.kind == "discard":
-            won = won[:seat] + (won[seat] | mask,) + won[seat + 1 :]
-        else:
-            to = self.shared._plugin_seat(
-                step.to,
-                "spadeskit_auction_next (an exchange's receiver)",
-                self.shared.calls.auction_next,
-            )
-            hands = hands[:to] + (hands[to] | mask,) + hands[to + 1 :]
-        steps = game.steps[1:]
-        log = (game._log, (seat, action))
-        if steps:
-            return evolve(game, hands=hands, won=won, steps=steps, to_act=steps[0].seat, _log=log)
-        contract = game.contract
-        assert contract is not None
-        leader = contract.leader
-        if self.shared.calls.first_leader is not None:
-            leader = self._first_leader(evolve(game, hands=hands, won=won, steps=steps, _log=log))
-        return evolve(
-            game,
-            hands=hands,
-            won=won,
-            steps=steps,
-            phase=_PLAY,
-            to_act=leader,
-            leader=leader,
-            _log=log,
         )

@@ -3,15 +3,16 @@
 The engine is made of parts, each an object in its own module that can be read alone
 (:class:`~spadeskit.engine.playing.Engine` builds them and holds them):
 :class:`Shared` (this module: what every part reads, seat names, the errors about
-plugins), :class:`~spadeskit.engine.auction.Auction` (bids, contracts, exchanges),
-:class:`~spadeskit.engine.dealing.Dealer` (shuffles, explicit deals, each hand dealt
-when it starts), :class:`~spadeskit.engine.scoring.Scoring` (a hand's summary, its
+plugins), :class:`~spadeskit.engine.auction.Auction` (bids, contracts),
+:class:`~spadeskit.engine.steps.Steps` (discards and exchanges, one after another or
+simultaneous), :class:`~spadeskit.engine.dealing.Dealer` (shuffles, explicit deals,
+each hand dealt when it starts), :class:`~spadeskit.engine.scoring.Scoring` (a hand's summary, its
 score lines, the match after it), :class:`~spadeskit.engine.tricks.Tricks` (legal
 plays, a card played, the end of play), :class:`~spadeskit.engine.turns.Turns` (legal
 actions and ``apply``, out-of-turn actions) and
 :class:`~spadeskit.engine.playouts.Playouts` (the playout loop, rollouts and
 simulations).  Each part is handed the parts it asks, so the dependencies run one way:
-auction, dealer, scoring, tricks, turns, playouts.
+auction, steps, dealer, scoring, tricks, turns, playouts.
 
 These modules are the native core (:mod:`spadeskit._native`): mypyc compiles them
 where it can, and compiled code checks each argument's declared type on entry.  So an

@@ -34,6 +34,7 @@ from spadeskit.engine.base import Shared
 # Final, as every module global the hot path reads: the native core then reads them as
 # constants instead of looking them up in the module dict.
 _AUCTION: Final = Phase.AUCTION
+_EXCHANGE: Final = Phase.EXCHANGE
 
 _EMPTY: Final = FrozenMap()
 
@@ -46,6 +47,7 @@ class Dealer:
         self.auction = auction
         self.deck = tuple(c.index for c in shared.table.deck)
         self.deal_map = self._deal_map()
+        self.kitty_to: int | None = shared.table.deal.kitty_to
 
     # ----------------------------------------------------------------------------------
     # Starting games and hands
@@ -220,6 +222,13 @@ class Dealer:
         o.hands, o.blind, o.pile, o._dealt = hands, blind, pile, (hands, blind, pile)
         o.phase, o.to_act, o.contract, o.steps = _AUCTION, None, None, ()
         o.leader = (dealer + 1) % n
+        if self.kitty_to is not None:
+            # A kitty: its seat picks the blind up now and discards before the auction.
+            seat = (dealer + self.kitty_to) % n
+            o.hands = hands[:seat] + (hands[seat] | blind,) + hands[seat + 1 :]
+            o.blind, o.phase, o.to_act = 0, _EXCHANGE, seat
+            o.steps = self.shared.table.deal.deal_steps(dealer, n)
+            return freeze(o)
         for name, value in self.auction._auction_step(freeze(copy_to_builder(o))).items():
             setattr(o, name, value)
         return freeze(o)

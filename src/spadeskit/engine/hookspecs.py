@@ -213,8 +213,8 @@ def spadeskit_auction_next(
     :returns: a seat number, a :class:`~spadeskit.core.seating.Contract`, or ``None`` for
         another plugin to answer.
     :kind: first result: the first non-``None`` answer wins.
-    :called: when a hand is dealt (with an empty ``game.auction``) and after every
-        auction action.
+    :called: when the auction begins (with an empty ``game.auction``: at the deal, or
+        after a kitty's discard) and after every auction action.
 
     The contract names the trump mode, the first leader, a declarer who takes the
     blind, and any discards or card exchanges owed before play.
@@ -237,7 +237,8 @@ def spadeskit_contract_steps(
     :called: once per hand, when :func:`spadeskit_auction_next` returns the contract.
 
     The blind-nil house rule adds its exchanges here.  Cheaper than wrapping
-    :func:`spadeskit_auction_next`, which runs after every bid.
+    :func:`spadeskit_auction_next`, which runs after every bid.  Steps marked
+    ``simultaneous`` are chosen blind of each other (:class:`~spadeskit.core.seating.Step`).
     """
 
 

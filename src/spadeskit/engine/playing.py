@@ -7,10 +7,10 @@ filters, the trick decided by the one trick winner (:mod:`spadeskit.engine.winne
 the new state is one generated constructor call that shares every unchanged field.
 
 :class:`Engine` holds the engine's parts, each an object in its own module (see
-:mod:`spadeskit.engine.base`): the auction, the dealer, scoring, tricks, turns (legal
-actions and ``apply``) and playouts.  It answers what a state asks of it
-(:class:`~spadeskit.core.state.Stepper`) by handing each question to the part that
-owns it.
+:mod:`spadeskit.engine.base`): the auction, the steps (discards and exchanges), the
+dealer, scoring, tricks, turns (legal actions and ``apply``) and playouts.  It answers
+what a state asks of it (:class:`~spadeskit.core.state.Stepper`) by handing each
+question to the part that owns it.
 
 Three speeds, one rulebook: :meth:`Engine.apply` builds one immutable state per
 action; :meth:`Engine.rollout` and :meth:`Engine.simulate` play the same rules through
@@ -39,6 +39,7 @@ from spadeskit.engine.base import Shared
 from spadeskit.engine.dealing import Dealer
 from spadeskit.engine.playouts import Playouts
 from spadeskit.engine.scoring import Scoring
+from spadeskit.engine.steps import Steps
 from spadeskit.engine.tricks import Tricks
 from spadeskit.engine.turns import Turns
 from spadeskit.engine.viewing import make_view
@@ -54,8 +55,8 @@ class Engine:
     through ``GameState``.
 
     Its parts are public attributes, for the library's own layers (the score sheet,
-    search, the batched engine): ``shared``, ``auction``, ``dealer``, ``scoring``,
-    ``tricks``, ``turns`` and ``playouts``.  ``legal_actions(game, seat)`` and
+    search, the batched engine): ``shared``, ``auction``, ``steps``, ``dealer``,
+    ``scoring``, ``tricks``, ``turns`` and ``playouts``.  ``legal_actions(game, seat)`` and
     ``apply(game, action, seat)`` are :class:`~spadeskit.engine.turns.Turns`' own.
     """
 
@@ -63,11 +64,12 @@ class Engine:
         shared = self.shared = Shared(rules)
         self.rules = rules
         auction = self.auction = Auction(shared)
+        steps = self.steps = Steps(shared, auction)
         dealer = self.dealer = Dealer(shared, auction)
         scoring = self.scoring = Scoring(shared, dealer)
         tricks = self.tricks = Tricks(shared, scoring)
-        turns = self.turns = Turns(shared, auction, tricks)
-        self.playouts = Playouts(shared, auction, dealer, scoring, tricks, turns)
+        turns = self.turns = Turns(shared, auction, steps, tricks)
+        self.playouts = Playouts(shared, auction, steps, dealer, scoring, tricks, turns)
         # The step API's two calls go straight to the part that owns them: a delegating
         # method would add a Python call to every action.
         self.legal_actions: Callable[[GameState, Any], tuple[Action, ...]] = turns.legal_actions

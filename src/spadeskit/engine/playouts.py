@@ -40,6 +40,7 @@ from spadeskit.engine.combos import nth_combo
 from spadeskit.engine.dealing import Dealer
 from spadeskit.engine.loop import CardLoop, build_loop
 from spadeskit.engine.scoring import Scoring
+from spadeskit.engine.steps import Steps
 from spadeskit.engine.tricks import Tricks, won_with_blind
 from spadeskit.engine.turns import Turns
 
@@ -70,6 +71,7 @@ class Playouts:
         self,
         shared: Shared,
         auction: Auction,
+        steps: Steps,
         dealer: Dealer,
         scoring: Scoring,
         tricks: Tricks,
@@ -77,6 +79,7 @@ class Playouts:
     ) -> None:
         self.shared = shared
         self.auction = auction
+        self.steps = steps
         self.dealer = dealer
         self.scoring = scoring
         self.tricks = tricks
@@ -200,13 +203,13 @@ class Playouts:
         would pick, found by its index without building the others."""
         seat = game.to_act
         assert seat is not None
-        step = game.steps[0]
+        step = game.steps[self.steps.step_of(game, seat)]
         kind = Discard if step.kind == "discard" else Exchange
         held = game.hands[seat]
         action = nth_combo(
             kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count))
         )
-        return self.auction._exchange(game, seat, action)
+        return self.steps.take(game, seat, action)
 
     def _random_play(
         self,

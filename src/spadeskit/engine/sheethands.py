@@ -233,6 +233,8 @@ def _auction(
     (``spadeskit_paper_bids``), so no bid is refused because of that deal's cards.
     """
     game = evolve(engine.dealer.new_game(0, None, dealer, (), ()), match=match)
+    while game.phase is Phase.EXCHANGE:  # a kitty's discard before the auction: any will do
+        game = game.apply(game.legal_actions()[0])
     asked = set()
     while game.phase is Phase.AUCTION:
         seat = game.to_act

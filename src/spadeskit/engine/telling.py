@@ -29,17 +29,20 @@ from spadeskit.core.events import (
 )
 from spadeskit.core.phase import REFEREE
 from spadeskit.core.results import HandResult
+from spadeskit.core.seating import Step
 from spadeskit.core.state import GameState
 
-__all__ = ["final_events", "hand_events", "last_trick"]
+__all__ = ["final_events", "hand_events", "hand_steps", "last_trick"]
 
 
 # Events per (log node, seat): a log is a linked list whose earlier links every later
 # state shares, so each state's events are its parent's plus those of one action.  The
 # node is kept alive beside its events (so an id is never reused while it is a key).
-_Progress = tuple[tuple[Event, ...], int, int, int]  # events, cards played, drawn, steps taken
+# events, cards played, cards drawn, steps taken, and the choices of a simultaneous group
+# not complete yet (told once the group is: what its seats chose stays secret till then).
+_Progress = tuple[tuple[Event, ...], int, int, int, tuple[tuple[int, Action], ...]]
 _CACHE: dict[tuple[int, int | None], tuple[Any, _Progress]] = {}
-_START: _Progress = ((), 0, 0, 0)
+_START: _Progress = ((), 0, 0, 0, ())
 
 
 def hand_events(game: GameState, seat: int | None) -> tuple[Event, ...]:
@@ -68,14 +71,13 @@ def _advance(
 ) -> _Progress:
     """Return ``progress`` after one logged action (the hand's tricks, contract and pile
     tell what followed it)."""
-    events, plays, drawn, taken_steps = progress
+    events, plays, drawn, taken_steps, choices = progress
     table = game.rules.table
     names = table.seat_names
     n = table.players
     who, action = entry
     kind = type(action)
     new: list[Event] = []
-    steps = game.contract.steps if game.contract is not None else ()
     if kind is Play and who is not None:
         assert isinstance(action, Play)
         number = plays // n + 1
@@ -102,29 +104,24 @@ def _advance(
                         text=f"{names[taker]} draws {cards_text(shown, len(got))}",
                     )
                 )
-    elif (kind is Discard or kind is Exchange) and who is not None and taken_steps < len(steps):
-        assert isinstance(action, (Discard, Exchange))
-        count = len(action.cards)
-        to = steps[taken_steps].to
-        taken_steps += 1
-        if kind is Discard or to is None:
-            cards = action.cards if who == seat else None
-            new.append(
-                CardsDiscarded(
-                    who, count, cards, text=f"{names[who]} discards {cards_text(cards, count)}"
-                )
-            )
-        else:
-            cards = action.cards if seat in (who, to) else None
-            new.append(
-                CardsPassed(
-                    who,
-                    to,
-                    count,
-                    cards,
-                    text=f"{names[who]} passes {cards_text(cards, count)} to {names[to]}",
-                )
-            )
+    elif (
+        (kind is Discard or kind is Exchange)
+        and who is not None
+        and taken_steps < len(steps := hand_steps(game))
+    ):
+        size = 1
+        if steps[taken_steps].simultaneous:
+            while taken_steps + size < len(steps) and steps[taken_steps + size].simultaneous:
+                size += 1
+        choices += ((who, action),)
+        if len(choices) == size:  # the group is complete: its cards moved
+            chosen = dict(choices)
+            for planned in steps[taken_steps : taken_steps + size]:
+                given = chosen.get(planned.seat)
+                if isinstance(given, (Discard, Exchange)):
+                    new.append(_told_step(names, seat, planned.seat, planned.to, given))
+            taken_steps += size
+            choices = ()
     elif isinstance(action, BIDS) and who is not None:
         new.append(BidMade(who, action, text=bid_text(names[who], action)))
     else:
@@ -136,7 +133,36 @@ def _advance(
                 text=out_of_turn_text(seat_label(names, seat_of), action, table.side_names),
             )
         )
-    return events + tuple(new), plays, drawn, taken_steps
+    return events + tuple(new), plays, drawn, taken_steps, choices
+
+
+def hand_steps(game: GameState) -> tuple[Step, ...]:
+    """Return every step of the hand in progress, in order: the deal's (a kitty's
+    discard), then the contract's."""
+    table = game.rules.table
+    steps = table.deal.deal_steps(game.dealer, table.players)
+    return steps + game.contract.steps if game.contract is not None else steps
+
+
+def _told_step(
+    names: tuple[str, ...], seat: int | None, who: int, to: int | None, action: Discard | Exchange
+) -> Event:
+    """Return the event of a step taken, as ``seat`` may know it: a discard's cards only
+    for the seat that laid them aside, a pass's only for its two seats."""
+    count = len(action.cards)
+    if type(action) is Discard or to is None:
+        cards = action.cards if who == seat else None
+        return CardsDiscarded(
+            who, count, cards, text=f"{names[who]} discards {cards_text(cards, count)}"
+        )
+    cards = action.cards if seat in (who, to) else None
+    return CardsPassed(
+        who,
+        to,
+        count,
+        cards,
+        text=f"{names[who]} passes {cards_text(cards, count)} to {names[to]}",
+    )
 
 
 def final_events(
@@ -158,7 +184,7 @@ def final_events(
             ),
         )
     done = hand_events(before, seat)
-    progress = _advance(before, seat, (done, 0, 0, 0), (who, action))
+    progress = _advance(before, seat, (done, 0, 0, 0, ()), (who, action))
     return progress[0][len(done) :]
 
 

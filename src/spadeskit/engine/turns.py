@@ -23,6 +23,7 @@ from spadeskit.core.state import (
 )
 from spadeskit.engine.auction import Auction
 from spadeskit.engine.base import Shared, listed
+from spadeskit.engine.steps import Steps
 from spadeskit.engine.tricks import Tricks
 
 # Phase members bound once (enum lookups cost about 0.1 µs each on the hot path), and
@@ -41,9 +42,10 @@ _logged: Final = evolver("_log")
 class Turns:
     """Legal actions and applying them (see :mod:`spadeskit.engine.base`)."""
 
-    def __init__(self, shared: Shared, auction: Auction, tricks: Tricks) -> None:
+    def __init__(self, shared: Shared, auction: Auction, steps: Steps, tricks: Tricks) -> None:
         self.shared = shared
         self.auction = auction
+        self.steps = steps
         self.tricks = tricks
 
     # ----------------------------------------------------------------------------------
@@ -65,7 +67,7 @@ class Turns:
             elif phase is _AUCTION:
                 own = self.auction._auction_actions(game, actor)
             elif phase is _EXCHANGE:
-                own = self.auction._step_actions(game, actor)
+                own = self.steps.step_actions(game, actor)
             else:
                 own = _NO_ACTIONS
             offer = self.shared.player_offers.get(phase)
@@ -78,7 +80,10 @@ class Turns:
             return self._offered(offer, game, None) if offer is not None else _NO_ACTIONS
         self.shared.check_seat(seat)
         offer = self.shared.player_offers.get(phase)
-        return self._offered(offer, game, seat) if offer is not None else _NO_ACTIONS
+        offered = self._offered(offer, game, seat) if offer is not None else _NO_ACTIONS
+        if phase is _EXCHANGE:  # a seat of a simultaneous group may choose before its turn
+            return self.steps.choice_actions(game, seat) + offered
+        return offered
 
     def _offered(self, offer: Any, game: GameState, seat: int | None) -> tuple[Action, ...]:
         found = offer(game, seat)
@@ -141,6 +146,8 @@ class Turns:
                 action=action,
             )
         if seat != game.to_act:
+            if phase is _EXCHANGE and self.steps.choice_actions(game, seat):
+                return self.steps.take(game, seat, action)
             raise NotYourTurn(
                 f"{action} by {self.shared.seat_name(seat)} refused: it is "
                 f"{self.shared.seat_name(game.to_act)}'s "
@@ -152,7 +159,7 @@ class Turns:
         if phase is _AUCTION:
             return self.auction._bid(game, seat, action)
         if phase is _EXCHANGE:
-            return self.auction._exchange(game, seat, action)
+            return self.steps.take(game, seat, action)
         if phase is _PLAY:
             raise WrongPhase(
                 f"{action} by {self.shared.seat_name(seat)} refused: it is time to play a card",

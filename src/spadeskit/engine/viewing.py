@@ -13,7 +13,7 @@ from spadeskit.core import _fast
 from spadeskit.core.cards import ALL_CARDS, Card, cards_of
 from spadeskit.core.errors import PluginError, shown
 from spadeskit.core.events import sealed
-from spadeskit.core.state import GameState
+from spadeskit.core.state import GameState, Phase
 from spadeskit.core.views import View, shown_tricks
 from spadeskit.engine.compiler import answered_by
 from spadeskit.engine.loaded import loaded_rules
@@ -42,6 +42,11 @@ def make_view(
     rules = loaded_rules(game)
     table = rules.table
     contract = game.contract
+    chosen = None
+    if seat is not None and game.phase is Phase.EXCHANGE:  # a simultaneous step, waiting
+        chosen = next(
+            (s.chosen for s in game.steps if s.seat == seat and s.chosen is not None), None
+        )
     match = game.match
     hands = game.hands
     side = partner = None
@@ -81,6 +86,7 @@ def make_view(
         house_rules=rules.house_rules,
         options=rules.options,
         refused=refused,
+        chosen=chosen,
     )
     hook = rules.calls.view
     if hook is None:

@@ -215,11 +215,21 @@ def check_state(game: GameState) -> None:
 
 
 def _passed_with(game: GameState, viewer: int | None) -> int:
-    """Return the mask of cards ``viewer`` passed or was passed in an exchange this hand."""
-    steps = game.contract.steps if game.contract is not None else ()
-    exchanges = [entry for entry in game.log if isinstance(entry[1], (Discard, Exchange))]
+    """Return the mask of cards ``viewer`` passed or was passed in an exchange this hand
+    (a choice still waiting for the rest of its simultaneous group has passed nothing)."""
+    hand = game.hand
+    plan = game.rules.table.deal.deal_steps(hand.dealer, game.rules.table.players)
+    if hand.contract is not None:
+        plan += hand.contract.steps
+    waiting = [(step.seat, step.chosen) for step in hand.steps if step.chosen is not None]
+    moved = [
+        (who, action)
+        for who, action in game.log
+        if isinstance(action, (Discard, Exchange))
+        and not any(who == seat and action == chosen for seat, chosen in waiting)
+    ]
     known = 0
-    for step, (who, action) in zip(steps, exchanges):
+    for step, (who, action) in zip(plan, moved):
         if isinstance(action, Exchange) and viewer is not None and viewer in (who, step.to):
             known |= mask_of(action.cards)
     return known

@@ -171,6 +171,21 @@ def _relabel(action: Action, mapping: dict[int, int]) -> Action:
     return action
 
 
+def _as_dealt(game: GameState) -> tuple[list[int], int]:
+    """Return the hands and the blind of ``game``'s new hand as an explicit deal gives
+    them: where a kitty was picked up at the deal, its seat's cards split again into a
+    hand and a blind (any split deals the same game: the kitty joins the hand at once)."""
+    hands, blind = list(game.hands), game.blind
+    plan = game.rules.table.deal
+    seat = plan.kitty_seat(game.dealer, game.rules.table.players)
+    if seat is not None and not game.log:
+        for _ in range(plan.blind):
+            top = 1 << (hands[seat].bit_length() - 1)
+            hands[seat] ^= top
+            blind |= top
+    return hands, blind
+
+
 def check_relabelling(rules: Rules, seed: int) -> None:
     """Assert that swapping two non-trump suits in a deal swaps them in play, and nothing else.
 
@@ -186,14 +201,15 @@ def check_relabelling(rules: Rules, seed: int) -> None:
         return
     dealt = rules.new_game(seed=seed)
     hand = dealt.hand
+    hands, blind = _as_dealt(dealt)
     for mapping in suit_relabellings(rules):
 
         def deal(m: dict[int, int]) -> GameState:
             return rules.new_game(
                 seed=seed,
-                deal=[[card_at(m[c]) for c in iter_mask(h)] for h in hand.hands],
+                deal=[[card_at(m[c]) for c in iter_mask(h)] for h in hands],
                 dealer=hand.dealer,
-                blind=[card_at(m[c]) for c in iter_mask(hand.blind)],
+                blind=[card_at(m[c]) for c in iter_mask(blind)],
                 pile=[card_at(m[c]) for c in hand.pile],
             )
 
