@@ -76,6 +76,7 @@ ORACLES = {
     "score": "call-break",
     "end": "rounds",
     "options": {"max_call": "1..13", "must_head": "True|False", "rounds": "1..100"},
+    "defaults": {"max_call": 8, "must_head": True, "rounds": 5},
 }
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.

@@ -69,7 +69,17 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"options": {**SOLO_RANGES, "all_tricks": "'win'|'score-200'"}}
+ORACLES = {
+    "options": {**SOLO_RANGES, "all_tricks": "'win'|'score-200'"},
+    "defaults": {
+        "target": 200,
+        "floor": -200,
+        "nil_value": 100,
+        "bag_limit": 10,
+        "bag_penalty": 100,
+        "all_tricks": "win",
+    },
+}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 EXAMPLES = (

@@ -127,6 +127,17 @@ ORACLES = {
         "first_lead": "'left-of-dealer'|'last-book'",
         "enforcement": "'strict'|'table'",
     },
+    "defaults": {
+        "target": 500,
+        "board": 4,
+        "sandbags": True,
+        "sandbag_penalty": True,
+        "double_over": True,
+        "nil": False,
+        "nil_value": 100,
+        "first_lead": "left-of-dealer",
+        "enforcement": "strict",
+    },
 }
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
@@ -197,6 +208,59 @@ EXAMPLES = (
         "rule": "a team set two hands in a row plays on",
         "hands": [["3 2 2 2", "1 5 2 5"]] * 2,
         "winner": None,
+    },
+    {
+        "rule": "double over counts from a bid of 1 (board 0): bid 1, took 2 scores -10",
+        "options": {"board": 0},
+        "bids": "1 2 0 2",
+        "books": "2 5 0 6",
+        "points": (-10, -40),
+    },
+    {
+        "rule": "a player holding the wrong number of cards: any player may declare a misdeal",
+        "deal": (_DEAL[0].removesuffix(" 10D"), *_DEAL[1:3], _DEAL[3] + " 10D"),
+        "legal": ["declare a misdeal"],
+        "offered": {"E": ["declare a misdeal"], "referee": []},
+    },
+    {
+        "rule": "a misdeal voids the hand, scores nothing, and the deal passes",
+        "deal": (_DEAL[0].removesuffix(" 10D"), *_DEAL[1:3], _DEAL[3] + " 10D"),
+        "actions": ["E: declare a misdeal"],
+        "void": True,
+        "dealing": "N",
+    },
+    {
+        "rule": "table talk: the side loses 3 books to the other, each time it is ruled",
+        "deal": _DEAL,
+        "actions": [
+            *("bid 3", "bid 2", "bid 3", "bid 2"),
+            *("referee: table talk by side 1", "referee: table talk by side 1"),
+        ],
+        "owed": (0, 6),
+    },
+    {
+        "rule": "renege (table enforcement): a right call takes 3 books; each trick is "
+        "called once a team, by the team that did not renege",
+        "options": {"enforcement": "table"},
+        "deal": _DEAL,
+        "actions": [
+            *("bid 3", "bid 2", "bid 3", "bid 2"),
+            *("play AD", "play QH", "play 4D", "play 3D", "play KD"),
+            "N: call a renege in trick 1",
+        ],
+        "owed": (0, 3),
+        "offered": {"N": [], "W": ["call a renege in trick 1"]},
+    },
+    {
+        "rule": "renege (table enforcement): a wrong call costs the callers 3 books",
+        "options": {"enforcement": "table"},
+        "deal": _DEAL,
+        "actions": [
+            *("bid 3", "bid 2", "bid 3", "bid 2"),
+            *("play AD", "play 6D", "play 4D", "play 3D", "play KD"),
+            "E: call a renege in trick 1",
+        ],
+        "owed": (0, 3),
     },
 )
 

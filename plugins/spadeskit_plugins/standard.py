@@ -56,7 +56,17 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"options": STANDARD_RANGES}
+ORACLES = {
+    "options": STANDARD_RANGES,
+    "defaults": {
+        "target": 500,
+        "floor": -200,
+        "nil_value": 100,
+        "nil_tricks": "bags",
+        "bag_limit": 10,
+        "bag_penalty": 100,
+    },
+}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 _BIDS_DONE = ["bid 3", "bid 3", "bid 3", "bid 3"]

@@ -70,11 +70,14 @@ PLUGIN = PluginInfo(
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
 ORACLES = {
     "score": "+blind-nil",
+    "blind_nil": lambda options: options["blind_nil_trailing"],
+    "blind_nil_pass": lambda options: options["blind_nil_pass"],
     "options": {
         "blind_nil_value": "0..1000",
         "blind_nil_trailing": "0..10000",
         "blind_nil_pass": "0|1|2",
     },
+    "defaults": {"blind_nil_value": 200, "blind_nil_trailing": 0, "blind_nil_pass": 2},
 }
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.

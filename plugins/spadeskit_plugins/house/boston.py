@@ -33,7 +33,11 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"score": "+boston", "options": {"boston_bonus": "0..1000"}}
+ORACLES = {
+    "score": "+boston",
+    "options": {"boston_bonus": "0..1000"},
+    "defaults": {"boston_bonus": 100},
+}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 EXAMPLES = (

@@ -46,7 +46,7 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"trumps": "BJ LJ"}
+ORACLES = {"trumps": "BJ LJ", "defaults": {"jokers_remove": "2D 2C"}}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 _DEAL = (

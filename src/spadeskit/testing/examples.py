@@ -16,11 +16,18 @@ A position
     ``"deal"`` (one string of cards a seat; ``"blind"``, ``"pile"`` where the variant
     has them), ``"dealer"`` (default the last seat) and ``"actions"``, the labels of
     the actions taken, in order (``"bid 3"``, ``"nil"``, ``"play AS"``), each of which
-    must be legal.  Then ``"legal"``: the cards the seat to act may play
+    must be legal; an action out of turn or by the referee names its seat first
+    (``"E: call a renege in trick 2"``, ``"referee: table talk by side 0"``,
+    ``"N: declare a misdeal"``).  Then ``"legal"``: the cards the seat to act may play
     (``"2C 7C"``), or the labels of every legal action (``["nil", "bid 1", ...]``);
+    ``"offered"``: for some seats (or ``"referee"``), the labels of every action
+    they may take, in turn or out of it (``{"W": ["call a renege in trick 1"]}``);
     ``"winner"``: the seat name that won the last trick; ``"perft"``: ``[depth,
     count]``, the number of action sequences of that length from the position (the
-    python-chess habit of pinning the move generator with counts).
+    python-chess habit of pinning the move generator with counts); ``"owed"``: the
+    books each side owes the other so far for rulings against it; ``"void"``: whether
+    the last finished hand is void (a misdeal: nothing scored); ``"dealing"``: the seat
+    name dealing the hand now in progress.
 
 A match on paper
     ``"hands"``: ``[[bids, books], ...]`` entered on a score sheet (a third entry gives
@@ -41,6 +48,7 @@ from typing import Any
 
 from spadeskit.core.actions import Action, Play
 from spadeskit.core.errors import SpadesError
+from spadeskit.core.phase import REFEREE
 from spadeskit.core.state import GameState
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
@@ -81,11 +89,25 @@ def perft(game: GameState, depth: int) -> int:
     return sum(perft(game.apply(action), depth - 1) for action in game.legal_actions())
 
 
+def _seat_named(game: GameState, name: str) -> int:
+    if name == "referee":
+        return REFEREE
+    names = game.rules.table.seat_names
+    if name not in names:
+        raise SpadesError(f"no seat is named {name!r} (seats: {', '.join(names)}, referee)")
+    return names.index(name)
+
+
 def _take(game: GameState, label: str) -> GameState:
-    for action in game.legal_actions():
+    seat: int | None = None
+    name, colon, rest = label.partition(": ")
+    if colon:
+        seat, label = _seat_named(game, name), rest
+    legal = game.legal_actions(seat)
+    for action in legal:
         if str(action) == label:
-            return game.apply(action)
-    raise SpadesError(f"{label!r} is not legal here: {', '.join(map(str, game.legal_actions()))}")
+            return game.apply(action, seat)
+    raise SpadesError(f"{label!r} is not legal here: {', '.join(map(str, legal)) or 'nothing'}")
 
 
 def _words(value: str | Sequence[Any]) -> list[str]:
@@ -166,12 +188,38 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
                 got_count = perft(game, depth)
                 if got_count != count:
                     raise wrong(f"perft({depth}) is {got_count}, not {count}")
+            _check_position(game, example, wrong)
     except SpadesError as exc:
         if example.get("refused"):
             return
         raise wrong(f"refused: {exc}") from exc
     if example.get("refused"):
         raise wrong("accepted, but the rule refuses it")
+
+
+def _check_position(
+    game: GameState, example: Mapping[str, Any], wrong: Callable[[str], AssertionError]
+) -> None:
+    """Check the ``offered``, ``owed``, ``void`` and ``dealing`` of a position example."""
+    table = game.rules.table
+    for name, labels in example.get("offered", {}).items():
+        got = sorted(map(str, game.legal_actions(_seat_named(game, name))))
+        if got != sorted(labels):
+            raise wrong(f"{name} is offered {', '.join(got) or 'nothing'}, not {', '.join(labels)}")
+    if "owed" in example:
+        owed = [0] * len(table.sides)
+        for transfer in game.hand.transfers:
+            owed[transfer.from_side] += transfer.books
+        if tuple(owed) != tuple(example["owed"]):
+            raise wrong(f"the sides owe {tuple(owed)} books, not {tuple(example['owed'])}")
+    if "void" in example:
+        results = game.hand_results
+        void = bool(results) and results[-1].void and not any(results[-1].points)
+        if void != example["void"]:
+            said = "void" if void else ("scored" if results else "not finished")
+            raise wrong(f"the last hand is {said}, not {'void' if example['void'] else 'scored'}")
+    if "dealing" in example and table.seat_names[game.hand.dealer] != example["dealing"]:
+        raise wrong(f"{table.seat_names[game.hand.dealer]} deals, not {example['dealing']}")
 
 
 def _check_legal(game: GameState, legal: Any, wrong: Callable[[str], AssertionError]) -> None:
