@@ -153,24 +153,40 @@ EXAMPLES = (
         "bids": "3 2 2 2",
         "books": "4 3 2 4",
         "points": (51, 43),
+        "lines": [
+            "N/S bid 5, took 6: +50, 1 bag (+1)",
+            "E/W bid 4, took 7: +40, 3 bags (+3)",
+        ],
     },
     {
         "rule": "a bid of 10 or more scores double",
         "bids": "6 2 4 2",
         "books": "5 1 5 2",
         "points": (200, -40),
+        "lines": [
+            "N/S bid 10, took 10: +200",
+            "E/W bid 4, took 3: set, -40",
+        ],
     },
     {
         "rule": "set: -10 a book bid, doubled from 10",
         "bids": "6 2 5 2",
         "books": "5 2 5 1",
         "points": (-220, -40),
+        "lines": [
+            "N/S bid 11, took 10: set, -220",
+            "E/W bid 4, took 3: set, -40",
+        ],
     },
     {
         "rule": "double over: taking twice the bid scores -10 a book bid",
         "bids": "2 2 2 2",
         "books": "4 1 4 4",
         "points": (-40, 41),
+        "lines": [
+            "N/S bid 4, took 8: double over, -40, 4 sandbags",
+            "E/W bid 4, took 5: +40, 1 bag (+1)",
+        ],
     },
     {
         "rule": "the first partner may bid 0 to 13",
@@ -208,6 +224,11 @@ EXAMPLES = (
         "rule": "a team set two hands in a row plays on",
         "hands": [["3 2 2 2", "1 5 2 5"]] * 2,
         "winner": None,
+        "lines": [
+            "N/S bid 5, took 3: set, -50",
+            "E/W bid 4, took 10: double over, -40, 6 sandbags",
+            "E/W reached 10 sandbags: -100",
+        ],
     },
     {
         "rule": "double over counts from a bid of 1 (board 0): bid 1, took 2 scores -10",
@@ -215,6 +236,10 @@ EXAMPLES = (
         "bids": "1 2 0 2",
         "books": "2 5 0 6",
         "points": (-10, -40),
+        "lines": [
+            "N/S bid 1, took 2: double over, -10, 1 sandbag",
+            "E/W bid 4, took 11: double over, -40, 7 sandbags",
+        ],
     },
     {
         "rule": "a player holding the wrong number of cards: any player may declare a misdeal",

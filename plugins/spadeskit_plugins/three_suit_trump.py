@@ -107,6 +107,11 @@ EXAMPLES = (
             ]
         ],
         "after": (1, 0, 0),
+        "lines": [
+            "N (bidder) took 170 points: 1 game point",
+            "E (opponent) took 65 points: 0 game points",
+            "S (opponent) took 65 points: 0 game points",
+        ],
     },
     {
         "rule": "all pass: the fewest card points score 1; tied players each score 1",
@@ -118,6 +123,11 @@ EXAMPLES = (
         "options": {"for_least_ties": "fewest-tricks"},
         "hands": [["pass pass pass", "5 3 2", _FOR_LEAST]],
         "after": (0, 0, 1),
+        "lines": [
+            "N (for least) took 210 points: 0 game points",
+            "E (for least) took 45 points: 0 game points",
+            "S (for least) took 45 points: 1 game point",
+        ],
     },
     {
         "rule": "all pass, for_least_ties nobody-scores: a tie for fewest scores nothing",

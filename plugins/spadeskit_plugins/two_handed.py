@@ -70,6 +70,10 @@ EXAMPLES = (
         "bids": "7 6",
         "books": "14 12",
         "points": (77, 66),
+        "lines": [
+            "N bid 7, took 14: +70, 7 bags (+7)",
+            "S bid 6, took 12: +60, 6 bags (+6)",
+        ],
     },
 )
 

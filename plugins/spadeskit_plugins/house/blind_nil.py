@@ -87,6 +87,11 @@ EXAMPLES = (
         "bids": "blind_nil 3 4 3",
         "books": "0 5 6 2",
         "points": (242, 61),
+        "lines": [
+            "N/S bid 4, took 6: +40, 2 bags (+2)",
+            "N blind nil, took 0: +200",
+            "E/W bid 6, took 7: +60, 1 bag (+1)",
+        ],
     },
 )
 

@@ -38,6 +38,10 @@ EXAMPLES = (
         "scores": (337, 0),
         "bags": (7, 0),
         "after": (387, 20),
+        "lines": [
+            "N/S bid 5, took 8: +50, 3 overtricks, no bags",
+            "E/W bid 2, took 5: +20, 3 overtricks, no bags",
+        ],
     },
 )
 

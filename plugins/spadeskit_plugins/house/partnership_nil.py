@@ -46,6 +46,12 @@ EXAMPLES = (
         "bids": "nil 4 nil 4",
         "books": "0 6 0 7",
         "points": (300, 85),
+        "lines": [
+            "N nil, took 0: +100",
+            "S nil, took 0: +100",
+            "E/W bid 8, took 13: +80, 5 bags (+5)",
+            "N/S both made nil: partnership bonus +100",
+        ],
     },
 )
 

@@ -9,8 +9,8 @@ quotes) and may have ``"options"`` and, for a house rule, ``"variant"`` (default
 A hand scored on paper
     ``"bids"`` and ``"books"`` (one entry a seat: ``"3 1 2 nil"``, ``"4 1 3 5"``), the
     sides' ``"scores"`` and ``"bags"`` before the hand (default zero), and what must
-    come out: ``"points"`` (a side each), ``"after"`` (the scores after) or
-    ``"bags_after"``.
+    come out: ``"points"`` (a side each), ``"after"`` (the scores after),
+    ``"bags_after"`` or ``"lines"`` (the score lines' texts, as a score sheet reads).
 
 A position
     ``"deal"`` (one string of cards a seat; ``"blind"``, ``"pile"`` where the variant
@@ -33,7 +33,8 @@ A match on paper
     ``"hands"``: ``[[bids, books], ...]`` entered on a score sheet (a third entry gives
     the cards each seat won, for card-point variants; ``-`` is a seat never asked to
     bid), and ``"winner"``: the side name that has won after the last of them, or
-    ``None`` if play goes on; ``"after"``: the scores then.
+    ``None`` if play goes on; ``"after"``: the scores then; ``"lines"``: the last
+    hand's score lines.
 
 Any example may say ``"refused": True`` instead: its bids, books or actions must be
 refused with a :class:`~spadeskit.SpadesError` (what the rule forbids).
@@ -142,6 +143,7 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
             if "after" in example and tuple(sheet.match.scores) != tuple(example["after"]):
                 lines = "; ".join(line.text for line in sheet.results[-1].lines)
                 raise wrong(f"after {tuple(sheet.match.scores)}, not {example['after']} ({lines})")
+            _check_lines(sheet.results[-1].lines, example, wrong)
             end = sheet.match.end
             got = names[end.winner] if end is not None else None
             if "winner" in example and got != example["winner"]:
@@ -165,6 +167,7 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
                 if key in example and tuple(value) != tuple(example[key]):
                     lines = "; ".join(line.text for line in scored.lines)
                     raise wrong(f"{key} {tuple(value)}, not {tuple(example[key])} ({lines})")
+            _check_lines(scored.lines, example, wrong)
         else:
             game = stated.new_game(
                 deal=example["deal"],
@@ -195,6 +198,14 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
         raise wrong(f"refused: {exc}") from exc
     if example.get("refused"):
         raise wrong("accepted, but the rule refuses it")
+
+
+def _check_lines(
+    lines: Sequence[Any], example: Mapping[str, Any], wrong: Callable[[str], AssertionError]
+) -> None:
+    if "lines" in example and [line.text for line in lines] != list(example["lines"]):
+        said = "; ".join(line.text for line in lines)
+        raise wrong(f"the score lines read {said!r}, not {'; '.join(example['lines'])!r}")
 
 
 def _check_position(
