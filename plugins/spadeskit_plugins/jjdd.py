@@ -242,6 +242,38 @@ EXAMPLES = (
         ],
     },
     {
+        "rule": "rulings settle at scoring, all together: the books owed are netted first",
+        "bids": "3 2 3 2",
+        "books": "4 3 2 4",
+        "transfers": [
+            ["E/W", 3, "E/W talked across the board"],
+            ["N/S", 3, "N/S called a renege in trick 2 wrongly"],
+            ["E/W", 6, "E/W talked across the board 2 times"],
+        ],
+        "points": (-60, -40),
+        "lines": [
+            "E/W talked across the board: 3 books owed to N/S",
+            "N/S called a renege in trick 2 wrongly: 3 books owed to E/W",
+            "E/W talked across the board 2 times: 6 books owed to N/S",
+            "net: E/W give 6 books to N/S",
+            "N/S bid 6, took 12: double over, -60, 6 sandbags",
+            "E/W bid 4, took 1: set, -40",
+        ],
+    },
+    {
+        "rule": "a team gives no more books than it holds at the end of the hand",
+        "bids": "3 2 3 2",
+        "books": "1 3 1 8",
+        "transfers": [["N/S", 3, "N/S talked across the board"]],
+        "points": (-60, -40),
+        "lines": [
+            "N/S talked across the board: 3 books owed to E/W",
+            "net: N/S give 2 books to E/W (all they hold of 3 owed)",
+            "N/S bid 6, took 0: set, -60",
+            "E/W bid 4, took 13: double over, -40, 9 sandbags",
+        ],
+    },
+    {
         "rule": "a player holding the wrong number of cards: any player may declare a misdeal",
         "deal": (_DEAL[0].removesuffix(" 10D"), *_DEAL[1:3], _DEAL[3] + " 10D"),
         "legal": ["declare a misdeal"],

@@ -213,7 +213,16 @@ class TableWatch:
         def by_side(state: GameState, to: bool) -> list[int]:
             counted = [0] * sides
             for transfer in state.hand.transfers:
-                counted[transfer.to_side if to else transfer.from_side] += transfer.books
+                side = transfer.to_side if to else transfer.from_side
+                if not 0 <= side < sides or transfer.to_side == transfer.from_side:
+                    raise self.fail(
+                        new,
+                        "penalties",
+                        f"penalty books: hand {game.hand.number + 1}: {transfer.books} books "
+                        f"are owed by side {transfer.from_side} to side {transfer.to_side}: "
+                        f"the sides are 0 to {sides - 1}, and books go to another side",
+                    )
+                counted[side] += transfer.books
             return counted
 
         moved = [b - a for a, b in zip(by_side(game, False), by_side(new, False))]

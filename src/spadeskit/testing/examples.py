@@ -8,7 +8,9 @@ quotes) and may have ``"options"`` and, for a house rule, ``"variant"`` (default
 
 A hand scored on paper
     ``"bids"`` and ``"books"`` (one entry a seat: ``"3 1 2 nil"``, ``"4 1 3 5"``), the
-    sides' ``"scores"`` and ``"bags"`` before the hand (default zero), and what must
+    sides' ``"scores"`` and ``"bags"`` before the hand (default zero), the books owed
+    for rulings (``"transfers"``: ``[["E/W", 3, "E/W talked across the board"]]``, from
+    that side to the other), and what must
     come out: ``"points"`` (a side each), ``"after"`` (the scores after),
     ``"bags_after"`` or ``"lines"`` (the score lines' texts, as a score sheet reads).
 
@@ -50,6 +52,7 @@ from typing import Any
 from spadeskit.core.actions import Action, Play
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.phase import REFEREE
+from spadeskit.core.results import BookTransfer, HandSummary
 from spadeskit.core.state import GameState
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
@@ -153,9 +156,14 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
                 )
         elif "bids" in example:
             sides = len(stated.table.sides)
+            bids = [_bid(b) for b in _words(example["bids"])]
+            books = [int(b) for b in _words(example["books"])]
+            transfers = tuple(
+                BookTransfer(names.index(side), 1 - names.index(side), count, reason)
+                for side, count, reason in example.get("transfers", ())
+            )
             scored = stated.score_hand(
-                bids=[_bid(b) for b in _words(example["bids"])],
-                books=[int(b) for b in _words(example["books"])],
+                HandSummary(tuple(bids), tuple(books), transfers=transfers),  # type: ignore[arg-type]
                 scores=example.get("scores", (0,) * sides),
                 bags=example.get("bags", (0,) * sides),
             )
@@ -220,6 +228,8 @@ def _check_position(
     if "owed" in example:
         owed = [0] * len(table.sides)
         for transfer in game.hand.transfers:
+            if len(owed) == 2 and transfer.to_side != 1 - transfer.from_side:
+                raise wrong(f"books owed by side {transfer.from_side} go to {transfer.to_side}")
             owed[transfer.from_side] += transfer.books
         if tuple(owed) != tuple(example["owed"]):
             raise wrong(f"the sides owe {tuple(owed)} books, not {tuple(example['owed'])}")
