@@ -294,6 +294,7 @@ EXAMPLES = (
             *("referee: table talk by side 1", "referee: table talk by side 1"),
         ],
         "owed": (0, 6),
+        "rulings": [["E/W", 6, "E/W talked across the board 2 times"]],
     },
     {
         "rule": "renege (table enforcement): a right call takes 3 books; each trick is "
@@ -306,6 +307,7 @@ EXAMPLES = (
             "N: call a renege in trick 1",
         ],
         "owed": (0, 3),
+        "rulings": [["E/W", 3, "E/W reneged in trick 1"]],
         "offered": {"N": [], "W": ["call a renege in trick 1"]},
     },
     {
@@ -318,6 +320,7 @@ EXAMPLES = (
             "E: call a renege in trick 1",
         ],
         "owed": (0, 3),
+        "rulings": [["E/W", 3, "E/W called a renege in trick 1 wrongly"]],
     },
 )
 

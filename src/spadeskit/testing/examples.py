@@ -27,7 +27,8 @@ A position
     ``"winner"``: the seat name that won the last trick; ``"perft"``: ``[depth,
     count]``, the number of action sequences of that length from the position (the
     python-chess habit of pinning the move generator with counts); ``"owed"``: the
-    books each side owes the other so far for rulings against it; ``"void"``: whether
+    books each side owes the other so far for rulings against it; ``"rulings"``: the
+    hand's rulings so far, as ``[side, books, reason]``; ``"void"``: whether
     the last finished hand is void (a misdeal: nothing scored); ``"dealing"``: the seat
     name dealing the hand now in progress.
 
@@ -219,7 +220,7 @@ def _check_lines(
 def _check_position(
     game: GameState, example: Mapping[str, Any], wrong: Callable[[str], AssertionError]
 ) -> None:
-    """Check the ``offered``, ``owed``, ``void`` and ``dealing`` of a position example."""
+    """Check the ``offered``, ``owed``, ``rulings``, ``void`` and ``dealing`` of a position."""
     table = game.rules.table
     for name, labels in example.get("offered", {}).items():
         got = sorted(map(str, game.legal_actions(_seat_named(game, name))))
@@ -233,6 +234,13 @@ def _check_position(
             owed[transfer.from_side] += transfer.books
         if tuple(owed) != tuple(example["owed"]):
             raise wrong(f"the sides owe {tuple(owed)} books, not {tuple(example['owed'])}")
+    if "rulings" in example:
+        names = table.side_names
+        got = [[names[t.from_side], t.books, t.reason] for t in game.hand.transfers]
+        if got != [list(r) for r in example["rulings"]]:
+            raise wrong(
+                f"the hand's rulings are {got}, not {[list(r) for r in example['rulings']]}"
+            )
     if "void" in example:
         results = game.hand_results
         void = bool(results) and results[-1].void and not any(results[-1].points)
