@@ -101,7 +101,7 @@ TABLE = {"enforcement": "table"}
             {"blind_nil_trailing": 100},
             "nil",
             "bids",
-            ["blind nil", "trails by 100", "seat", "hand 1"],
+            ["blind nil", "hand 1", "seat 0 (N)", "scores (0, 0)"],
             id="blind nil offered to a side that does not trail",
         ),
         pytest.param(
@@ -147,6 +147,17 @@ TABLE = {"enforcement": "table"}
             "penalties",
             ["3 books a ruling", "talked", "hand"],
             id="a second table-talk ruling moving no books",
+        ),
+        pytest.param(
+            "jjdd",
+            JJDD,
+            'if options["enforcement"] != "table":\n        return None\n    first',
+            'if options["enforcement"] != "table":\n        pass\n    first',
+            {},
+            "contract",
+            "penalties",
+            ["no review step", "hand 1", "asks N/S"],
+            id="a review step under strict enforcement",
         ),
         pytest.param(
             "three-suit-trump",

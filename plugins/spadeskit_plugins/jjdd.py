@@ -116,6 +116,7 @@ ORACLES = {
     "end": "jjdd",
     "penalty_books": 3,
     "renege_calls": lambda options: options["enforcement"] == "table",
+    "review": lambda options: options["enforcement"] == "table",
     "options": {
         "target": "1..10000",
         "board": "0..13",
@@ -218,6 +219,12 @@ EXAMPLES = (
     {
         "rule": "a team set three hands in a row loses",
         "hands": [["3 2 2 2", "1 5 2 5"]] * 3,
+        "winner": "E/W",
+    },
+    {
+        "rule": "both teams lose outright in one hand: the failed Boston loses first",
+        "hands": [["4 2 4 2", "8 1 2 2"]] * 2 + [["7 2 6 2", "6 0 6 1"]],
+        "after": (-96, -120),
         "winner": "E/W",
     },
     {

@@ -43,6 +43,17 @@ EXAMPLES = (
             "E/W bid 2, took 5: +20, 3 overtricks, no bags",
         ],
     },
+    {
+        "rule": "a contract made exactly reads as in standard; a failed nil's tricks score 0",
+        "bids": "3 1 2 nil",
+        "books": "3 6 2 2",
+        "points": (50, -90),
+        "lines": [
+            "N/S bid 5, took 5: +50",
+            "E/W bid 1, took 6: +10, 5 overtricks, no bags",
+            "W nil, took 2: -100, 2 overtricks, no bags",
+        ],
+    },
 )
 
 Groups = list["Sequence[ScoreLine] | None"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from spadeskit.core.actions import (
+    Accept,
     Action,
     Bid,
     BlindNil,
@@ -56,6 +57,7 @@ class TableWatch:
         self.runs = runs
         self._called: dict[tuple[int, int], set[int]] = {}
         self._seen: set[tuple[int, int]] = set()
+        self._accepted: dict[int, set[int]] = {}
 
     # The auction ----------------------------------------------------------------------
 
@@ -171,6 +173,11 @@ class TableWatch:
             and not new.is_over
         ):
             self._auction_over(new)
+        ends_play = hand.phase is Phase.PLAY and (
+            new.hand.phase is not Phase.PLAY or new.hand.number != hand.number
+        )
+        if self.runs["penalties"] and (hand.phase is Phase.REVIEW or ends_play):
+            self._check_review(game, action, new, seat)
         if isinstance(action, (TableTalk, CallRenege)) and self.runs["penalties"]:
             self._check_penalty(game, action, seat, new)
             if isinstance(action, CallRenege) and len(new.hand_results) == len(game.hand_results):
@@ -178,6 +185,39 @@ class TableWatch:
                     self.out_of_turn(new, other, new.legal_actions(other))
 
     # The table's rulings --------------------------------------------------------------
+
+    def _check_review(
+        self, game: GameState, action: Action, new: GameState, seat: int | None
+    ) -> None:
+        """Check the review step after the last trick: there where declared, each side
+        asked in turn (the dealer's left first) until both have accepted."""
+        hand = game.hand
+        accepted = self._accepted.setdefault(hand.number, set())
+        if isinstance(action, Accept) and hand.phase is Phase.REVIEW and seat is not None:
+            accepted.add(self.rules.side_of[seat])
+        in_review = new.hand.number == hand.number and new.hand.phase is Phase.REVIEW
+        first = (hand.dealer + 1) % self.rules.table.players
+        order = [first, (first + 1) % self.rules.table.players]
+        waiting = [s for s in order if self.rules.side_of[s] not in accepted]
+        if not self.read.values["review"]:
+            expected: int | None = None
+            rule = "no review step: the hand is scored after its last trick"
+        else:
+            expected = waiting[0] if waiting else None
+            rule = "a review step: each side in turn, the dealer's left first, accepts"
+        asked = self.rules.side_of[new.to_act] if in_review and new.to_act is not None else None
+        want = self.rules.side_of[expected] if expected is not None else None
+        if in_review != (expected is not None) or asked != want:
+            names = self.rules.table.side_names
+            got = f"asks {names[asked]}" if asked is not None else "does not ask anyone"
+            said = f"asks {names[want]}" if want is not None else "asks nobody"
+            raise self.fail(
+                new,
+                "penalties",
+                f"{rule}: hand {hand.number + 1}, after {action} (accepted by "
+                f"{sorted(names[s] for s in accepted) or 'nobody'}): the rules' review "
+                f"{got}, the reference {said}",
+            )
 
     def out_of_turn(self, game: GameState, seat: int, offered: Sequence[Action]) -> None:
         """Check what ``seat`` is offered out of turn: seeing its cards (blind nil), and the

@@ -47,6 +47,7 @@ DEFAULTS: Mapping[str, Any] = {
     "suits": "symmetric",
     "penalty_books": 0,
     "renege_calls": False,
+    "review": False,
     "sealed_bids": False,
     "blind_nil": None,
     "blind_nil_pass": 0,
@@ -68,6 +69,7 @@ _FEEDS: Mapping[str, tuple[str, ...]] = {
     "suits": (),
     "penalty_books": ("penalties",),
     "renege_calls": ("penalties",),
+    "review": ("penalties",),
     "sealed_bids": ("bids",),
     "blind_nil": ("bids",),
     "blind_nil_pass": ("steps",),
@@ -200,13 +202,17 @@ def reading(rules: Rules) -> Reading:
     ``renege_calls``
         whether a side may call a renege in any finished trick of the hand, each trick
         once (``True``), or never (``False``).
+    ``review``
+        whether the last trick is followed by a review step in which each side in
+        turn, the dealer's left first, accepts the hand before it is scored.
     ``sealed_bids``
         ``True`` where no view shows another seat's bid until every seat has bid.
     ``suits``
         ``"symmetric"`` (swapping two non-trump suits in a deal swaps them in play) or
         ``"own"`` (a rule names a suit, so the relabelling check is skipped).
     ``options``
-        documented ranges, ``{"target": "1..", "floor": "..0|None", "pass": "0|1|2"}``.
+        documented ranges, ``{"target": "1..", "floor": "..0|None", "pass": "0|1|2"}``;
+        ``"!'x'"`` names a value that must be refused (``"'2D 2C'|!'2D 2D'"``).
     ``defaults``
         documented default values, ``{"target": 500, "floor": -200}``: a rule set
         loaded without options must have them.

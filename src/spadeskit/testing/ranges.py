@@ -27,13 +27,17 @@ def _range_values(text: str) -> tuple[list[Any], list[Any]]:
     """Return ``(inside, outside)`` probe values for a documented range.
 
     ``"1.."``, ``"..0"``, ``"1..13"``, alternatives ``"0|1|2"`` or ``"True|False"``,
-    quoted strings ``"'a'|'b'"``, and ``"|None"`` for an option that can be turned off.
+    quoted strings ``"'a'|'b'"``, ``"|None"`` for an option that can be turned off, and
+    ``"!'x'"`` (or ``"!5"``) for a value that must be refused.
     """
     inside: list[Any] = []
     outside: list[Any] = []
     for part in text.split("|"):
         part = part.strip()
-        if ".." in part:
+        if part.startswith("!"):
+            refused = part[1:]
+            outside.append(refused[1:-1] if refused[:1] in "'\"" else int(refused))
+        elif ".." in part:
             low_text, high_text = part.split("..")
             low = int(low_text) if low_text else None
             high = int(high_text) if high_text else None
