@@ -290,7 +290,7 @@ EXAMPLES = (
         "rule": "a misdeal voids the hand, scores nothing, and the deal passes",
         "deal": (_DEAL[0].removesuffix(" 10D"), *_DEAL[1:3], _DEAL[3] + " 10D"),
         "actions": ["E: declare a misdeal"],
-        "void": True,
+        "void": "misdeal declared by E: the hand is void and the deal passes",
         "dealing": "N",
     },
     {

@@ -121,6 +121,27 @@ EXAMPLES = (
         ],
     },
     {
+        "rule": "reaching 20 bags at once costs 200 and the counter drops by 20",
+        "bids": "1 1 1 1",
+        "books": "7 0 6 0",
+        "bags": (9, 0),
+        "points": (-169, -20),
+        "bags_after": (0, 0),
+        "lines": [
+            "N/S bid 2, took 13: +20, 11 bags (+11)",
+            "N/S reached 20 bags: -200",
+            "E/W bid 2, took 0: set, -20",
+        ],
+    },
+    {
+        "rule": "nil_tricks none: a nil bidder's tricks are neither bags nor contract",
+        "options": {"nil_tricks": "none"},
+        "bids": "nil 3 nil 3",
+        "books": "1 5 1 6",
+        "points": (-200, 65),
+        "bags_after": (0, 5),
+    },
+    {
         "rule": "spades may not be led until broken",
         "deal": DEAL,
         "actions": _BIDS_DONE,

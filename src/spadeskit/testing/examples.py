@@ -29,7 +29,8 @@ A position
     python-chess habit of pinning the move generator with counts); ``"owed"``: the
     books each side owes the other so far for rulings against it; ``"rulings"``: the
     hand's rulings so far, as ``[side, books, reason]``; ``"void"``: whether
-    the last finished hand is void (a misdeal: nothing scored); ``"dealing"``: the seat
+    the last finished hand is void (a misdeal: nothing scored), or the note it reads
+    if void; ``"dealing"``: the seat
     name dealing the hand now in progress.
 
 A match on paper
@@ -205,6 +206,10 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
         if example.get("refused"):
             return
         raise wrong(f"refused: {exc}") from exc
+    except AssertionError:
+        raise
+    except Exception as exc:  # a plugin that crashes instead of refusing with a reason
+        raise wrong(f"raised {type(exc).__name__}: {exc} (not a SpadesError)") from exc
     if example.get("refused"):
         raise wrong("accepted, but the rule refuses it")
 
@@ -244,9 +249,11 @@ def _check_position(
     if "void" in example:
         results = game.hand_results
         void = bool(results) and results[-1].void and not any(results[-1].points)
-        if void != example["void"]:
+        if void != bool(example["void"]):
             said = "void" if void else ("scored" if results else "not finished")
             raise wrong(f"the last hand is {said}, not {'void' if example['void'] else 'scored'}")
+        if isinstance(example["void"], str) and results[-1].note != example["void"]:
+            raise wrong(f"the void hand reads {results[-1].note!r}, not {example['void']!r}")
     if "dealing" in example and table.seat_names[game.hand.dealer] != example["dealing"]:
         raise wrong(f"{table.seat_names[game.hand.dealer]} deals, not {example['dealing']}")
 
