@@ -382,6 +382,7 @@ def check_rules(
                 deadline=None,
                 suppress_health_check=list(HealthCheck),
                 database=None,
+                derandomize=True,  # the same examples on every run: a check that passed passes
                 phases=(Phase.generate, Phase.shrink),
             ),
         )
