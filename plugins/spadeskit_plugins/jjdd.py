@@ -281,6 +281,17 @@ EXAMPLES = (
         ],
     },
     {
+        "rule": "a team bid of 0 (board 0) is made with its sandbags, never doubled over",
+        "options": {"board": 0},
+        "bids": "0 2 0 2",
+        "books": "3 5 0 5",
+        "points": (3, -40),
+        "lines": [
+            "N/S bid 0, took 3: +0, 3 bags (+3)",
+            "E/W bid 4, took 10: double over, -40, 6 sandbags",
+        ],
+    },
+    {
         "rule": "a player holding the wrong number of cards: any player may declare a misdeal",
         "deal": (_DEAL[0].removesuffix(" 10D"), *_DEAL[1:3], _DEAL[3] + " 10D"),
         "legal": ["declare a misdeal"],
@@ -298,10 +309,15 @@ EXAMPLES = (
         "deal": _DEAL,
         "actions": [
             *("bid 3", "bid 2", "bid 3", "bid 2"),
-            *("referee: table talk by side 1", "referee: table talk by side 1"),
+            "referee: table talk by side 1",
+            "referee: table talk by side 0",
+            "referee: table talk by side 1",
         ],
-        "owed": (0, 6),
-        "rulings": [["E/W", 6, "E/W talked across the board 2 times"]],
+        "owed": (3, 6),
+        "rulings": [
+            ["E/W", 6, "E/W talked across the board 2 times"],
+            ["N/S", 3, "N/S talked across the board"],
+        ],
     },
     {
         "rule": "renege (table enforcement): a right call takes 3 books; each trick is "
