@@ -1,26 +1,30 @@
 """How many mutants of the shipped plugins does the kit alone kill?
 
-Draws a seeded sample (``--fraction`` of each module's mutants, at least two) of the
-mutants :mod:`spadeskit.testing.mutation` makes of every shipped plugin module, runs
-``check_rules`` at ``--level`` (default: the CI level) on the rule sets that load the
-module, and prints each outcome and the kill rate.  Survivors are listed so a reader
-can mark the equivalent ones (a change that does not change the rules).
+Runs ``spadeskit-kit mutate`` on every shipped plugin module with a seeded sample
+(``--fraction`` of the module's mutants, at least two), against every rule set that
+loads the module, at ``--level`` (default: the CI level), and prints each outcome, the
+survivors and the kill rate.  A reader marks the equivalent survivors (a change that
+does not change the rules).
 
-Run: ``python benchmarks/kit_mutation.py --fraction 0.12 --seed 1``.
+Run: ``python benchmarks/kit_mutation.py --fraction 0.09 --seed 2026``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
-import random
+import re
+import resource
+import subprocess
+import sys
 import time
 
-from spadeskit.testing.mutation import mutants, run_mutant
+from spadeskit.testing.mutation import mutants
 
+VARIANTS = ["standard", "jjdd", "cutthroat", "two-handed", "call-break", "three-suit-trump"]
 MODULES = {
-    "_common": ["standard", "jjdd", "cutthroat", "call-break"],
-    "_spades": ["standard", "cutthroat", "two-handed"],
+    "_common": VARIANTS,
+    "_spades": ["standard", "cutthroat", "two-handed", "call-break"],
     "standard": ["standard"],
     "jjdd": ["jjdd"],
     "call_break": ["call-break"],
@@ -42,26 +46,55 @@ MODULES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--fraction", type=float, default=0.12)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--level", default="default")
+    parser.add_argument("--fraction", type=float, default=0.09)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--level", choices=["quick", "default", "thorough"], default="default")
+    parser.add_argument("--timeout", type=float, default=300.0, help="CPU seconds a mutant")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
-    totals: dict[str, int] = {}
+    totals = {"ran": 0, "killed": 0}
+    survivors: list[str] = []
+    begun = time.monotonic()
     for short, rule_sets in MODULES.items():
         module = f"spadeskit_plugins.{short}"
         spec = importlib.util.find_spec(module)
         assert spec is not None and spec.origin is not None
         with open(spec.origin) as handle:
-            found = mutants(handle.read())
-        size = min(len(found), max(2, round(len(found) * args.fraction)))
-        for mutant in sorted(rng.sample(found, size), key=lambda m: m.line):
-            begun = time.monotonic()
-            outcome = run_mutant(module, mutant, rule_sets, level=args.level, timeout=300)
-            totals[outcome] = totals.get(outcome, 0) + 1
-            print(f"{module} {mutant}: {outcome} ({time.monotonic() - begun:.0f} s)", flush=True)
-    ran = sum(totals.values())
-    print(f"ran {ran}: " + ", ".join(f"{n} {k}" for k, n in sorted(totals.items())))
+            found = len(mutants(handle.read()))
+        size = min(found, max(2, round(found * args.fraction)))
+        command = [
+            sys.executable,
+            "-m",
+            "spadeskit.testing.mutation",
+            "mutate",
+            rule_sets[0].split("+")[-1],
+            "--module",
+            module,
+            *(f"--rules={r}" for r in rule_sets),
+            "--sample",
+            str(size),
+            "--seed",
+            str(args.seed),
+            "--timeout",
+            str(args.timeout),
+        ]
+        if args.level != "default":
+            command.append(f"--{args.level}")
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        print(out, end="", flush=True)
+        summary = re.search(r"^(\d+) of (\d+) killed", out, re.MULTILINE)
+        assert summary is not None, out
+        totals["killed"] += int(summary.group(1))
+        totals["ran"] += int(summary.group(2))
+        survivors += [line.strip() for line in out.splitlines() if line.startswith("  spadeskit")]
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(
+        f"\nran {totals['ran']} mutants, the kit killed {totals['killed']} "
+        f"({100 * totals['killed'] / max(1, totals['ran']):.1f}%) in "
+        f"{time.monotonic() - begun:.0f} s ({used.ru_utime + used.ru_stime:.0f} CPU s)"
+    )
+    print("survivors:")
+    for line in survivors:
+        print(f"  {line}")
 
 
 if __name__ == "__main__":

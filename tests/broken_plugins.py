@@ -376,3 +376,61 @@ def _sealed_but_shown() -> types.ModuleType:
 
 
 SEALED_BUT_SHOWN = _sealed_but_shown()
+
+
+def edited(module: str, old: str, new: str) -> types.ModuleType:
+    """Return a copy of the shipped plugin ``module`` with the one occurrence of ``old`` in
+    its source replaced by ``new``: a wrong rule as a slip in the plugin's own code."""
+    import importlib.util
+    import pathlib
+
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    source = pathlib.Path(spec.origin).read_text(encoding="utf-8")
+    assert source.count(old) == 1, f"{old!r} must occur once in {module}"
+    copy = types.ModuleType(f"{module}_edited")
+    copy.__package__ = module.rpartition(".")[0]
+    exec(compile(source.replace(old, new), spec.origin, "exec"), copy.__dict__)
+    return copy
+
+
+def _counter_clockwise() -> types.ModuleType:
+    """Standard, but the auction goes counter-clockwise from the dealer's right."""
+
+    @hookimpl(tryfirst=True)
+    def spadeskit_auction_next(game: Any, table: Any) -> int | None:
+        spoken = len(game.hand.auction)
+        if spoken < table.players:
+            return (game.hand.dealer - 1 - spoken) % table.players
+        return None
+
+    return plugin("counter-clockwise", spadeskit_auction_next, fits=("standard",))
+
+
+COUNTER_CLOCKWISE = _counter_clockwise()
+
+
+def _wrong_default() -> types.ModuleType:
+    """An option documented with a default of 10 that defaults to 5."""
+    return plugin(
+        "wrong-default",
+        options=(Option("limit", 5, "From 1 to 13 (default 10).", int_range(1, 13)),),
+        oracles={"options": {"limit": "1..13"}, "defaults": {"limit": 10}},
+    )
+
+
+WRONG_DEFAULT = _wrong_default()
+
+
+def _deal_stays() -> types.ModuleType:
+    """Standard, but a side that made its contract keeps the deal."""
+
+    @hookimpl(tryfirst=True)
+    def spadeskit_next_dealer(dealer: int, result: Any, table: Any) -> int | None:
+        side = table.side_of[dealer]
+        return dealer if result.points[side] > 0 else None
+
+    return plugin("deal-stays", spadeskit_next_dealer, fits=("standard",))
+
+
+DEAL_STAYS = _deal_stays()

@@ -56,6 +56,7 @@ def _boston() -> str:
         return handle.read()
 
 
+@pytest.mark.slow
 def test_an_unchanged_module_survives_and_a_wrong_bonus_is_killed_by_the_kit() -> None:
     source = _boston()
     assert run_mutant(BOSTON, Mutant(0, "none", source), ["standard+boston"], level="quick") == (
@@ -74,3 +75,10 @@ def test_the_command_lists_what_it_ran_and_the_kill_count(
     out = capsys.readouterr().out
     assert "spadeskit_plugins.house.boston: 14 mutants, running 1 against standard+boston" in out
     assert "of 1 killed" in out
+
+
+@pytest.mark.slow
+def test_a_mutant_that_loops_is_stopped_by_its_cpu_limit_and_counts_as_a_timeout() -> None:
+    looping = _boston() + "\nwhile True:\n    pass\n"
+    outcome = run_mutant(BOSTON, Mutant(0, "loop", looping), ["standard+boston"], timeout=1)
+    assert outcome == "timeout"

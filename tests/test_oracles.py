@@ -72,6 +72,175 @@ def test_each_oracle_catches_a_wrong_rule_naming_the_rule_the_seat_and_the_hand(
     assert all(word in first for word in words), first
 
 
+def caught_with(
+    variant: str, house: list[object], options: dict[str, object], policy: str, seeds: int = 6
+) -> InvariantError:
+    """Return the first oracle failure of matches played with one policy."""
+    rules = spadeskit.load_rules(variant, house, options)
+    for seed in range(seeds):
+        try:
+            play_match(rules, seed, POLICIES[policy], deep_every=0, out_of_turn=0.05, max_hands=12)
+        except InvariantError as error:
+            return error
+    raise AssertionError(f"no oracle caught the slip in {rules.name}")
+
+
+BLIND_NIL = "spadeskit_plugins.house.blind_nil"
+JJDD = "spadeskit_plugins.jjdd"
+TABLE = {"enforcement": "table"}
+
+
+@pytest.mark.parametrize(
+    ("variant", "module", "old", "new", "options", "policy", "oracle", "words"),
+    [
+        pytest.param(
+            "standard",
+            BLIND_NIL,
+            "best_other - scores[side] >= need",
+            "best_other - scores[side] < need",
+            {"blind_nil_trailing": 100},
+            "nil",
+            "bids",
+            ["blind nil", "hand 1", "seat 0 (N)", "scores (0, 0)"],
+            id="blind nil offered to a side that does not trail",
+        ),
+        pytest.param(
+            "standard",
+            BLIND_NIL,
+            "continue  # both partners bid blind nil",
+            "pass  # both partners bid blind nil",
+            {},
+            "nil",
+            "steps",
+            ["exchanges before play", "hand", "blind nil"],
+            id="cards traded between two blind nil partners",
+        ),
+        pytest.param(
+            "standard",
+            "spadeskit_plugins.house.hidden_bids",
+            "if game.hand.phase is not Phase.AUCTION:",
+            "if game.hand.phase is Phase.REVIEW:",
+            {},
+            "contract",
+            "bids",
+            ["open bids", "hand 1", "seat"],
+            id="bids still sealed once all have bid",
+        ),
+        pytest.param(
+            "jjdd",
+            JJDD,
+            "{trick for who, trick in _called(game) if who == side}",
+            "{trick for who, trick in _called(game) if who != side}",
+            TABLE,
+            "contract",
+            "penalties",
+            ["each finished trick, each once", "hand", "seat"],
+            id="a renege call offered again to the side that made it",
+        ),
+        pytest.param(
+            "jjdd",
+            JJDD,
+            "// PENALTY_BOOKS + 1 if found else 1",
+            "// PENALTY_BOOKS - 1 if found else 1",
+            {},
+            "contract",
+            "penalties",
+            ["3 books a ruling", "talked", "hand"],
+            id="a second table-talk ruling moving no books",
+        ),
+        pytest.param(
+            "jjdd",
+            JJDD,
+            'if options["enforcement"] != "table":\n        return None\n    first',
+            'if options["enforcement"] != "table":\n        pass\n    first',
+            {},
+            "contract",
+            "penalties",
+            ["no review step", "hand 1", "asks N/S"],
+            id="a review step under strict enforcement",
+        ),
+        pytest.param(
+            "three-suit-trump",
+            "spadeskit_plugins.three_suit_trump",
+            "return 10 if card.rank >= 11 else 5",
+            "return 10 if card.rank >= 12 else 5",
+            {},
+            "contract",
+            "score",
+            ["card points", "hand", "seats"],
+            id="jacks worth 5 card points",
+        ),
+        pytest.param(
+            "three-suit-trump",
+            "spadeskit_plugins.three_suit_trump",
+            "return 1 if points >= 150 else 0",
+            "return 1 if points >= 140 else 0",
+            {},
+            "random",
+            "score",
+            ["under 150", "hand", "seats"],
+            id="a bidder with 140 card points scoring 1",
+        ),
+    ],
+)
+def test_each_oracle_catches_a_slip_in_a_shipped_plugin(
+    variant: str,
+    module: str,
+    old: str,
+    new: str,
+    options: dict[str, object],
+    policy: str,
+    oracle: str,
+    words: list[str],
+) -> None:
+    slipped = broken.edited(module, old, new)
+    if slipped.PLUGIN.kind == "variant":
+        error = caught_with(slipped, [], options, policy)  # type: ignore[arg-type]
+    else:
+        error = caught_with(variant, [slipped], options, policy)
+    assert error.invariant == oracle, str(error)
+    first = str(error).splitlines()[0]
+    assert all(word in first for word in words), first
+
+
+def test_the_bids_oracle_catches_an_auction_asking_seats_in_the_wrong_order() -> None:
+    error = caught("standard", broken.COUNTER_CLOCKWISE)
+    assert error.invariant == "bids" and "bidding order" in str(error)
+    assert "hand 1, after 0 bids: the rules ask seat 2 (S), the reference seat 0 (N)" in str(error)
+
+
+def test_the_leader_oracle_catches_a_deal_that_does_not_pass_clockwise() -> None:
+    error = caught("standard", broken.DEAL_STAYS)
+    assert error.invariant == "leader" and "the deal passes clockwise" in str(error)
+
+
+def test_the_options_oracle_catches_a_default_other_than_the_documented_one() -> None:
+    rules = spadeskit.load_rules("standard", [broken.WRONG_DEFAULT])
+    with pytest.raises(InvariantError, match="'limit' of wrong-default: its default is 5, the doc"):
+        check_options(rules, _fail)
+
+
+def test_the_misdeal_examples_catch_a_misdeal_nobody_may_declare() -> None:
+    slipped = broken.edited(
+        JJDD,
+        "return (DeclareMisdeal(),) if _uneven(game) else ()",
+        "return ()",
+    )
+    with pytest.raises(InvariantError, match="declare a misdeal") as error:
+        run_examples(spadeskit.load_rules(slipped), _fail)
+    assert "a player holding the wrong number of cards" in str(error.value)
+
+
+def test_the_examples_pin_double_over_from_a_bid_of_one() -> None:
+    slipped = broken.edited(
+        JJDD,
+        'doubled_over = made and options["double_over"] and bid > 0',
+        'doubled_over = made and options["double_over"] and bid > 1',
+    )
+    with pytest.raises(InvariantError, match="double over counts from a bid of 1"):
+        run_examples(spadeskit.load_rules(slipped), _fail)
+
+
 def test_ties_broken_by_seat_number_are_caught_on_a_score_sheet() -> None:
     rules = spadeskit.load_rules("standard", [broken.SEAT_TIES])
     with pytest.raises(InvariantError, match="ties play on.*after hand 2 .*won by N/S") as error:
@@ -113,7 +282,7 @@ def test_the_shipped_rules_agree_with_every_oracle_under_every_policy(
 ) -> None:
     rules = spadeskit.load_rules(variant, house, options)
     for policy in POLICIES.values():
-        play_match(rules, 3, policy, deep_every=0, out_of_turn=0.02, max_hands=12)
+        play_match(rules, 3, policy, deep_every=0, out_of_turn=0.02, max_hands=6)
     assert check_options(rules, _fail) > 0
     check_end_on_paper(rules, _fail)
 
@@ -130,8 +299,11 @@ def test_the_contract_policy_reaches_made_contracts_nils_bags_and_the_target() -
 
 def test_a_plugin_declaring_own_rules_switches_the_oracle_off_and_the_report_says_so() -> None:
     said = relies_on(spadeskit.load_rules("three-suit-trump"))
-    assert said["tricks"] == "reference"
-    assert said["score"].startswith("declared own by three-suit-trump: relies on the score sheet")
+    assert said["tricks"] == said["score"] == said["bids"] == said["steps"] == "reference"
+    own = broken.plugin("own-score", oracles={"score": "own"}, fits=("standard",))
+    said = relies_on(spadeskit.load_rules("standard", [own]))
+    assert said["score"].startswith("declared own by own-score: relies on the score sheet")
+    assert said["bags"].startswith("declared own by own-score")
 
 
 def test_the_reference_reads_declared_top_trumps_above_the_ace() -> None:

@@ -76,6 +76,7 @@ ORACLES = {
     "score": "call-break",
     "end": "rounds",
     "options": {"max_call": "1..13", "must_head": "True|False", "rounds": "1..100"},
+    "defaults": {"max_call": 8, "must_head": True, "rounds": 5},
 }
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
@@ -91,6 +92,12 @@ EXAMPLES = (
         "bids": "3 4 2 4",
         "books": "4 3 2 4",
         "points": (31, -40, 20, 40),
+        "lines": [
+            "N called 3, took 4, 1 extra trick: +3.1",
+            "E called 4, took 3: failed, -4.0",
+            "S called 2, took 2: +2.0",
+            "W called 4, took 4: +4.0",
+        ],
     },
     {
         "rule": "a follower must beat every card of the led suit if able",

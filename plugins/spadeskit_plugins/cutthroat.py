@@ -69,7 +69,17 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"options": {**SOLO_RANGES, "all_tricks": "'win'|'score-200'"}}
+ORACLES = {
+    "options": {**SOLO_RANGES, "all_tricks": "'win'|'score-200'"},
+    "defaults": {
+        "target": 200,
+        "floor": -200,
+        "nil_value": 100,
+        "bag_limit": 10,
+        "bag_penalty": 100,
+        "all_tricks": "win",
+    },
+}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 EXAMPLES = (
@@ -78,11 +88,22 @@ EXAMPLES = (
         "bids": "5 5 nil",
         "books": "6 11 0",
         "points": (51, 56, 100),
+        "lines": [
+            "N bid 5, took 6: +50, 1 bag (+1)",
+            "E bid 5, took 11: +50, 6 bags (+6)",
+            "S nil, took 0: +100",
+        ],
     },
     {
         "rule": "a player who bid and takes all 17 tricks wins at once",
         "hands": [["1 1 1", "17 0 0"]],
         "winner": "N",
+        "lines": [
+            "N bid 1, took 17: +10, 16 bags (+16)",
+            "N reached 10 bags: -100",
+            "E bid 1, took 0: set, -10",
+            "S bid 1, took 0: set, -10",
+        ],
     },
     {
         "rule": "with all_tricks score-200, taking all 17 scores 200 instead",
@@ -90,6 +111,11 @@ EXAMPLES = (
         "bids": "1 1 1",
         "books": "17 0 0",
         "points": (200, -10, -10),
+        "lines": [
+            "N took all 17 tricks: +200",
+            "E bid 1, took 0: set, -10",
+            "S bid 1, took 0: set, -10",
+        ],
     },
 )
 

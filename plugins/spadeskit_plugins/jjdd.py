@@ -116,6 +116,7 @@ ORACLES = {
     "end": "jjdd",
     "penalty_books": 3,
     "renege_calls": lambda options: options["enforcement"] == "table",
+    "review": lambda options: options["enforcement"] == "table",
     "options": {
         "target": "1..10000",
         "board": "0..13",
@@ -126,6 +127,17 @@ ORACLES = {
         "nil_value": "0..1000",
         "first_lead": "'left-of-dealer'|'last-book'",
         "enforcement": "'strict'|'table'",
+    },
+    "defaults": {
+        "target": 500,
+        "board": 4,
+        "sandbags": True,
+        "sandbag_penalty": True,
+        "double_over": True,
+        "nil": False,
+        "nil_value": 100,
+        "first_lead": "left-of-dealer",
+        "enforcement": "strict",
     },
 }
 
@@ -142,24 +154,40 @@ EXAMPLES = (
         "bids": "3 2 2 2",
         "books": "4 3 2 4",
         "points": (51, 43),
+        "lines": [
+            "N/S bid 5, took 6: +50, 1 bag (+1)",
+            "E/W bid 4, took 7: +40, 3 bags (+3)",
+        ],
     },
     {
         "rule": "a bid of 10 or more scores double",
         "bids": "6 2 4 2",
         "books": "5 1 5 2",
         "points": (200, -40),
+        "lines": [
+            "N/S bid 10, took 10: +200",
+            "E/W bid 4, took 3: set, -40",
+        ],
     },
     {
         "rule": "set: -10 a book bid, doubled from 10",
         "bids": "6 2 5 2",
         "books": "5 2 5 1",
         "points": (-220, -40),
+        "lines": [
+            "N/S bid 11, took 10: set, -220",
+            "E/W bid 4, took 3: set, -40",
+        ],
     },
     {
         "rule": "double over: taking twice the bid scores -10 a book bid",
         "bids": "2 2 2 2",
         "books": "4 1 4 4",
         "points": (-40, 41),
+        "lines": [
+            "N/S bid 4, took 8: double over, -40, 4 sandbags",
+            "E/W bid 4, took 5: +40, 1 bag (+1)",
+        ],
     },
     {
         "rule": "the first partner may bid 0 to 13",
@@ -194,9 +222,128 @@ EXAMPLES = (
         "winner": "E/W",
     },
     {
+        "rule": "both teams lose outright in one hand: the failed Boston loses first",
+        "hands": [["4 2 4 2", "8 1 2 2"]] * 2 + [["7 2 6 2", "6 0 6 1"]],
+        "after": (-96, -120),
+        "winner": "E/W",
+    },
+    {
         "rule": "a team set two hands in a row plays on",
         "hands": [["3 2 2 2", "1 5 2 5"]] * 2,
         "winner": None,
+        "lines": [
+            "N/S bid 5, took 3: set, -50",
+            "E/W bid 4, took 10: double over, -40, 6 sandbags",
+            "E/W reached 10 sandbags: -100",
+        ],
+    },
+    {
+        "rule": "double over counts from a bid of 1 (board 0): bid 1, took 2 scores -10",
+        "options": {"board": 0},
+        "bids": "1 2 0 2",
+        "books": "2 5 0 6",
+        "points": (-10, -40),
+        "lines": [
+            "N/S bid 1, took 2: double over, -10, 1 sandbag",
+            "E/W bid 4, took 11: double over, -40, 7 sandbags",
+        ],
+    },
+    {
+        "rule": "rulings settle at scoring, all together: the books owed are netted first",
+        "bids": "3 2 3 2",
+        "books": "4 3 2 4",
+        "transfers": [
+            ["E/W", 3, "E/W talked across the board"],
+            ["N/S", 3, "N/S called a renege in trick 2 wrongly"],
+            ["E/W", 6, "E/W talked across the board 2 times"],
+        ],
+        "points": (-60, -40),
+        "lines": [
+            "E/W talked across the board: 3 books owed to N/S",
+            "N/S called a renege in trick 2 wrongly: 3 books owed to E/W",
+            "E/W talked across the board 2 times: 6 books owed to N/S",
+            "net: E/W give 6 books to N/S",
+            "N/S bid 6, took 12: double over, -60, 6 sandbags",
+            "E/W bid 4, took 1: set, -40",
+        ],
+    },
+    {
+        "rule": "a team gives no more books than it holds at the end of the hand",
+        "bids": "3 2 3 2",
+        "books": "1 3 1 8",
+        "transfers": [["N/S", 3, "N/S talked across the board"]],
+        "points": (-60, -40),
+        "lines": [
+            "N/S talked across the board: 3 books owed to E/W",
+            "net: N/S give 2 books to E/W (all they hold of 3 owed)",
+            "N/S bid 6, took 0: set, -60",
+            "E/W bid 4, took 13: double over, -40, 9 sandbags",
+        ],
+    },
+    {
+        "rule": "a team bid of 0 (board 0) is made with its sandbags, never doubled over",
+        "options": {"board": 0},
+        "bids": "0 2 0 2",
+        "books": "3 5 0 5",
+        "points": (3, -40),
+        "lines": [
+            "N/S bid 0, took 3: +0, 3 bags (+3)",
+            "E/W bid 4, took 10: double over, -40, 6 sandbags",
+        ],
+    },
+    {
+        "rule": "a player holding the wrong number of cards: any player may declare a misdeal",
+        "deal": (_DEAL[0].removesuffix(" 10D"), *_DEAL[1:3], _DEAL[3] + " 10D"),
+        "legal": ["declare a misdeal"],
+        "offered": {"E": ["declare a misdeal"], "referee": []},
+    },
+    {
+        "rule": "a misdeal voids the hand, scores nothing, and the deal passes",
+        "deal": (_DEAL[0].removesuffix(" 10D"), *_DEAL[1:3], _DEAL[3] + " 10D"),
+        "actions": ["E: declare a misdeal"],
+        "void": "misdeal declared by E: the hand is void and the deal passes",
+        "dealing": "N",
+    },
+    {
+        "rule": "table talk: the side loses 3 books to the other, each time it is ruled",
+        "deal": _DEAL,
+        "actions": [
+            *("bid 3", "bid 2", "bid 3", "bid 2"),
+            "referee: table talk by side 1",
+            "referee: table talk by side 0",
+            "referee: table talk by side 1",
+        ],
+        "owed": (3, 6),
+        "rulings": [
+            ["E/W", 6, "E/W talked across the board 2 times"],
+            ["N/S", 3, "N/S talked across the board"],
+        ],
+    },
+    {
+        "rule": "renege (table enforcement): a right call takes 3 books; each trick is "
+        "called once a team, by the team that did not renege",
+        "options": {"enforcement": "table"},
+        "deal": _DEAL,
+        "actions": [
+            *("bid 3", "bid 2", "bid 3", "bid 2"),
+            *("play AD", "play QH", "play 4D", "play 3D", "play KD"),
+            "N: call a renege in trick 1",
+        ],
+        "owed": (0, 3),
+        "rulings": [["E/W", 3, "E/W reneged in trick 1"]],
+        "offered": {"N": [], "W": ["call a renege in trick 1"]},
+    },
+    {
+        "rule": "renege (table enforcement): a wrong call costs the callers 3 books",
+        "options": {"enforcement": "table"},
+        "deal": _DEAL,
+        "actions": [
+            *("bid 3", "bid 2", "bid 3", "bid 2"),
+            *("play AD", "play 6D", "play 4D", "play 3D", "play KD"),
+            "E: call a renege in trick 1",
+        ],
+        "owed": (0, 3),
+        "rulings": [["E/W", 3, "E/W called a renege in trick 1 wrongly"]],
     },
 )
 

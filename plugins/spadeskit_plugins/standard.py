@@ -56,7 +56,17 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"options": STANDARD_RANGES}
+ORACLES = {
+    "options": STANDARD_RANGES,
+    "defaults": {
+        "target": 500,
+        "floor": -200,
+        "nil_value": 100,
+        "nil_tricks": "bags",
+        "bag_limit": 10,
+        "bag_penalty": 100,
+    },
+}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 _BIDS_DONE = ["bid 3", "bid 3", "bid 3", "bid 3"]
@@ -69,6 +79,10 @@ EXAMPLES = (
         "bags": (7, 0),
         "after": (389, 24),
         "bags_after": (9, 4),
+        "lines": [
+            "N/S bid 5, took 7: +50, 2 bags (+2)",
+            "E/W bid 2, took 6: +20, 4 bags (+4)",
+        ],
     },
     {
         "rule": "the bag counter reaching 10 costs 100 (337 with 7 bags -> 290)",
@@ -78,18 +92,54 @@ EXAMPLES = (
         "bags": (7, 0),
         "after": (290, 23),
         "bags_after": (0, 3),
+        "lines": [
+            "N/S bid 5, took 8: +50, 3 bags (+3)",
+            "N/S reached 10 bags: -100",
+            "E/W bid 2, took 5: +20, 3 bags (+3)",
+        ],
     },
     {
         "rule": "a failed nil's trick is a bag, +1 beside a made contract (-59)",
         "bids": "nil 4 4 4",
         "books": "1 4 4 4",
         "points": (-59, 80),
+        "lines": [
+            "N/S bid 4, took 4: +40",
+            "N nil, took 1: -100, 1 bag (+1)",
+            "E/W bid 8, took 8: +80",
+        ],
     },
     {
         "rule": "set: -10 a contracted trick; a made nil +100 beside it (+91 / +50)",
         "bids": "4 5 5 nil",
         "books": "5 3 5 0",
         "points": (91, 50),
+        "lines": [
+            "N/S bid 9, took 10: +90, 1 bag (+1)",
+            "E/W bid 5, took 3: set, -50",
+            "W nil, took 0: +100",
+        ],
+    },
+    {
+        "rule": "reaching 20 bags at once costs 200 and the counter drops by 20",
+        "bids": "1 1 1 1",
+        "books": "7 0 6 0",
+        "bags": (9, 0),
+        "points": (-169, -20),
+        "bags_after": (0, 0),
+        "lines": [
+            "N/S bid 2, took 13: +20, 11 bags (+11)",
+            "N/S reached 20 bags: -200",
+            "E/W bid 2, took 0: set, -20",
+        ],
+    },
+    {
+        "rule": "nil_tricks none: a nil bidder's tricks are neither bags nor contract",
+        "options": {"nil_tricks": "none"},
+        "bids": "nil 3 nil 3",
+        "books": "1 5 1 6",
+        "points": (-200, 65),
+        "bags_after": (0, 5),
     },
     {
         "rule": "spades may not be led until broken",

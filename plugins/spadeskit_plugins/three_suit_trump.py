@@ -50,16 +50,16 @@ PLUGIN = PluginInfo(
     ),
 )
 
-# What the kit (spadeskit.testing) checks these rules against: see its oracles.  The
-# auction (pick up the blind or pass) and the card-point scoring have no reference there.
+# What the kit (spadeskit.testing) checks these rules against: see its oracles.
 ORACLES = {
     "lead": "anytime",
-    "auction": "own",
-    "score": "own",
+    "auction": "pick-up",
+    "score": "card-points",
     "options": {
         "target": "1..100",
         "for_least_ties": "'all-tied-score'|'nobody-scores'|'fewest-tricks'",
     },
+    "defaults": {"target": 7, "for_least_ties": "all-tied-score"},
 }
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
@@ -68,6 +68,14 @@ _DEAL = (
     "JS 10S 9S JC 10C 9C JH 10H 9H 8H",
     "8S 7S 8C 7C QH 7H QD JD 10D 9D",
 )
+_ALL = [f"{rank}{suit}" for suit in "SCHD" for rank in ("A", "K", "Q", "J", "10", "9", "8", "7")]
+# All pass: N takes 210 card points (the blind with the last trick), E 45 in 3 tricks,
+# S 45 in 2 tricks.
+_FOR_LEAST = [
+    "7D 8D 9D 10D AS AC AH AD KS QS JS KC QC JC KD QD JD",
+    "7S 8S 9S 10S 7C 8C 9C 10C 7H",
+    "8H 9H 10H KH QH JH",
+]
 EXAMPLES = (
     {
         "rule": "the first to pick up the blind is the bidder and discards 2",
@@ -100,6 +108,59 @@ EXAMPLES = (
             ]
         ],
         "after": (1, 0, 0),
+        "lines": [
+            "N (bidder) took 170 points: 1 game point",
+            "E (opponent) took 65 points: 0 game points",
+            "S (opponent) took 65 points: 0 game points",
+        ],
+    },
+    {
+        "rule": "all pass: the fewest card points score 1; tied players each score 1",
+        "hands": [["pass pass pass", "5 3 2", _FOR_LEAST]],
+        "after": (0, 1, 1),
+    },
+    {
+        "rule": "all pass, for_least_ties fewest-tricks: of those tied, the fewest tricks score",
+        "options": {"for_least_ties": "fewest-tricks"},
+        "hands": [["pass pass pass", "5 3 2", _FOR_LEAST]],
+        "after": (0, 0, 1),
+        "lines": [
+            "N (for least) took 210 points: 0 game points",
+            "E (for least) took 45 points: 0 game points",
+            "S (for least) took 45 points: 1 game point",
+        ],
+    },
+    {
+        "rule": "a bidder who takes all 300 card points scores 4 game points",
+        "hands": [["pick_up - -", "10 0 0", [" ".join(_ALL), "", ""]]],
+        "after": (4, 0, 0),
+    },
+    {
+        "rule": "card points need the cards each player won: a sheet without them refuses",
+        "hands": [["pick_up - -", "10 0 0"]],
+        "refused": True,
+    },
+    {
+        "rule": "all pass, for_least_ties nobody-scores: the one player with fewest scores",
+        "options": {"for_least_ties": "nobody-scores"},
+        "hands": [
+            [
+                "pass pass pass",
+                "5 3 2",
+                [
+                    "JC QC KC AC 7D 8D 9D 10D JD QD AD 8H AH JS QS KS AS",
+                    "7S 8S 9S 10S 7C 8C 9C 10C 7H",
+                    "9H 10H KH QH JH KD",
+                ],
+            ]
+        ],
+        "after": (0, 1, 0),
+    },
+    {
+        "rule": "all pass, for_least_ties nobody-scores: a tie for fewest scores nothing",
+        "options": {"for_least_ties": "nobody-scores"},
+        "hands": [["pass pass pass", "5 3 2", _FOR_LEAST]],
+        "after": (0, 0, 0),
     },
     {
         "rule": "all pass: the hand is played with no trump",

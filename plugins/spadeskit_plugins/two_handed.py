@@ -52,7 +52,16 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"options": SOLO_RANGES}
+ORACLES = {
+    "options": SOLO_RANGES,
+    "defaults": {
+        "target": 500,
+        "floor": -200,
+        "nil_value": 100,
+        "bag_limit": 10,
+        "bag_penalty": 100,
+    },
+}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 EXAMPLES = (
@@ -61,6 +70,10 @@ EXAMPLES = (
         "bids": "7 6",
         "books": "14 12",
         "points": (77, 66),
+        "lines": [
+            "N bid 7, took 14: +70, 7 bags (+7)",
+            "S bid 6, took 12: +60, 6 bags (+6)",
+        ],
     },
 )
 

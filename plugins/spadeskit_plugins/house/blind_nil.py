@@ -82,12 +82,15 @@ PLUGIN = PluginInfo(
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
 ORACLES = {
     "score": "+blind-nil",
+    "blind_nil": lambda options: options["blind_nil_trailing"],
+    "blind_nil_pass": lambda options: options["blind_nil_pass"],
     "options": {
         "blind_nil_value": "0..1000",
         "blind_nil_trailing": "0..10000",
         "blind_nil_pass": "0|1|2",
         "blind_nil_exchange": "'partner-first'|'simultaneous'",
     },
+    "defaults": {"blind_nil_value": 200, "blind_nil_trailing": 0, "blind_nil_pass": 2},
 }
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
@@ -97,6 +100,11 @@ EXAMPLES = (
         "bids": "blind_nil 3 4 3",
         "books": "0 5 6 2",
         "points": (242, 61),
+        "lines": [
+            "N/S bid 4, took 6: +40, 2 bags (+2)",
+            "N blind nil, took 0: +200",
+            "E/W bid 6, took 7: +60, 1 bag (+1)",
+        ],
     },
 )
 

@@ -31,7 +31,11 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"score": "+boston", "options": {"boston_bonus": "0..1000"}}
+ORACLES = {
+    "score": "+boston",
+    "options": {"boston_bonus": "0..1000"},
+    "defaults": {"boston_bonus": 100},
+}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 EXAMPLES = (
@@ -40,12 +44,22 @@ EXAMPLES = (
         "bids": "7 1 6 1",
         "books": "7 0 6 0",
         "points": (230, -20),
+        "lines": [
+            "N/S bid 13, took 13: +130",
+            "E/W bid 2, took 0: set, -20",
+            "N/S made a Boston: +100",
+        ],
     },
     {
         "rule": "a team contract of 13 set loses 130 and the bonus",
         "bids": "7 1 6 1",
         "books": "7 1 5 0",
         "points": (-230, -20),
+        "lines": [
+            "N/S bid 13, took 12: set, -130",
+            "E/W bid 2, took 1: set, -20",
+            "N/S were set in a Boston: -100",
+        ],
     },
 )
 

@@ -46,7 +46,11 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"trumps": "BJ LJ"}
+ORACLES = {
+    "trumps": "BJ LJ",
+    "options": {"jokers_remove": "'2D 2C'|'2D 2H'|'3C 4H'|!'2D 2D'|!'BJ 2C'|!'2D'|!'2D 2X'"},
+    "defaults": {"jokers_remove": "2D 2C"},
+}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 _DEAL = (

@@ -31,6 +31,18 @@ ORACLES = {"auction": "mirror"}
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 EXAMPLES = (
     {"rule": "each player bids exactly the spades they hold", "deal": DEAL, "legal": ["bid 3"]},
+    {
+        "rule": "on a score sheet the cards are unknown: any count from 1 to 13, or nil",
+        "bids": "1 13 nil 1",
+        "books": "1 12 0 0",
+        "points": (110, -140),
+    },
+    {
+        "rule": "on a score sheet, no count above 13",
+        "bids": "14 1 1 1",
+        "books": "4 3 3 3",
+        "refused": True,
+    },
 )
 
 

@@ -38,6 +38,21 @@ EXAMPLES = (
         "scores": (337, 0),
         "bags": (7, 0),
         "after": (387, 20),
+        "lines": [
+            "N/S bid 5, took 8: +50, 3 overtricks, no bags",
+            "E/W bid 2, took 5: +20, 3 overtricks, no bags",
+        ],
+    },
+    {
+        "rule": "a contract made exactly reads as in standard; a failed nil's tricks score 0",
+        "bids": "3 1 2 nil",
+        "books": "3 6 2 2",
+        "points": (50, -90),
+        "lines": [
+            "N/S bid 5, took 5: +50",
+            "E/W bid 1, took 6: +10, 5 overtricks, no bags",
+            "W nil, took 2: -100, 2 overtricks, no bags",
+        ],
     },
 )
 

@@ -31,7 +31,11 @@ PLUGIN = PluginInfo(
 )
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
-ORACLES = {"score": "+partnership-nil", "options": {"partnership_nil_bonus": "0..1000"}}
+ORACLES = {
+    "score": "+partnership-nil",
+    "options": {"partnership_nil_bonus": "0..1000"},
+    "defaults": {"partnership_nil_bonus": 100},
+}
 
 # Worked examples the kit runs (spadeskit.testing.examples): the rules page, pinned.
 EXAMPLES = (
@@ -40,6 +44,12 @@ EXAMPLES = (
         "bids": "nil 4 nil 4",
         "books": "0 6 0 7",
         "points": (300, 85),
+        "lines": [
+            "N nil, took 0: +100",
+            "S nil, took 0: +100",
+            "E/W bid 8, took 13: +80, 5 bags (+5)",
+            "N/S both made nil: partnership bonus +100",
+        ],
     },
 )
 

@@ -36,6 +36,12 @@ EXAMPLES = (
         "deal": DEAL,
         "legal": ["nil", "bid 3"],
     },
+    {
+        "rule": "on a score sheet the cards are unknown: any count from 1 to 13, or nil",
+        "bids": "1 13 nil 1",
+        "books": "1 12 0 0",
+        "points": (110, -140),
+    },
 )
 
 _NIL: tuple[Action, ...] = (Nil(),)

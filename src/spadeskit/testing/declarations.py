@@ -29,6 +29,7 @@ ORACLES: tuple[str, ...] = (
     "bags",
     "end",
     "penalties",
+    "steps",
     "options",
 )
 """The oracles, by the key a plugin's ``ORACLES`` declaration and a failure use."""
@@ -46,7 +47,11 @@ DEFAULTS: Mapping[str, Any] = {
     "suits": "symmetric",
     "penalty_books": 0,
     "renege_calls": False,
+    "review": False,
     "sealed_bids": False,
+    "blind_nil": None,
+    "blind_nil_pass": 0,
+    "steps": "declared",
 }
 """What the kit assumes when no plugin declares otherwise: standard Spades."""
 
@@ -64,7 +69,11 @@ _FEEDS: Mapping[str, tuple[str, ...]] = {
     "suits": (),
     "penalty_books": ("penalties",),
     "renege_calls": ("penalties",),
+    "review": ("penalties",),
     "sealed_bids": ("bids",),
+    "blind_nil": ("bids",),
+    "blind_nil_pass": ("steps",),
+    "steps": ("steps",),
 }
 
 _RELIED: Mapping[str, str] = {
@@ -76,6 +85,7 @@ _RELIED: Mapping[str, str] = {
     "bags": "the score sheet agreeing with play and pinned examples",
     "end": "seat rotation and pinned examples",
     "penalties": "pinned examples",
+    "steps": "card conservation, the views and pinned examples",
     "options": "the validators as written",
 }
 
@@ -87,7 +97,8 @@ class Reading:
     ``values`` maps each declaration key to its value (``"own"``: no reference),
     ``score_extras`` lists the scoring house rules declared with ``"+name"`` (e.g.
     ``"+boston"``), ``owners`` maps each key to the plugin that set it, ``ranges``
-    the documented option ranges and ``options`` the rule set's option values.
+    the documented option ranges, ``defaults`` the documented default values and
+    ``options`` the rule set's option values.
     """
 
     values: Mapping[str, Any]
@@ -96,6 +107,7 @@ class Reading:
     ranges: Mapping[str, tuple[str, str]]
     options: Mapping[str, Any]
     top_trumps: tuple[int, ...]
+    defaults: Mapping[str, tuple[str, Any]] = attrs.field(factory=dict)
 
     def with_options(self, options: Mapping[str, Any]) -> Reading:
         """Return this reading with the rule set's option values replaced by ``options``."""
@@ -106,7 +118,7 @@ class Reading:
         if oracle == "sheet":
             return True
         if oracle == "options":
-            return bool(self.ranges)
+            return bool(self.ranges or self.defaults)
         if oracle == "penalties":
             return self.values["penalty_books"] not in (0, "own")
         return not any(
@@ -161,9 +173,25 @@ def reading(rules: Rules) -> Reading:
     ``auction``
         ``"nil-or-count"`` (nil or 1 to the tricks in a hand), ``"board"`` (team bids of
         at least the ``board`` option), ``"calls"`` (1 to ``max_call``), ``"mirror"``,
-        ``"whiz"``.
+        ``"whiz"``, or ``"pick-up"`` (each seat picks up the blind or passes; the first
+        to pick it up is the bidder, plays with the suit ladder trump and discards 2;
+        if all pass, no trump).  Every auction but ``"pick-up"`` asks each seat once,
+        clockwise from the dealer's left.
+    ``blind_nil``
+        ``None`` (no blind nil), or N: a seat that has not seen its cards is offered
+        blind nil alone at its turn when its side trails the best other side by at
+        least N points at the start of the hand (always, for 0).
+    ``blind_nil_pass``
+        the cards a blind nil bidder's partner passes, and gets back (0 for none; none
+        when both partners bid blind nil).
+    ``steps``
+        ``"declared"`` (the exchanges before play are exactly those of the declared
+        auction and blind nil) or ``"own"``.
     ``score``
-        ``"contract"``, ``"jjdd"`` or ``"call-break"``; a house rule adds to it with
+        ``"contract"``, ``"jjdd"``, ``"call-break"`` or ``"card-points"`` (the
+        three-suit game: the bidder's card points taken, discards included, in game
+        points; else each opponent 1; all passing, the fewest card points score 1,
+        ties by the ``for_least_ties`` option); a house rule adds to it with
         ``"+boston"``, ``"+no-bags"``, ``"+partnership-nil"``, ``"+blind-nil"`` or
         ``"+blind-bids"``.
     ``end``
@@ -175,13 +203,20 @@ def reading(rules: Rules) -> Reading:
     ``renege_calls``
         whether a side may call a renege in any finished trick of the hand, each trick
         once (``True``), or never (``False``).
+    ``review``
+        whether the last trick is followed by a review step in which each side in
+        turn, the dealer's left first, accepts the hand before it is scored.
     ``sealed_bids``
         ``True`` where no view shows another seat's bid until every seat has bid.
     ``suits``
         ``"symmetric"`` (swapping two non-trump suits in a deal swaps them in play) or
         ``"own"`` (a rule names a suit, so the relabelling check is skipped).
     ``options``
-        documented ranges, ``{"target": "1..", "floor": "..0|None", "pass": "0|1|2"}``.
+        documented ranges, ``{"target": "1..", "floor": "..0|None", "pass": "0|1|2"}``;
+        ``"!'x'"`` names a value that must be refused (``"'2D 2C'|!'2D 2D'"``).
+    ``defaults``
+        documented default values, ``{"target": 500, "floor": -200}``: a rule set
+        loaded without options must have them.
 
     Any key may be ``"own"``: the plugin changes that rule in a way the kit has no
     reference for, and the oracles it feeds are not run (see :func:`relies_on`).
@@ -190,11 +225,14 @@ def reading(rules: Rules) -> Reading:
     owners = dict.fromkeys(DEFAULTS, "")
     extras: list[str] = []
     ranges: dict[str, tuple[str, str]] = {}
+    defaults: dict[str, tuple[str, Any]] = {}
     pm = rules.plugin_manager
     for name in (rules.variant, *rules.house_rules):
         for key, value in _declared(pm.get_plugin(name), rules.options).items():
             if key == "options":
                 ranges.update({option: (name, text) for option, text in value.items()})
+            elif key == "defaults":
+                defaults.update({option: (name, text) for option, text in value.items()})
             elif key == "score" and isinstance(value, str) and value.startswith("+"):
                 extras.append(value[1:])
             elif key == "score" and isinstance(value, tuple):
@@ -205,7 +243,7 @@ def reading(rules: Rules) -> Reading:
             else:
                 raise SpadesError(f"plugin {name!r} declares an unknown oracle key {key!r}")
     top = tuple(card.index for card in parse_cards(values["trumps"])) if values["trumps"] else ()
-    return Reading(values, tuple(extras), owners, ranges, dict(rules.options), top)
+    return Reading(values, tuple(extras), owners, ranges, dict(rules.options), top, defaults)
 
 
 def relies_on(rules: Rules) -> dict[str, str]:
@@ -216,7 +254,7 @@ def relies_on(rules: Rules) -> dict[str, str]:
         if read.runs(oracle):
             said[oracle] = {
                 "sheet": "the score sheet, wherever it can score a hand from bids and books",
-                "options": "documented ranges",
+                "options": "documented ranges and defaults",
             }.get(oracle, "reference")
             continue
         if oracle == "options":

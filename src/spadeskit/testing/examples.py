@@ -8,25 +8,37 @@ quotes) and may have ``"options"`` and, for a house rule, ``"variant"`` (default
 
 A hand scored on paper
     ``"bids"`` and ``"books"`` (one entry a seat: ``"3 1 2 nil"``, ``"4 1 3 5"``), the
-    sides' ``"scores"`` and ``"bags"`` before the hand (default zero), and what must
-    come out: ``"points"`` (a side each), ``"after"`` (the scores after) or
-    ``"bags_after"``.
+    sides' ``"scores"`` and ``"bags"`` before the hand (default zero), the books owed
+    for rulings (``"transfers"``: ``[["E/W", 3, "E/W talked across the board"]]``, from
+    that side to the other), and what must
+    come out: ``"points"`` (a side each), ``"after"`` (the scores after),
+    ``"bags_after"`` or ``"lines"`` (the score lines' texts, as a score sheet reads).
 
 A position
     ``"deal"`` (one string of cards a seat; ``"blind"``, ``"pile"`` where the variant
     has them), ``"dealer"`` (default the last seat) and ``"actions"``, the labels of
     the actions taken, in order (``"bid 3"``, ``"nil"``, ``"play AS"``), each of which
-    must be legal.  Then ``"legal"``: the cards the seat to act may play
+    must be legal; an action out of turn or by the referee names its seat first
+    (``"E: call a renege in trick 2"``, ``"referee: table talk by side 0"``,
+    ``"N: declare a misdeal"``).  Then ``"legal"``: the cards the seat to act may play
     (``"2C 7C"``), or the labels of every legal action (``["nil", "bid 1", ...]``);
+    ``"offered"``: for some seats (or ``"referee"``), the labels of every action
+    they may take, in turn or out of it (``{"W": ["call a renege in trick 1"]}``);
     ``"winner"``: the seat name that won the last trick; ``"perft"``: ``[depth,
     count]``, the number of action sequences of that length from the position (the
-    python-chess habit of pinning the move generator with counts).
+    python-chess habit of pinning the move generator with counts); ``"owed"``: the
+    books each side owes the other so far for rulings against it; ``"rulings"``: the
+    hand's rulings so far, as ``[side, books, reason]``; ``"void"``: whether
+    the last finished hand is void (a misdeal: nothing scored), or the note it reads
+    if void; ``"dealing"``: the seat
+    name dealing the hand now in progress.
 
 A match on paper
     ``"hands"``: ``[[bids, books], ...]`` entered on a score sheet (a third entry gives
     the cards each seat won, for card-point variants; ``-`` is a seat never asked to
     bid), and ``"winner"``: the side name that has won after the last of them, or
-    ``None`` if play goes on; ``"after"``: the scores then.
+    ``None`` if play goes on; ``"after"``: the scores then; ``"lines"``: the last
+    hand's score lines.
 
 Any example may say ``"refused": True`` instead: its bids, books or actions must be
 refused with a :class:`~spadeskit.SpadesError` (what the rule forbids).
@@ -41,6 +53,8 @@ from typing import Any
 
 from spadeskit.core.actions import Action, Play
 from spadeskit.core.errors import SpadesError
+from spadeskit.core.phase import REFEREE
+from spadeskit.core.results import BookTransfer, HandSummary
 from spadeskit.core.state import GameState
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
@@ -81,11 +95,25 @@ def perft(game: GameState, depth: int) -> int:
     return sum(perft(game.apply(action), depth - 1) for action in game.legal_actions())
 
 
+def _seat_named(game: GameState, name: str) -> int:
+    if name == "referee":
+        return REFEREE
+    names = game.rules.table.seat_names
+    if name not in names:
+        raise SpadesError(f"no seat is named {name!r} (seats: {', '.join(names)}, referee)")
+    return names.index(name)
+
+
 def _take(game: GameState, label: str) -> GameState:
-    for action in game.legal_actions():
+    seat: int | None = None
+    name, colon, rest = label.partition(": ")
+    if colon:
+        seat, label = _seat_named(game, name), rest
+    legal = game.legal_actions(seat)
+    for action in legal:
         if str(action) == label:
-            return game.apply(action)
-    raise SpadesError(f"{label!r} is not legal here: {', '.join(map(str, game.legal_actions()))}")
+            return game.apply(action, seat)
+    raise SpadesError(f"{label!r} is not legal here: {', '.join(map(str, legal)) or 'nothing'}")
 
 
 def _words(value: str | Sequence[Any]) -> list[str]:
@@ -120,6 +148,7 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
             if "after" in example and tuple(sheet.match.scores) != tuple(example["after"]):
                 lines = "; ".join(line.text for line in sheet.results[-1].lines)
                 raise wrong(f"after {tuple(sheet.match.scores)}, not {example['after']} ({lines})")
+            _check_lines(sheet.results[-1].lines, example, wrong)
             end = sheet.match.end
             got = names[end.winner] if end is not None else None
             if "winner" in example and got != example["winner"]:
@@ -129,9 +158,14 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
                 )
         elif "bids" in example:
             sides = len(stated.table.sides)
+            bids = [_bid(b) for b in _words(example["bids"])]
+            books = [int(b) for b in _words(example["books"])]
+            transfers = tuple(
+                BookTransfer(names.index(side), 1 - names.index(side), count, reason)
+                for side, count, reason in example.get("transfers", ())
+            )
             scored = stated.score_hand(
-                bids=[_bid(b) for b in _words(example["bids"])],
-                books=[int(b) for b in _words(example["books"])],
+                HandSummary(tuple(bids), tuple(books), transfers=transfers),  # type: ignore[arg-type]
                 scores=example.get("scores", (0,) * sides),
                 bags=example.get("bags", (0,) * sides),
             )
@@ -143,6 +177,7 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
                 if key in example and tuple(value) != tuple(example[key]):
                     lines = "; ".join(line.text for line in scored.lines)
                     raise wrong(f"{key} {tuple(value)}, not {tuple(example[key])} ({lines})")
+            _check_lines(scored.lines, example, wrong)
         else:
             game = stated.new_game(
                 deal=example["deal"],
@@ -166,12 +201,61 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
                 got_count = perft(game, depth)
                 if got_count != count:
                     raise wrong(f"perft({depth}) is {got_count}, not {count}")
+            _check_position(game, example, wrong)
     except SpadesError as exc:
         if example.get("refused"):
             return
         raise wrong(f"refused: {exc}") from exc
+    except AssertionError:
+        raise
+    except Exception as exc:  # a plugin that crashes instead of refusing with a reason
+        raise wrong(f"raised {type(exc).__name__}: {exc} (not a SpadesError)") from exc
     if example.get("refused"):
         raise wrong("accepted, but the rule refuses it")
+
+
+def _check_lines(
+    lines: Sequence[Any], example: Mapping[str, Any], wrong: Callable[[str], AssertionError]
+) -> None:
+    if "lines" in example and [line.text for line in lines] != list(example["lines"]):
+        said = "; ".join(line.text for line in lines)
+        raise wrong(f"the score lines read {said!r}, not {'; '.join(example['lines'])!r}")
+
+
+def _check_position(
+    game: GameState, example: Mapping[str, Any], wrong: Callable[[str], AssertionError]
+) -> None:
+    """Check the ``offered``, ``owed``, ``rulings``, ``void`` and ``dealing`` of a position."""
+    table = game.rules.table
+    for name, labels in example.get("offered", {}).items():
+        got = sorted(map(str, game.legal_actions(_seat_named(game, name))))
+        if got != sorted(labels):
+            raise wrong(f"{name} is offered {', '.join(got) or 'nothing'}, not {', '.join(labels)}")
+    if "owed" in example:
+        owed = [0] * len(table.sides)
+        for transfer in game.hand.transfers:
+            if len(owed) == 2 and transfer.to_side != 1 - transfer.from_side:
+                raise wrong(f"books owed by side {transfer.from_side} go to {transfer.to_side}")
+            owed[transfer.from_side] += transfer.books
+        if tuple(owed) != tuple(example["owed"]):
+            raise wrong(f"the sides owe {tuple(owed)} books, not {tuple(example['owed'])}")
+    if "rulings" in example:
+        names = table.side_names
+        got = [[names[t.from_side], t.books, t.reason] for t in game.hand.transfers]
+        if got != [list(r) for r in example["rulings"]]:
+            raise wrong(
+                f"the hand's rulings are {got}, not {[list(r) for r in example['rulings']]}"
+            )
+    if "void" in example:
+        results = game.hand_results
+        void = bool(results) and results[-1].void and not any(results[-1].points)
+        if void != bool(example["void"]):
+            said = "void" if void else ("scored" if results else "not finished")
+            raise wrong(f"the last hand is {said}, not {'void' if example['void'] else 'scored'}")
+        if isinstance(example["void"], str) and results[-1].note != example["void"]:
+            raise wrong(f"the void hand reads {results[-1].note!r}, not {example['void']!r}")
+    if "dealing" in example and table.seat_names[game.hand.dealer] != example["dealing"]:
+        raise wrong(f"{table.seat_names[game.hand.dealer]} deals, not {example['dealing']}")
 
 
 def _check_legal(game: GameState, legal: Any, wrong: Callable[[str], AssertionError]) -> None:

@@ -68,14 +68,15 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
     ),
     "views": ("spadeskit_view",),
     "relabelling": ("spadeskit_card_rank", "spadeskit_play_filters", "spadeskit_trick_strength"),
-    "bids": ("spadeskit_auction_actions", "spadeskit_auction_next"),
-    "leader": ("spadeskit_auction_next",),
+    "bids": ("spadeskit_auction_actions", "spadeskit_auction_next", "spadeskit_view"),
+    "leader": ("spadeskit_auction_next", "spadeskit_next_dealer"),
+    "steps": ("spadeskit_contract_steps", "spadeskit_auction_next"),
     "score": ("spadeskit_score_hand", "spadeskit_card_points"),
     "sheet": ("spadeskit_score_hand", "spadeskit_before_scoring"),
     "bags": ("spadeskit_score_hand",),
     "options": (),
     "examples": (),
-    "penalties": ("spadeskit_apply_out_of_turn",),
+    "penalties": ("spadeskit_apply_out_of_turn", "spadeskit_out_of_turn_actions"),
     "rotation": (
         "spadeskit_score_hand",
         "spadeskit_match_end",
@@ -164,9 +165,17 @@ def decision_kind(game: GameState) -> tuple[Any, ...]:
     return (hand.phase, len(hand.auction), len(hand.trick), len(hand.steps), game.to_act)
 
 
-def check_state(game: GameState) -> None:
-    """Assert the invariants of one state: cards, tricks, turns and scores."""
+def check_state(game: GameState, since: GameState | None = None) -> None:
+    """Assert the invariants of one state: cards, tricks, turns and scores.
+
+    ``since`` is an earlier state of the same match already checked: tricks and hand
+    results it holds are not checked again (a match checked state by state stays linear).
+    """
     rules, hand = game.rules, game.hand
+    old_tricks = old_results = 0
+    if since is not None:
+        old_results = len(since.hand_results)
+        old_tricks = len(since.hand.tricks) if since.hand.number == hand.number else 0
     deck = rules.ranking.deck_mask
     pile = 0
     for card in hand.pile:
@@ -185,7 +194,7 @@ def check_state(game: GameState) -> None:
         )
     n = rules.table.players
     trump = hand.contract.trump if hand.contract else "spades"
-    for number, trick in enumerate(hand.tricks):
+    for number, trick in enumerate(hand.tricks[old_tricks:], old_tricks):
         seats = [s for s, _ in trick.plays]
         if len(seats) != n or seats != [(trick.leader + i) % n for i in range(n)]:
             raise fail(
@@ -205,7 +214,7 @@ def check_state(game: GameState) -> None:
     for side in range(len(rules.table.sides)):
         if game.scores[side] != sum(r.points[side] for r in game.hand_results):
             raise fail(game, "scores", f"side {side}'s score is not the sum of its hands")
-        for result in game.hand_results:
+        for result in game.hand_results[old_results:]:
             if result.points[side] != sum(line.points for line in result.lines_for(side)):
                 raise fail(
                     game,
@@ -235,16 +244,18 @@ def _passed_with(game: GameState, viewer: int | None) -> int:
     return known
 
 
-def check_views(game: GameState) -> None:
+def check_views(game: GameState) -> dict[int | None, dict[str, Any]]:
     """Assert that no view (or its JSON) shows a card its seat may not know.
 
     A seat sees at most its own cards (a plugin may hide some of those too) and never
     another seat's, the blind's or the draw pile's unplayed cards, except the cards it
-    passed to another seat or was passed in an exchange.
+    passed to another seat or was passed in an exchange.  Returns each view's JSON, by
+    seat (``None``: a spectator's).
     """
     hand = game.hand
     n = game.rules.table.players
     hidden_everywhere = hand.blind | mask_of(card_at(c) for c in hand.pile)
+    shown: dict[int | None, dict[str, Any]] = {}
     for viewer in list(range(n)) + [None]:
         view = game.view(viewer)
         own = hand.hands[viewer] if viewer is not None else 0
@@ -252,7 +263,8 @@ def check_views(game: GameState) -> None:
             raise fail(
                 game, "views", f"the view of seat {viewer} shows cards the seat does not hold"
             )
-        text = json.dumps(view.to_json())
+        shown[viewer] = view.to_json()
+        text = json.dumps(shown[viewer])
         secret = hidden_everywhere
         for seat in range(n):
             if seat != viewer:
@@ -261,6 +273,7 @@ def check_views(game: GameState) -> None:
         for index in range(54):
             if secret >> index & 1 and json.dumps(card_at(index).code) in text:
                 raise fail(game, "views", f"the view of seat {viewer} leaks {card_at(index).code}")
+    return shown
 
 
 def _hidden_variants(game: GameState, viewer: int, rng: random.Random) -> list[GameState]:
@@ -288,18 +301,25 @@ def _hidden_variants(game: GameState, viewer: int, rng: random.Random) -> list[G
     return variants
 
 
-def check_inference(game: GameState, rng: random.Random) -> None:
+def check_inference(
+    game: GameState, rng: random.Random, shown: dict[int | None, dict[str, Any]] | None = None
+) -> None:
     """Assert that no seat can infer what it may not know from its view or its actions.
 
     For each seat, states that differ from ``game`` only in other seats' unplayed cards
     or in bids still sealed from that seat must give it the same view and the same
-    legal actions; otherwise what it is shown or offered reveals them.
+    legal actions; otherwise what it is shown or offered reveals them.  ``shown`` is
+    what :func:`check_views` returned for ``game``, if it ran (its views are not built
+    again).
     """
     if game.is_over:
         return
 
     def shown_to(state: GameState, viewer: int) -> tuple[dict[str, Any], tuple[Action, ...]]:
-        view = state.view(viewer).to_json()
+        if state is game and shown is not None:
+            view = dict(shown[viewer])
+        else:
+            view = state.view(viewer).to_json()
         view.pop("legal_actions")  # compared on their own, to name what leaks
         view.pop("legal_labels")  # (their labels with them)
         return view, state.legal_actions(viewer)
@@ -362,6 +382,7 @@ def play_match(
     out_of_turn: float = 0.0,
     oracles: bool = True,
     max_hands: int | None = None,
+    kinds: set[tuple[Any, ...]] | None = None,
 ) -> GameState:
     """Play a seeded match with ``policy``, checking invariants and oracles; return the end.
 
@@ -370,41 +391,51 @@ def play_match(
     and some illegal actions) run on the first decision of every kind in the match
     (each phase, each place in the auction, in a trick, in the exchanges, each seat to
     act) and on about one decision in ``deep_every`` after that (``0``: only the
-    first), drawn at random, so every kind of decision is checked.  With ``oracles``,
+    first), drawn at random, so every kind of decision is checked; ``kinds``, a set
+    shared between matches, makes "first" mean first in all of them.  With ``oracles``,
     every decision and every hand is compared with the kit's references
     (:class:`~spadeskit.testing.oracles.Watcher`).  Before about one decision in
     ``1 / out_of_turn``, a random seat or the referee takes one of its out-of-turn
-    actions (a renege claim, a misdeal, a table-talk ruling), if it has any.  At the
+    actions (a renege claim, a misdeal, a table-talk ruling), if it has any; a referee's
+    ruling is repeated at once half the time, so that rulings add up.  At the
     end (or after ``max_hands`` hands, if given), replaying the record must give an
     equal state.  The first failing state is reported, so the record in the error is the
     shortest prefix that fails.
     """
     rng = random.Random(seed)
     sample = random.Random(f"deep checks {seed}")  # its own stream: the match stays the same
-    checked: set[tuple[Any, ...]] = set()
+    checked: set[tuple[Any, ...]] = set() if kinds is None else kinds
     watcher = Watcher(rules, fail) if oracles else None
     game = rules.new_game(seed=seed)
     n = rules.table.players
     steps = 0
+    checked_state: GameState | None = None
+    again: tuple[int, Action] | None = None
     while not game.is_over and (max_hands is None or len(game.hand_results) < max_hands):
         if steps % check_every == 0:
-            check_state(game)
+            check_state(game, checked_state)
+            checked_state = game
         kind = decision_kind(game)
         if kind not in checked or (deep_every and sample.random() * deep_every < 1):
             checked.add(kind)
-            check_views(game)
-            check_inference(game, rng)
+            check_inference(game, rng, check_views(game))
             check_moves(game, rng)
         if watcher is not None:
             watcher.before(game)
         seat: int | None = None
         action: Action | None = None
-        if out_of_turn and sample.random() < out_of_turn:
+        if again is not None:
+            if again[1] in game.legal_actions(again[0]):
+                seat, action = again  # the same ruling once more: rulings add up
+            again = None
+        elif out_of_turn and sample.random() < out_of_turn:
             seat = sample.choice([s for s in range(n) if s != game.to_act] + [REFEREE])
             offered = game.legal_actions(seat)
             if watcher is not None:
                 watcher.out_of_turn(game, seat, offered)
             action = sample.choice(offered) if offered else None
+            if seat == REFEREE and action is not None and sample.random() < 0.5:
+                again = (seat, action)
         if action is None:
             seat = None
             action = policy(game, legal_or_fail(game), rng)
@@ -414,7 +445,7 @@ def play_match(
         steps += 1
         if steps > max_actions:
             raise fail(game, "end", f"the match did not end within {max_actions} actions")
-    check_state(game)
+    check_state(game, checked_state)
     check_views(game)
     if replay(game.to_record(), rules_of(game)) != game:
         raise fail(game, "replay", "replaying the record does not give an equal state")

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import copy
 import importlib
 import importlib.util
 import os
@@ -154,7 +153,7 @@ def _apply(node: ast.AST, kind: str) -> str:
         return f"{not node.value} -> {node.value}"
     if kind == "return not":
         assert isinstance(node, ast.Return) and node.value is not None
-        node.value = ast.UnaryOp(ast.Not(), node.value)
+        node.value = ast.copy_location(ast.UnaryOp(ast.Not(), node.value), node.value)
         return "return negated"
     index = int(kind.split()[1])
     body = getattr(node, "body")
@@ -163,23 +162,39 @@ def _apply(node: ast.AST, kind: str) -> str:
     return f"statement on line {dropped.lineno} dropped"
 
 
+def _field(kind: str) -> str:
+    """Return the attribute of a node that mutation ``kind`` changes."""
+    if kind.startswith("compare"):
+        return "ops"
+    if kind in ("arith", "boolop", "not"):
+        return "op"
+    if kind.startswith("drop"):
+        return "body"
+    return "value"
+
+
 def mutants(source: str) -> list[Mutant]:
     """Return every mutant of a module's ``source`` (each a complete module source)."""
     tree = ast.parse(source)
-    count = sum(1 for _ in _sites(tree))
     found = []
-    for number in range(count):
-        copied = copy.deepcopy(tree)
-        node, kind = list(_sites(copied))[number]
+    # Each mutation is applied to the one tree, unparsed, and undone: a copy of the tree
+    # for each mutant would cost more than the rest together.
+    for node, kind in list(_sites(tree)):
+        field = _field(kind)
+        kept = getattr(node, field)
+        if isinstance(kept, list):
+            setattr(node, field, list(kept))
         line = getattr(node, "lineno", 0)
         what = _apply(node, kind)
         if kind.startswith("drop"):
             line = int(what.split()[3])
         try:
-            text = ast.unparse(ast.fix_missing_locations(copied))
+            text = ast.unparse(tree)
             compile(text, "<mutant>", "exec")
         except (SyntaxError, ValueError):
             continue
+        finally:
+            setattr(node, field, kept)
         found.append(Mutant(line, what, text))
     return found
 
@@ -223,31 +238,38 @@ def run_mutant(
     """Run the kit (and ``tests``, with pytest) against ``mutant``; return the outcome.
 
     ``"killed by the kit"``, ``"killed by the tests"``, ``"timeout"`` or ``"survived"``.
-    Each run is a fresh Python process with the mutant installed as ``module``.
+    Each run is a fresh Python process with the mutant installed as ``module``, stopped
+    after ``timeout`` CPU seconds (a mutant that loops) or ten times as long on the
+    clock (a machine so busy that the CPU limit is never reached).
     """
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "mutant.py")
         with open(path, "w") as handle:
             handle.write(mutant.source)
-        env = {**os.environ, "SPADESKIT_MUTANT": f"{module}={path}"}
+        env = {
+            **os.environ,
+            "SPADESKIT_MUTANT": f"{module}={path}",
+            "SPADESKIT_MUTANT_CPU": str(max(1, int(timeout))),
+        }
         kit = [sys.executable, "-m", "spadeskit.testing.mutation", "--kit", level, *rule_sets]
-        try:
-            done = subprocess.run(kit, env=env, capture_output=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return "timeout"
-        if done.returncode:
-            return "killed by the kit"
+        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+        runs = [(kit, "killed by the kit")]
         if tests:
-            command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+            runs.append(([*command, *tests], "killed by the tests"))
+        for argv, killed in runs:
             try:
-                done = subprocess.run(
-                    [*command, *tests], env=env, capture_output=True, timeout=timeout
-                )
+                done = subprocess.run(argv, env=env, capture_output=True, timeout=timeout * 10)
             except subprocess.TimeoutExpired:
                 return "timeout"
+            if done.returncode < 0 or done.returncode == _OUT_OF_TIME:
+                return "timeout"  # stopped by a signal: the CPU limit
             if done.returncode:
-                return "killed by the tests"
+                return killed
     return "survived"
+
+
+_OUT_OF_TIME = 124
+"""The exit status of a ``--kit`` run that used up its CPU seconds."""
 
 
 def _rule_sets_for(plugin: str) -> list[str]:
@@ -286,7 +308,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     level.add_argument("--thorough", dest="level", action="store_const", const="thorough")
     mutate.add_argument("--sample", type=int, help="run this many mutants, drawn at random")
     mutate.add_argument("--seed", type=int, default=0, help="seed for --sample")
-    mutate.add_argument("--timeout", type=float, default=120.0)
+    mutate.add_argument(
+        "--timeout",
+        type=float,
+        default=120.0,
+        help="CPU seconds a mutant's run may take before it counts as a timeout (a loop)",
+    )
     args = parser.parse_args(argv)
     module = args.module or _module_of(args.plugin)
     rule_sets = args.rules or _rule_sets_for(args.plugin)
@@ -329,7 +356,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def install_from_env() -> None:
-    """Install the mutant named by ``SPADESKIT_MUTANT`` (``module=path``), if set."""
+    """Install the mutant named by ``SPADESKIT_MUTANT`` (``module=path``), if set, and
+    limit this process to ``SPADESKIT_MUTANT_CPU`` CPU seconds, if set."""
+    seconds = os.environ.get("SPADESKIT_MUTANT_CPU")
+    if seconds:
+        import resource
+        import signal
+
+        def out_of_time(signum: int, frame: object) -> None:
+            os._exit(_OUT_OF_TIME)
+
+        signal.signal(signal.SIGXCPU, out_of_time)
+        limit = int(seconds)
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))
     spec = os.environ.get("SPADESKIT_MUTANT")
     if spec:
         module, _, path = spec.partition("=")

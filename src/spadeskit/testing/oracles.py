@@ -10,10 +10,15 @@ here from the published rules of Spades, and compares every played hand with it:
     once broken (or the leader holds nothing else); and what a plugin declares instead
     (spades any time, no spade on the first trick, heading the trick).
 ``bids``
-    the bids offered: nil or 1 to the tricks in a hand, or a declared auction (team
-    board, calls, a count of spades).
+    who is asked to bid (each seat once, clockwise from the dealer's left) and the bids
+    offered: nil or 1 to the tricks in a hand, or a declared auction (team board,
+    calls, a count of spades, picking up the blind), blind nil where declared (to a
+    seat that has not seen its cards, when its side trails by the declared margin);
+    and what the views show of the bids: sealed ones to nobody else, every bid to
+    everyone once the auction is over.
 ``leader``
-    who leads each hand's first trick: the dealer's left, or a declared rule.
+    who deals each hand (the deal passes clockwise, after a misdeal too) and who leads
+    its first trick: the dealer's left, or a declared rule.
 ``tricks``
     the trick winner: the highest card of the trump suit (spades by default, a suit
     ladder or none where the contract says so) in the trick, else the highest card of
@@ -32,7 +37,11 @@ here from the published rules of Spades, and compares every played hand with it:
     whether the match ends after a hand, and who wins: the target, the floor, ties
     playing on, Boston and three sets in a row, or a number of rounds.
 ``penalties``
-    each table-talk ruling or renege claim moves the declared number of books.
+    each table-talk ruling or renege claim moves the declared number of books, and
+    each side is offered a renege call on every finished trick, each once.
+``steps``
+    the exchanges owed before play: the pick-up bidder's discard, the cards passed
+    to and from a blind nil bidder.
 ``options``
     each option's validator accepts its documented range and refuses what lies outside.
 
@@ -47,23 +56,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from spadeskit.core.actions import Action, Bid, CallRenege, Nil, Play, TableTalk
-from spadeskit.core.cards import Suit, card_at, iter_mask
+from spadeskit.core.actions import Action, Discard, PickUp, Play
+from spadeskit.core.cards import Suit, card_at, iter_mask, mask_of
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.phase import Phase
 from spadeskit.core.results import HandResult, HandScore, HandSummary
 from spadeskit.core.state import GameState
 from spadeskit.engine.rules import Rules
+from spadeskit.testing.auctions import TableWatch
 from spadeskit.testing.declarations import ORACLES, Reading, reading, relies_on
 from spadeskit.testing.ranges import check_end_on_paper, check_options, draw_options
 from spadeskit.testing.references import (
     _seat,
     reference_bids,
-    reference_end,
     reference_plays,
-    reference_score,
+    reference_trump,
     reference_winner,
 )
+from spadeskit.testing.scores import reference_card_points, reference_end, reference_score
 
 __all__ = [
     "ORACLES",
@@ -107,7 +117,7 @@ class Watcher:
         self.read = reading(rules)
         self.fail = fail
         self.runs = {oracle: self.read.runs(oracle) for oracle in ORACLES}
-        self._called: dict[tuple[int, int], set[int]] = {}
+        self.table = TableWatch(rules, self.read, fail, self.runs)
 
     def before(self, game: GameState) -> None:
         """Check the decision pending in ``game``: the legal plays, bids or the leader."""
@@ -115,13 +125,10 @@ class Watcher:
         if seat is None:
             return
         hand = game.hand
-        where = f"hand {hand.number + 1}, {_seat(self.rules, seat)}"
         if hand.phase is Phase.PLAY and self.runs["legal"]:
-            self._check_plays(game, where)
-        if hand.phase is Phase.AUCTION and self.runs["bids"]:
-            self._check_bids(game, where)
-            if self.read.values["sealed_bids"]:
-                self._check_sealed(game)
+            self._check_plays(game, f"hand {hand.number + 1}, {_seat(self.rules, seat)}")
+        elif hand.phase is Phase.AUCTION:
+            self.table.before(game)
 
     def _check_plays(self, game: GameState, where: str) -> None:
         hand = game.hand
@@ -146,130 +153,33 @@ class Watcher:
             )
         raise self.fail(game, "legal", f"legal plays: {what}")
 
-    def _check_sealed(self, game: GameState) -> None:
-        """Check that, during the auction, each seat's view shows its own bid only."""
-        for viewer in range(self.rules.table.players):
-            shown = game.view(viewer).bids
-            for seat, bid in enumerate(game.bids):
-                expected = bid if seat == viewer else None
-                if shown[seat] != expected:
-                    raise self.fail(
-                        game,
-                        "bids",
-                        f"sealed bids (no view shows another seat's bid until all have bid): "
-                        f"hand {game.hand.number + 1}, the view of "
-                        f"{_seat(self.rules, viewer)} shows {shown[seat]} for "
-                        f"{_seat(self.rules, seat)}, the reference {expected}",
-                    )
-
-    def _check_bids(self, game: GameState, where: str) -> None:
-        offered = {a for a in game.legal_actions() if isinstance(a, (Bid, Nil))}
-        if not offered:
-            return  # a blind decision or a misdeal pending: nothing to bid yet
-        expected = reference_bids(self.read, game)
-        if expected is None or offered == expected:
-            return
-        extra = sorted(map(str, offered - expected))
-        missing = sorted(map(str, expected - offered))
-        rule = self.read.values["auction"]
-        raise self.fail(
-            game,
-            "bids",
-            f"bids ({rule} auction): {where}: the rules offer {extra or 'nothing'} beyond the "
-            f"reference and lack {missing or 'nothing'}",
-        )
-
     def after(
         self, game: GameState, action: Action, new: GameState, seat: int | None = None
     ) -> None:
         """Check what ``action`` (taken by ``seat``, default the seat to act) changed: a
-        finished trick, a first lead, a penalty, a scored hand."""
+        finished trick, a first lead, the end of an auction, a ruling, a scored hand."""
         hand = game.hand
         if hand.phase is Phase.PLAY and isinstance(action, Play) and self.runs["tricks"]:
             if len(hand.trick) == self.rules.table.players - 1:
                 self._check_trick(game, action, new)
+        if new.hand.number != hand.number and not new.is_over and self.runs["leader"]:
+            self._check_dealer(game, new)
         if new.hand.phase is Phase.PLAY and not new.hand.tricks and not new.hand.trick:
             if hand.phase is not Phase.PLAY or hand.number != new.hand.number:
                 self._check_leader(new)
         if len(new.hand_results) > len(game.hand_results):
-            self._check_hand(game, new)
-        elif isinstance(action, (TableTalk, CallRenege)) and self.runs["penalties"]:
-            self._check_penalty(game, action, game.to_act if seat is None else seat, new)
+            self._check_hand(game, action, new)
+        self.table.after(game, action, new, game.to_act if seat is None else seat)
 
     def out_of_turn(self, game: GameState, seat: int, offered: Sequence[Action]) -> None:
         """Check the renege calls offered to ``seat``: each finished trick, once a side."""
-        if not self.runs["penalties"] or seat < 0:
-            return
-        calls = {a.trick for a in offered if isinstance(a, CallRenege)}
-        expected: set[int] = set()
-        if self.read.values["renege_calls"] and game.hand.phase in (Phase.PLAY, Phase.REVIEW):
-            side = self.rules.side_of[seat]
-            done = self._called.get((game.hand.number, side), set())
-            expected = set(range(1, len(game.hand.tricks) + 1)) - done
-        if calls != expected:
-            raise self.fail(
-                game,
-                "penalties",
-                f"renege calls (each finished trick, each once): hand {game.hand.number + 1}, "
-                f"{_seat(self.rules, seat)} is offered tricks {sorted(calls)}, the reference "
-                f"{sorted(expected)}",
-            )
-
-    def _check_penalty(
-        self, game: GameState, action: Action, seat: int | None, new: GameState
-    ) -> None:
-        """Check that a ruling moves the declared books, owed by the offending side."""
-        owed = self.read.values["penalty_books"]
-        rules = self.rules
-        sides = len(rules.table.sides)
-
-        def owing(state: GameState) -> list[int]:
-            by = [0] * sides
-            for transfer in state.hand.transfers:
-                by[transfer.from_side] += transfer.books
-            return by
-
-        def owed_to(state: GameState) -> list[int]:
-            by = [0] * sides
-            for transfer in state.hand.transfers:
-                by[transfer.to_side] += transfer.books
-            return by
-
-        before, after = owing(game), owing(new)
-        moved = [b - a for a, b in zip(before, after)]
-        received = [b - a for a, b in zip(owed_to(game), owed_to(new))]
-        if isinstance(action, TableTalk):
-            debtor, why = action.side, f"{rules.table.side_names[action.side]} talked"
-        else:
-            assert isinstance(action, CallRenege) and seat is not None
-            caller = rules.side_of[seat]
-            self._called.setdefault((game.hand.number, caller), set()).add(action.trick)
-            reneged = [
-                rules.side_of[b.seat]
-                for b in game.hand.breaches
-                if b.trick == action.trick - 1 and rules.side_of[b.seat] != caller
-            ]
-            debtor = reneged[0] if reneged else caller
-            why = f"{rules.table.seat_names[seat]} called a renege in trick {action.trick} " + (
-                "rightly" if reneged else "wrongly"
-            )
-        expected = [owed if side == debtor else 0 for side in range(sides)]
-        # At two sides, the books go to the other side.
-        to_other = sides != 2 or received == [owed if side != debtor else 0 for side in range(2)]
-        if moved != expected or not to_other:
-            raise self.fail(
-                new,
-                "penalties",
-                f"penalty books ({owed} books a ruling, owed by the offending side): hand "
-                f"{game.hand.number + 1}, {why}: the sides now owe {moved} more books and "
-                f"are owed {received} more, the reference {expected} owed to the other side",
-            )
+        self.table.out_of_turn(game, seat, offered)
 
     def _check_trick(self, game: GameState, action: Action, new: GameState) -> None:
         hand = game.hand
         assert isinstance(action, Play) and hand.to_act is not None
         plays = hand.trick + ((hand.to_act, action.card.index),)
-        trump = hand.contract.trump if hand.contract else "spades"
+        trump = reference_trump(self.read, game)
         expected = reference_winner(self.read, plays, trump)
         if new.hand_results != game.hand_results:
             actual = new.hand_results[-1].last_trick_winner
@@ -292,6 +202,19 @@ class Watcher:
                 f"trick winner ({rule}): hand {hand.number + 1}, trick {len(hand.tricks) + 1} "
                 f"({shown}): the rules give it to {_seat(self.rules, actual or 0)}, the "
                 f"reference to {_seat(self.rules, expected)}",
+            )
+
+    def _check_dealer(self, game: GameState, new: GameState) -> None:
+        n = self.rules.table.players
+        if new.hand.dealer != (game.hand.dealer + 1) % n:
+            names = self.rules.table.seat_names
+            raise self.fail(
+                new,
+                "leader",
+                f"the deal passes clockwise, after a misdeal too: hand {game.hand.number + 1} "
+                f"was dealt by {names[game.hand.dealer]}, the rules have hand "
+                f"{new.hand.number + 1} dealt by {names[new.hand.dealer]}, the reference by "
+                f"{names[(game.hand.dealer + 1) % n]}",
             )
 
     def _check_leader(self, game: GameState) -> None:
@@ -325,7 +248,33 @@ class Watcher:
                 f"{_seat(self.rules, expected or 0)}",
             )
 
-    def _check_hand(self, game: GameState, new: GameState) -> None:
+    def _won(self, game: GameState, action: Action) -> tuple[list[int], list[int], int | None]:
+        """Return the cards each seat won in the hand ``action`` ends (by the reference
+        trick winners; the pick-up bidder's discards with the bidder's, the blind with the
+        last trick's winner when all passed), the tricks each took, and the bidder."""
+        hand = game.hand
+        n = self.rules.table.players
+        tricks = [trick.plays for trick in hand.tricks]
+        if isinstance(action, Play) and len(hand.trick) == n - 1:
+            tricks.append(hand.trick + ((game.to_act or 0, action.card.index),))
+        won, books = [0] * n, [0] * n
+        trump = reference_trump(self.read, game)
+        winner = None
+        for plays in tricks:
+            winner = reference_winner(self.read, plays, trump)
+            books[winner] += 1
+            for _, card in plays:
+                won[winner] |= 1 << card
+        bidder = next((s for s, a in hand.auction if isinstance(a, PickUp)), None)
+        if bidder is not None:
+            for seat, taken in game.log:
+                if seat == bidder and isinstance(taken, Discard):
+                    won[bidder] |= mask_of(taken.cards)
+        elif winner is not None:
+            won[winner] |= hand.blind
+        return won, books, bidder
+
+    def _check_hand(self, game: GameState, action: Action, new: GameState) -> None:
         rules = self.rules
         result = new.hand_results[-1]
         results = new.hand_results
@@ -337,7 +286,11 @@ class Watcher:
             if any(result.points):
                 raise self.fail(new, "score", f"hand {number} is void but scores {result.points}")
         elif self.runs["score"]:
-            scored = reference_score(self.read, rules, result, before_bags)
+            if self.read.values["score"] == "card-points":
+                won, books, bidder = self._won(game, action)
+                scored = reference_card_points(self.read, won, books, bidder)
+            else:
+                scored = reference_score(self.read, rules, result, before_bags)
             for side, (points, bags, used) in enumerate(scored):
                 seats = ", ".join(rules.table.seat_names[s] for s in rules.table.sides[side])
                 if result.points[side] != points:

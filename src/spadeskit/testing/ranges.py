@@ -14,7 +14,7 @@ from spadeskit.core.errors import SpadesError
 from spadeskit.engine.loader import load_rules
 from spadeskit.engine.rules import Rules
 from spadeskit.testing.declarations import reading
-from spadeskit.testing.references import reference_end
+from spadeskit.testing.scores import reference_end
 
 __all__ = ["check_options", "check_end_on_paper", "draw_options"]
 
@@ -27,19 +27,29 @@ def _range_values(text: str) -> tuple[list[Any], list[Any]]:
     """Return ``(inside, outside)`` probe values for a documented range.
 
     ``"1.."``, ``"..0"``, ``"1..13"``, alternatives ``"0|1|2"`` or ``"True|False"``,
-    quoted strings ``"'a'|'b'"``, and ``"|None"`` for an option that can be turned off.
+    quoted strings ``"'a'|'b'"``, ``"|None"`` for an option that can be turned off, and
+    ``"!'x'"`` (or ``"!5"``) for a value that must be refused.
     """
     inside: list[Any] = []
     outside: list[Any] = []
     for part in text.split("|"):
         part = part.strip()
-        if ".." in part:
+        if part.startswith("!"):
+            refused = part[1:]
+            outside.append(refused[1:-1] if refused[:1] in "'\"" else int(refused))
+        elif ".." in part:
             low_text, high_text = part.split("..")
             low = int(low_text) if low_text else None
             high = int(high_text) if high_text else None
             inside += [v for v in (low, high) if v is not None]
             if low is not None and high is not None and high - low > 1:
                 inside.append((low + high) // 2)
+            if low is not None and high is not None and high - low > 20:
+                # Values a table would choose, 1, 10, 100, 1000 from the end nearer zero
+                # (a margin of 1, a target of 101): the ends and the middle are rarely
+                # what play reaches.
+                near, sign = (low, 1) if abs(low) <= abs(high) else (high, -1)
+                inside += [near + sign * 10**k for k in (0, 1, 2, 3) if 10**k < high - low]
             elif low is not None and high is None:
                 inside.append(low + 100)  # well inside an open range, away from its end
             elif high is not None and low is None:
@@ -69,16 +79,29 @@ def _range_values(text: str) -> tuple[list[Any], list[Any]]:
 
 
 def check_options(rules: Rules, fail: Callable[[Rules, str, str], AssertionError]) -> int:
-    """Check every documented option range against the validators; return values probed.
+    """Check every documented option range and default against the plugins; return the
+    number of values probed.
 
     Each value inside a range must load; each value just outside (and a value of the
-    wrong type) must raise a :class:`~spadeskit.SpadesError` naming the option.
+    wrong type) must raise a :class:`~spadeskit.SpadesError` naming the option; and the
+    rule set loaded without options must have every documented default.
     """
     read = reading(rules)
     pm = rules.plugin_manager
     keep = [pm.get_plugin(h) for h in rules.house_rules]
     variant = pm.get_plugin(rules.variant)
     probed = 0
+    if read.defaults:
+        plain = _load(variant, keep, {})
+        for option, (plugin, default) in sorted(read.defaults.items()):
+            probed += 1
+            if option not in plain.options or plain.options[option] != default:
+                raise fail(
+                    rules,
+                    "options",
+                    f"option {option!r} of {plugin}: its default is "
+                    f"{plain.options.get(option)!r}, the documented default {default!r}",
+                )
     for option, (plugin, text) in sorted(read.ranges.items()):
         inside, outside = _range_values(text)
         for value in inside:

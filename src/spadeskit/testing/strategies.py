@@ -156,7 +156,8 @@ def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
     match from a drawn seed and dealer).  Its rules take a legal action
     (``take_a_legal_action``) and try an illegal one, which must be refused with the state
     unchanged (``refuse_an_illegal_action``); its invariant checks ``self.game`` after
-    every step.  Subclass it to add rules of your own that read and replace
+    every step (the views and what a seat could infer, at the first decision of each
+    kind and at the end).  Subclass it to add rules of your own that read and replace
     ``self.game``.
     """
     from hypothesis import strategies as st
@@ -201,15 +202,21 @@ def rules_state_machine(rules: Rules) -> type[RuleBasedStateMachine]:
         @invariant()
         def consistent(self) -> None:
             if hasattr(self, "game"):
-                check_state(self.game)
-                check_views(self.game)
+                check_state(self.game, getattr(self, "checked", None))
+                self.checked = self.game
                 kind = decision_kind(self.game)
                 if kind not in self.inferred:
+                    # Views and what a seat could infer, once for each kind of decision
+                    # (as play_match does): the JSON of every view is what costs here.
                     self.inferred.add(kind)
-                    check_inference(self.game, random.Random(len(self.inferred)))
+                    shown = check_views(self.game)
+                    check_inference(self.game, random.Random(len(self.inferred)), shown)
 
         def teardown(self) -> None:
-            if hasattr(self, "game") and replay(self.game.to_record(), rules) != self.game:
+            if not hasattr(self, "game"):
+                return
+            check_views(self.game)
+            if replay(self.game.to_record(), rules) != self.game:
                 raise fail(self.game, "replay", "replaying the record does not give an equal state")
 
     SpadesMachine.__name__ = SpadesMachine.__qualname__ = f"SpadesMachine[{rules.name}]"
