@@ -63,9 +63,8 @@ def spadeskit_action_types(table: TableSpec, options: Options) -> Sequence[type[
     :kind: collected: two plugins giving one kind is an error naming both.
     :called: once, when rules are built.
 
-    Records, replays, table messages and views of the rule set read them
-    (:attr:`Rules.action_types <spadeskit.engine.loaded.LoadedRules.action_types>`);
-    rules without the plugin refuse them.  ``str(action)`` is the label people read.
+    Records, replays, messages and views read them (``Rules.action_types``); rules
+    without the plugin refuse them.  ``str(action)`` is the label people read.
     """
 
 

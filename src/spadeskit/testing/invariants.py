@@ -386,21 +386,13 @@ def play_match(
 ) -> GameState:
     """Play a seeded match with ``policy``, checking invariants and oracles; return the end.
 
-    Every ``check_every`` steps the state invariants are checked.  The deep checks
-    (views, what a seat could infer from its view and its legal actions, every legal
-    and some illegal actions) run on the first decision of every kind in the match
-    (each phase, each place in the auction, in a trick, in the exchanges, each seat to
-    act) and on about one decision in ``deep_every`` after that (``0``: only the
-    first), drawn at random, so every kind of decision is checked; ``kinds``, a set
-    shared between matches, makes "first" mean first in all of them.  With ``oracles``,
-    every decision and every hand is compared with the kit's references
-    (:class:`~spadeskit.testing.oracles.Watcher`).  Before about one decision in
-    ``1 / out_of_turn``, a random seat or the referee takes one of its out-of-turn
-    actions (a renege claim, a misdeal, a table-talk ruling), if it has any; a referee's
-    ruling is repeated at once half the time, so that rulings add up.  At the
-    end (or after ``max_hands`` hands, if given), replaying the record must give an
-    equal state.  The first failing state is reported, so the record in the error is the
-    shortest prefix that fails.
+    State invariants every ``check_every`` steps; deep checks (views, inference, every
+    legal and some illegal actions) on the first decision of each kind (phase, place in
+    auction, trick or exchanges, seat; ``kinds`` shares "first" between matches) and on
+    about one in ``deep_every`` after (``0``: first only).  ``oracles``: every decision
+    and hand is compared with the kit's references.  About once in ``1 / out_of_turn``
+    a seat or the referee acts out of turn (rulings repeated half the time, to add up).
+    The record must replay to an equal state; the first failing state is reported.
     """
     rng = random.Random(seed)
     sample = random.Random(f"deep checks {seed}")  # its own stream: the match stays the same
