@@ -18,12 +18,13 @@ _OPTIONAL = {
     "src/spadeskit/apps/tui.py": "textual",
     "src/spadeskit/interop/openspiel.py": "pyspiel",
     "src/spadeskit/interop/pettingzoo.py": "pettingzoo",
-    "src/spadeskit/rl/__init__.py": "gymnasium",
-    "src/spadeskit/rl/vector.py": "gymnasium",
-    "src/spadeskit/rl/tables.py": "gymnasium",
-    "src/spadeskit/rl/single.py": "gymnasium",
     "src/spadeskit/rl/sb3.py": "stable_baselines3",
 }
+# Every module of the learning package imports Gymnasium through its ``__init__``, so a
+# module added there later is skipped too, without a line here.
+_HERE = pathlib.Path(__file__).resolve().parent
+for _path in sorted((_HERE / "src" / "spadeskit" / "rl").glob("*.py")):
+    _OPTIONAL.setdefault(_path.relative_to(_HERE).as_posix(), "gymnasium")
 
 collect_ignore = [
     path for path, module in _OPTIONAL.items() if importlib.util.find_spec(module) is None
