@@ -6,10 +6,11 @@ ratios, and their range, as bench_core.py does):
 * the PettingZoo AEC environment (``spadeskit.interop.pettingzoo``, one hand an episode),
   its observations read straight from the state (:mod:`spadeskit.interop.arrays`),
   against the same environment observing as 0.2.0 did: building the seat's view, with
-  its event list, and encoding it (:func:`spadeskit.interop.encoding.observation`);
+  its event list, and encoding it (:meth:`spadeskit.engine.encoding.Encoding.observation`);
 * :class:`spadeskit.rl.VectorSpadesEnv` (the ``rl`` extra), 1,024 tables stepped together,
-  a uniformly random legal action a table, against random and against greedy opponents
-  (and 64 tables against HeuristicBot opponents);
+  a uniformly random legal action a table, against random and against greedy opponents,
+  in self-play (every seat learning; an agent step is then one seat's decision), and 64
+  tables against HeuristicBot opponents;
 * :class:`spadeskit.rl.SpadesEnv`, the single-table Gymnasium environment, one hand an
   episode against random opponents, a uniformly random legal action from
   ``info["action_mask"]`` at each of the learning seat's steps;
@@ -20,7 +21,9 @@ ratios, and their range, as bench_core.py does):
 A second table puts the single-table environment beside OpenSpiel's ``spades`` in hands
 per CPU second (the same work: a hand dealt, bid, played and scored; OpenSpiel's 56
 decisions each observed, the environment's 14 observed and its opponents' 42 chosen),
-from the same rounds.
+from the same rounds.  Last come the speed guards of issue 52: the vector environment
+at 200,000 agent steps per CPU second or more (1,024 tables, random opponents), and the
+single-table environment within 3x of OpenSpiel's ``spades`` in hands per CPU second.
 
 An agent step is one decision: ``env.last()`` (the observation and its action mask)
 then ``env.step(action)`` with a uniformly random legal action.
@@ -44,10 +47,10 @@ import numpy as np
 from bench_core import rate
 
 import spadeskit
-from spadeskit.interop import encoding
 from spadeskit.interop.pettingzoo import SpadeskitEnv
 
 SINGLE = "SpadesEnv (one table), random opponents"
+VECTOR = "VectorSpadesEnv, 1,024 tables, random opponents"
 ANCHOR = "OpenSpiel spades, with observation_tensor"
 
 Unit = Callable[[], int]
@@ -61,9 +64,10 @@ class ViewObservingEnv(SpadeskitEnv):
         assert self.game is not None
         seat = self.possible_agents.index(agent)
         view = self.game.view(seat)
-        mask = np.zeros(encoding.NUM_ACTIONS, np.int8)
+        encoding = self.encoding
+        mask = np.zeros(encoding.num_actions, np.int8)
         if not self.game.is_over and self.game.to_act == seat:
-            mask[encoding.legal_ids(self.game.legal_actions(seat))] = 1
+            mask[encoding.ids_of(self.game.legal_actions(seat))] = 1
         return {
             "observation": np.asarray(encoding.observation(view), np.float32),
             "action_mask": mask,
@@ -93,12 +97,15 @@ def pettingzoo_unit(cls: type[SpadeskitEnv]) -> Unit:
 
 def vector_unit(opponents: str, tables: int = 1024) -> Unit | None:
     """Return a unit taking one step of ``tables`` tables of the vector environment with
-    a uniformly random legal action each, or None without Gymnasium."""
+    a uniformly random legal action each (``opponents="self"``: every seat learns), or
+    None without Gymnasium."""
     try:
         from spadeskit.rl import VectorSpadesEnv, random_actions
     except ImportError:
         return None
-    env = VectorSpadesEnv(tables, opponents=opponents, autoreset_mode="SameStep")
+    seats = (0, 1, 2, 3) if opponents == "self" else 0
+    others = "random" if opponents == "self" else opponents
+    env = VectorSpadesEnv(tables, opponents=others, seat=seats, autoreset_mode="SameStep")
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)
     state = {"info": info}
@@ -167,10 +174,16 @@ def main() -> None:
         "PettingZoo, observing from the state": pettingzoo_unit(SpadeskitEnv),
         "PettingZoo, observing a view (0.2.0)": pettingzoo_unit(ViewObservingEnv),
     }
-    for opponents, tables in (("random", 1024), ("greedy", 1024), ("heuristic", 64)):
+    for opponents, tables in (
+        ("random", 1024),
+        ("greedy", 1024),
+        ("self", 1024),
+        ("heuristic", 64),
+    ):
         vector = vector_unit(opponents, tables)
         if vector is not None:
-            contenders[f"VectorSpadesEnv, {tables:,} tables, {opponents} opponents"] = vector
+            label = "self-play" if opponents == "self" else f"{opponents} opponents"
+            contenders[f"VectorSpadesEnv, {tables:,} tables, {label}"] = vector
     single = single_unit()
     if single is not None:
         contenders[SINGLE] = single
@@ -184,13 +197,15 @@ def main() -> None:
     print(
         f"machine: {os.cpu_count()} cores, {platform.machine()}, Python "
         f"{platform.python_version()}; {args.rounds} interleaved rounds of {args.round} "
-        "CPU s; agent steps per CPU second, medians (range of the per-round ratios)"
+        "CPU s; agent steps per CPU second, medians (range of the per-round ratios); "
+        f"load average {os.getloadavg()[0]:.1f} at the start"
     )
     rates: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(args.rounds):
         for name, unit in contenders.items():
             rates[name].append(rate(unit, args.round))
     base = "PettingZoo, observing a view (0.2.0)"
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
     print()
     print(f"| {'contender':<48} | {'steps/s':>9} | {'vs 0.2.0 env':>18} |")
     print(f"|{'-' * 50}|{'-' * 11}|{'-' * 20}|")
@@ -212,6 +227,12 @@ def main() -> None:
                 else "1.00x"
             )
             print(f"| {name:<48} | {mine:>9,.0f} | {spread:>18} |")
+        guard = statistics.median(ratios) >= 1 / 3
+        print(f"\nguard: the single table within 3x of OpenSpiel: {'met' if guard else 'MISSED'}")
+    if VECTOR in rates:
+        speed = statistics.median(rates[VECTOR])
+        guard = speed >= 200_000
+        print(f"guard: the vector env at 200,000 steps/s or more: {'met' if guard else 'MISSED'}")
 
 
 if __name__ == "__main__":

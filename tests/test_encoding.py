@@ -146,55 +146,78 @@ def test_an_observation_and_an_action_mean_the_same_in_the_four_front_ends(
         assert state.returns()[seat] == pytest.approx(100 * rewards[table])
 
 
-def _to_the_cards_owed(env: object, rng: random.Random) -> int:
+def _to_the_cards_owed(env: object, rng: random.Random) -> bool:
     """Play a PettingZoo environment at random until a seat owes a discard or an
-    exchange; return that seat."""
+    exchange; return whether one does."""
     for _ in range(400):
         game = env.game  # type: ignore[attr-defined]
-        if game.steps and game.phase is spadeskit.Phase.EXCHANGE:
-            return int(game.to_act)
+        if game.steps:
+            return True
+        if game.is_over:
+            return False
         observation = env.observe(env.agent_selection)  # type: ignore[attr-defined]
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         env.step(rng.choice(legal))  # type: ignore[attr-defined]
-    raise AssertionError("no discard or exchange was owed")
+    return False
 
 
-@pytest.mark.parametrize("variant, house", [("three-suit-trump", ()), ("standard", ("blind-nil",))])
+def _kitty() -> object:
+    """Return the kitty house rule of ``docs/examples/kitty.py`` (a discard before the
+    auction)."""
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "docs" / "examples" / "kitty.py"
+    spec = importlib.util.spec_from_file_location("kitty_example", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    "variant, house, options",
+    [
+        ("three-suit-trump", (), {}),
+        ("standard", ("blind-nil",), {}),
+        ("standard", ("blind-nil",), {"blind_nil_exchange": "simultaneous"}),
+        ("cutthroat", ("kitty",), {}),
+    ],
+)
 def test_discards_and_exchanges_are_picked_card_by_card(
-    variant: str, house: tuple[str, ...]
+    variant: str, house: tuple[str, ...], options: dict[str, str]
 ) -> None:
-    """The seat that owes two cards picks them one id at a time: the first pick shows in
+    """Each seat that owes cards (in turn, or in a group of simultaneous steps, or a
+    kitty's discard before the auction) picks them one id at a time: a pick shows in
     its observation and is no longer legal, a card it does not hold is refused with
-    nothing changed, and the second pick makes the discard or exchange."""
+    nothing changed, and the last pick makes the discard or exchange."""
     pytest.importorskip("pettingzoo")
     from spadeskit.interop.pettingzoo import env as pettingzoo_env
 
-    env = pettingzoo_env(variant, house)
+    env = pettingzoo_env(variant, [_kitty() if h == "kitty" else h for h in house], options)
     rng = random.Random(3)
-    for seed in range(40):
-        env.reset(seed=seed)
-        try:
-            seat = _to_the_cards_owed(env, rng)
-        except AssertionError:
-            continue
-        break
-    encoding, game = env.encoding, env.game
-    agent = f"player_{seat}"
-    step = game.steps[0]
-    held = [c.index for c in game.cards(seat)]
-    assert np.flatnonzero(env.observe(agent)["action_mask"]).tolist() == held
-    first, second = held[0], held[-1]
-    env.step(first)
-    assert env.game is game and env.agent_selection == agent
-    observation = env.observe(agent)
-    picked = encoding.slots["picked"]
-    assert np.flatnonzero(observation["observation"][picked]).tolist() == [first]
-    assert first not in np.flatnonzero(observation["action_mask"]).tolist()
-    stranger = next(i for i in range(encoding.cards) if i not in held)
-    with pytest.raises(spadeskit.IllegalAction, match=f"pick {card_at(stranger)}"):
-        env.step(stranger)
-    assert env.game is game
-    env.step(second)
-    kind = Discard if step.kind == "discard" else Exchange
-    assert step.count == 2 and len(env.game.steps) == len(game.steps) - 1
-    assert env.game == game.apply(kind([card_at(first), card_at(second)]), seat)
+    assert any(env.reset(seed=seed) or _to_the_cards_owed(env, rng) for seed in range(40))
+    encoding, picked = env.encoding, env.encoding.slots["picked"]
+    made = 0
+    while env.game.steps:
+        game = env.game
+        seat = int(game.to_act)
+        agent = f"player_{seat}"
+        step = next(s for s in game.steps if s.seat == seat and s.chosen is None)
+        held = [c.index for c in game.cards(seat)]
+        assert np.flatnonzero(env.observe(agent)["action_mask"]).tolist() == held
+        stranger = next(i for i in range(encoding.cards) if i not in held)
+        with pytest.raises(spadeskit.IllegalAction, match=f"pick {card_at(stranger)}"):
+            env.step(stranger)
+        chosen = rng.sample(held, step.count)
+        for pick in chosen[:-1]:
+            env.step(pick)
+            observation = env.observe(agent)
+            assert env.game is game and env.agent_selection == agent
+            assert pick in np.flatnonzero(observation["observation"][picked]).tolist()
+            assert pick not in np.flatnonzero(observation["action_mask"]).tolist()
+        env.step(chosen[-1])
+        kind = Discard if step.kind == "discard" else Exchange
+        assert env.game == game.apply(kind([card_at(i) for i in chosen]), seat)
+        made += 1
+    assert made >= 1

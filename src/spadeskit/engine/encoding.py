@@ -419,10 +419,12 @@ class Encoding:
 
 
 def _owed(game: GameState, seat: int) -> Step | None:
-    """Return the discard or exchange ``seat`` owes in ``game`` now, or ``None``."""
-    if game.phase is Phase.EXCHANGE and game.steps and game.steps[0].seat == seat:
-        return game.steps[0]
-    return None
+    """Return the discard or exchange ``seat`` may make in ``game`` now (the first step
+    owed, or in a group of simultaneous steps its own until it has chosen), or ``None``."""
+    if not game.steps:
+        return None
+    index = rules_of(game).engine.steps.step_of(game, seat)
+    return game.steps[index] if index >= 0 else None
 
 
 @functools.lru_cache(maxsize=64)
