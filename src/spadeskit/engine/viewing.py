@@ -22,6 +22,7 @@ from spadeskit.engine.telling import hand_events
 __all__ = ["make_view"]
 
 _make = _fast.maker(View)
+_EXCHANGE = Phase.EXCHANGE  # bound once: an enum attribute lookup on every view costs
 
 
 def make_view(
@@ -43,7 +44,7 @@ def make_view(
     table = rules.table
     contract = game.contract
     chosen = None
-    if seat is not None and game.phase is Phase.EXCHANGE:  # a simultaneous step, waiting
+    if seat is not None and game.phase is _EXCHANGE:  # a simultaneous step, waiting
         chosen = next(
             (s.chosen for s in game.steps if s.seat == seat and s.chosen is not None), None
         )
