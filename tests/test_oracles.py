@@ -160,6 +160,18 @@ TABLE = {"enforcement": "table"}
             id="a review step under strict enforcement",
         ),
         pytest.param(
+            "standard",
+            BLIND_NIL,
+            "    if seat is None or not undecided(game, seat, game.rules.table, options):\n"
+            "        return redacted\n",
+            "",
+            {},
+            "contract",
+            "shown",
+            ["own cards shown (all of them)", "hand 1", "seat 0 (N) shows no card"],
+            id="a view that hides a seat's cards after it looked",
+        ),
+        pytest.param(
             "three-suit-trump",
             "spadeskit_plugins.three_suit_trump",
             "return 10 if card.rank >= 11 else 5",
@@ -229,6 +241,16 @@ def test_the_misdeal_examples_catch_a_misdeal_nobody_may_declare() -> None:
     with pytest.raises(InvariantError, match="declare a misdeal") as error:
         run_examples(spadeskit.load_rules(slipped), _fail)
     assert "a player holding the wrong number of cards" in str(error.value)
+
+
+def test_an_example_that_must_be_refused_names_the_reason() -> None:
+    slipped = broken.edited(
+        "spadeskit_plugins.three_suit_trump",
+        "    if points is None:\n        raise SpadesError(",
+        "    if points is None and False:\n        raise SpadesError(",
+    )
+    with pytest.raises(InvariantError, match="give the cards each seat won"):
+        run_examples(spadeskit.load_rules(slipped), _fail)
 
 
 def test_the_examples_pin_double_over_from_a_bid_of_one() -> None:
