@@ -166,7 +166,7 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
                 for side, count, reason in example.get("transfers", ())
             )
             scored = stated.score_hand(
-                HandSummary(tuple(bids), tuple(books), transfers=transfers),  # type: ignore[arg-type]
+                HandSummary(tuple(bids), tuple(books), transfers=transfers),
                 scores=example.get("scores", (0,) * sides),
                 bags=example.get("bags", (0,) * sides),
             )
@@ -245,10 +245,10 @@ def _check_position(
             raise wrong(f"the sides owe {tuple(owed)} books, not {tuple(example['owed'])}")
     if "rulings" in example:
         names = table.side_names
-        got = [[names[t.from_side], t.books, t.reason] for t in game.hand.transfers]
-        if got != [list(r) for r in example["rulings"]]:
+        ruled = [[names[t.from_side], t.books, t.reason] for t in game.hand.transfers]
+        if ruled != [list(r) for r in example["rulings"]]:
             raise wrong(
-                f"the hand's rulings are {got}, not {[list(r) for r in example['rulings']]}"
+                f"the hand's rulings are {ruled}, not {[list(r) for r in example['rulings']]}"
             )
     if "void" in example:
         results = game.hand_results
