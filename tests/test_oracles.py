@@ -232,6 +232,26 @@ def test_the_options_oracle_catches_a_default_other_than_the_documented_one() ->
         check_options(rules, _fail)
 
 
+def test_the_options_oracle_catches_a_value_the_rules_page_refuses_but_the_validator_takes() -> (
+    None
+):
+    slipped = broken.edited(
+        "spadeskit_plugins.house.jokers",
+        "    if len(set(cards)) != 2 or any(c.suit is None for c in cards):",
+        "    if not cards:",
+    )
+    rules = spadeskit.load_rules("standard", [slipped])
+    # The validator takes '2D 2D'; the table then fails to load, not naming the option.
+    with pytest.raises(InvariantError, match="'jokers_remove' of jokers: refusing '2D 2D', the"):
+        check_options(rules, _fail)
+
+
+def test_the_examples_pin_the_score_lines_a_sheet_reads() -> None:
+    slipped = broken.edited("spadeskit_plugins.house.no_bags", "}, no bags", "}, no bag")
+    with pytest.raises(InvariantError, match="the score lines read .*overtricks, no bag'"):
+        run_examples(spadeskit.load_rules("standard", [slipped]), _fail)
+
+
 def test_the_misdeal_examples_catch_a_misdeal_nobody_may_declare() -> None:
     slipped = broken.edited(
         JJDD,
