@@ -324,7 +324,7 @@ def test_the_shipped_rules_agree_with_every_oracle_under_every_policy(
 ) -> None:
     rules = spadeskit.load_rules(variant, house, options)
     for policy in POLICIES.values():
-        play_match(rules, 3, policy, deep_every=0, out_of_turn=0.02, max_hands=6)
+        play_match(rules, 3, policy, deep_every=0, out_of_turn=0.02, max_hands=3)
     assert check_options(rules, _fail) > 0
     check_end_on_paper(rules, _fail)
 
