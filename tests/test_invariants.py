@@ -61,7 +61,7 @@ SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 
 
 @pytest.mark.slow
-@SLOW
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1), config=st.sampled_from(CONFIGURATIONS))
 def test_random_matches_keep_every_invariant(
     seed: int, config: tuple[str, tuple[str, ...], dict[str, object]]

@@ -135,8 +135,8 @@ def test_the_pytest_plugin_checks_a_house_rule_in_a_few_lines(pytester: pytest.P
                                            options={"target": 300})
 
         def test_consistent(spadeskit_check):
-            report = spadeskit_check(level="quick", machine_examples=1)
-            assert report.matches == 2
+            report = spadeskit_check(level="quick", policy_matches=0, machine_examples=1)
+            assert report.matches == 1 and report.machine_examples == 1
 
         def test_rules_and_game(spadeskit_rules, spadeskit_game, spadeskit_lint):
             assert spadeskit_rules.house_rules == ("no-bags",)
@@ -147,7 +147,7 @@ def test_the_pytest_plugin_checks_a_house_rule_in_a_few_lines(pytester: pytest.P
             pass
     """
     )
-    result = pytester.runpytest("-p", "no:cacheprovider", "--spadeskit-matches", "2")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--spadeskit-matches", "1")
     result.assert_outcomes(passed=3)
 
 
@@ -299,10 +299,10 @@ def test_check_playouts_proves_rollout_simulate_and_pickling_on_the_users_rules(
 
 def test_the_report_says_what_was_played_and_checked() -> None:
     """Newcomer round 4: the summary names the matches, their seeds and the checks."""
-    report = check_rules(spadeskit.load_rules("standard"), level="quick", matches=3, seed=5)
+    report = check_rules(spadeskit.load_rules("standard"), level="quick", seed=5)
     text = str(report)
-    assert text.startswith("standard: no check failed.  Played 3 matches of uniformly random")
-    assert "legal actions (seeds 5-7) and 1 with each of the kit's policies" in text
+    assert text.startswith("standard: no check failed.  Played 2 matches of uniformly random")
+    assert "legal actions (seeds 5-6) and 1 with each of the kit's policies" in text
     assert "Oracles: legal: reference;" in text
     assert f"{report.hands:,} hands, {report.actions:,} actions" in text
     assert "1 matches again with the seats rotated" in text and "0 hypothesis" in text

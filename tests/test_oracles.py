@@ -160,6 +160,18 @@ TABLE = {"enforcement": "table"}
             id="a review step under strict enforcement",
         ),
         pytest.param(
+            "standard",
+            BLIND_NIL,
+            "    if seat is None or not undecided(game, seat, game.rules.table, options):\n"
+            "        return redacted\n",
+            "",
+            {},
+            "contract",
+            "shown",
+            ["own cards shown (all of them)", "hand 1", "seat 0 (N) shows no card"],
+            id="a view that hides a seat's cards after it looked",
+        ),
+        pytest.param(
             "three-suit-trump",
             "spadeskit_plugins.three_suit_trump",
             "return 10 if card.rank >= 11 else 5",
@@ -220,6 +232,26 @@ def test_the_options_oracle_catches_a_default_other_than_the_documented_one() ->
         check_options(rules, _fail)
 
 
+def test_the_options_oracle_catches_a_value_the_rules_page_refuses_but_the_validator_takes() -> (
+    None
+):
+    slipped = broken.edited(
+        "spadeskit_plugins.house.jokers",
+        "    if len(set(cards)) != 2 or any(c.suit is None for c in cards):",
+        "    if not cards:",
+    )
+    rules = spadeskit.load_rules("standard", [slipped])
+    # The validator takes '2D 2D'; the table then fails to load, not naming the option.
+    with pytest.raises(InvariantError, match="'jokers_remove' of jokers: refusing '2D 2D', the"):
+        check_options(rules, _fail)
+
+
+def test_the_examples_pin_the_score_lines_a_sheet_reads() -> None:
+    slipped = broken.edited("spadeskit_plugins.house.no_bags", "}, no bags", "}, no bag")
+    with pytest.raises(InvariantError, match="the score lines read .*overtricks, no bag'"):
+        run_examples(spadeskit.load_rules("standard", [slipped]), _fail)
+
+
 def test_the_misdeal_examples_catch_a_misdeal_nobody_may_declare() -> None:
     slipped = broken.edited(
         JJDD,
@@ -229,6 +261,16 @@ def test_the_misdeal_examples_catch_a_misdeal_nobody_may_declare() -> None:
     with pytest.raises(InvariantError, match="declare a misdeal") as error:
         run_examples(spadeskit.load_rules(slipped), _fail)
     assert "a player holding the wrong number of cards" in str(error.value)
+
+
+def test_an_example_that_must_be_refused_names_the_reason() -> None:
+    slipped = broken.edited(
+        "spadeskit_plugins.three_suit_trump",
+        "    if points is None:\n        raise SpadesError(",
+        "    if points is None and False:\n        raise SpadesError(",
+    )
+    with pytest.raises(InvariantError, match="give the cards each seat won"):
+        run_examples(spadeskit.load_rules(slipped), _fail)
 
 
 def test_the_examples_pin_double_over_from_a_bid_of_one() -> None:
@@ -282,7 +324,7 @@ def test_the_shipped_rules_agree_with_every_oracle_under_every_policy(
 ) -> None:
     rules = spadeskit.load_rules(variant, house, options)
     for policy in POLICIES.values():
-        play_match(rules, 3, policy, deep_every=0, out_of_turn=0.02, max_hands=6)
+        play_match(rules, 3, policy, deep_every=0, out_of_turn=0.02, max_hands=3)
     assert check_options(rules, _fail) > 0
     check_end_on_paper(rules, _fail)
 

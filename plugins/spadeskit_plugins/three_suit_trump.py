@@ -138,7 +138,7 @@ EXAMPLES = (
     {
         "rule": "card points need the cards each player won: a sheet without them refuses",
         "hands": [["pick_up - -", "10 0 0"]],
-        "refused": True,
+        "refused": "give the cards each seat won",
     },
     {
         "rule": "all pass, for_least_ties nobody-scores: the one player with fewest scores",

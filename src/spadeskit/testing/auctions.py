@@ -101,6 +101,11 @@ class TableWatch:
             )
         self._check_shown(game, sealed=self.read.values["sealed_bids"])
 
+    def may_go_blind(self, game: GameState, seat: int) -> bool:
+        """Return whether ``seat`` may still bid blind nil this hand (it has not looked)."""
+        seen = {s for number, s in self._seen if number == game.hand.number}
+        return offers_blind_nil(self.read, game, seat, seen)
+
     def _check_look(
         self, game: GameState, seat: int, offered: Sequence[Action], seen: set[int]
     ) -> None:

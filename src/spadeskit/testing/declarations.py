@@ -30,6 +30,7 @@ ORACLES: tuple[str, ...] = (
     "end",
     "penalties",
     "steps",
+    "shown",
     "options",
 )
 """The oracles, by the key a plugin's ``ORACLES`` declaration and a failure use."""
@@ -52,6 +53,7 @@ DEFAULTS: Mapping[str, Any] = {
     "blind_nil": None,
     "blind_nil_pass": 0,
     "steps": "declared",
+    "own_cards": "shown",
 }
 """What the kit assumes when no plugin declares otherwise: standard Spades."""
 
@@ -74,6 +76,7 @@ _FEEDS: Mapping[str, tuple[str, ...]] = {
     "blind_nil": ("bids",),
     "blind_nil_pass": ("steps",),
     "steps": ("steps",),
+    "own_cards": ("shown",),
 }
 
 _RELIED: Mapping[str, str] = {
@@ -86,6 +89,7 @@ _RELIED: Mapping[str, str] = {
     "end": "seat rotation and pinned examples",
     "penalties": "pinned examples",
     "steps": "card conservation, the views and pinned examples",
+    "shown": "the views invariants (no card shown that a seat may not know)",
     "options": "the validators as written",
 }
 
@@ -187,6 +191,9 @@ def reading(rules: Rules) -> Reading:
     ``steps``
         ``"declared"`` (the exchanges before play are exactly those of the declared
         auction and blind nil) or ``"own"``.
+    ``own_cards``
+        ``"shown"`` (the seat to act is shown all of its cards, and none while it may
+        still bid blind nil) or ``"own"``.
     ``score``
         ``"contract"``, ``"jjdd"``, ``"call-break"`` or ``"card-points"`` (the
         three-suit game: the bidder's card points taken, discards included, in game

@@ -41,7 +41,8 @@ A match on paper
     hand's score lines.
 
 Any example may say ``"refused": True`` instead: its bids, books or actions must be
-refused with a :class:`~spadeskit.SpadesError` (what the rule forbids).
+refused with a :class:`~spadeskit.SpadesError` (what the rule forbids); a string instead
+of ``True`` is what the error must say.
 
 :func:`run_examples` runs the examples of every plugin a rule set loads.
 """
@@ -203,7 +204,10 @@ def run_example(rules: Rules, plugin: str, example: Mapping[str, Any], fail: Fai
                     raise wrong(f"perft({depth}) is {got_count}, not {count}")
             _check_position(game, example, wrong)
     except SpadesError as exc:
-        if example.get("refused"):
+        reason = example.get("refused")
+        if isinstance(reason, str) and reason not in str(exc):
+            raise wrong(f"refused, but not because {reason!r}: {exc}") from exc
+        if reason:
             return
         raise wrong(f"refused: {exc}") from exc
     except AssertionError:

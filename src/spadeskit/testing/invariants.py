@@ -67,6 +67,7 @@ SUSPECTS: dict[str, tuple[str, ...]] = {
         "spadeskit_before_scoring",
     ),
     "views": ("spadeskit_view",),
+    "shown": ("spadeskit_view",),
     "relabelling": ("spadeskit_card_rank", "spadeskit_play_filters", "spadeskit_trick_strength"),
     "bids": ("spadeskit_auction_actions", "spadeskit_auction_next", "spadeskit_view"),
     "leader": ("spadeskit_auction_next", "spadeskit_next_dealer"),

@@ -42,6 +42,9 @@ here from the published rules of Spades, and compares every played hand with it:
 ``steps``
     the exchanges owed before play: the pick-up bidder's discard, the cards passed
     to and from a blind nil bidder.
+``shown``
+    the seat to act is shown all of its own cards (none while it may still bid blind
+    nil).
 ``options``
     each option's validator accepts its documented range and refuses what lies outside.
 
@@ -129,6 +132,24 @@ class Watcher:
             self._check_plays(game, f"hand {hand.number + 1}, {_seat(self.rules, seat)}")
         elif hand.phase is Phase.AUCTION:
             self.table.before(game)
+        if self.runs["shown"]:
+            self._check_own_cards(game, seat)
+
+    def _check_own_cards(self, game: GameState, seat: int) -> None:
+        """Check that the seat to act is shown its cards: all of them, or none while it
+        may still bid blind nil (it has not looked)."""
+        shown = mask_of(game.view(seat).cards)
+        hidden = game.hand.phase is Phase.AUCTION and self.table.may_go_blind(game, seat)
+        expected = 0 if hidden else game.hand.hands[seat]
+        if shown != expected:
+            rule = "none while it may still bid blind nil" if hidden else "all of them"
+            raise self.fail(
+                game,
+                "shown",
+                f"own cards shown ({rule}): hand {game.hand.number + 1}, the view of "
+                f"{_seat(self.rules, seat)} shows {_cards(iter_mask(shown)) or 'no card'}, "
+                f"the reference {_cards(iter_mask(expected)) or 'no card'}",
+            )
 
     def _check_plays(self, game: GameState, where: str) -> None:
         hand = game.hand
