@@ -93,9 +93,13 @@ class BlindBid(Bid):
 
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.  The
 # partner of a blind bidder may only pass, which the kit's auction reference does not
-# model; the scoring is its reference plus the doubled blind contract.
+# model; the scoring is its reference plus the doubled blind contract.  Both partners'
+# cards are hidden while their side may still bid blind, which the kit's ``shown``
+# oracle (blind nil's rule: the seat itself may still bid blind) does not model either;
+# tests/test_blind_bids.py checks both.
 ORACLES = {
     "auction": "own",
+    "own_cards": "own",
     "score": "+blind-bids",
     "options": {"behind": "0..10000", "max_blind": "6|7|8", "set": "'double'|'single'"},
 }
