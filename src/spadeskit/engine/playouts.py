@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from spadeskit.core.actions import Action, Discard, Exchange
+from spadeskit.core.cards import COPY, fold_copies
 from spadeskit.core.errors import (
     SpadesError,
     shown,
@@ -205,7 +206,7 @@ class Playouts:
         assert seat is not None
         step = game.steps[self.steps.step_of(game, seat)]
         kind = Discard if step.kind == "discard" else Exchange
-        held = game.hands[seat]
+        held = fold_copies(game.hands[seat])
         action = nth_combo(
             kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count))
         )
@@ -324,15 +325,22 @@ class Playouts:
         Python filter, table enforcement).  Each card is the ``randbelow(k)``-th legal
         play in index order, what ``rng.choice(legal_actions())`` picks with the same
         generator, so the result equals stepping with ``apply``; every hook and filter
-        sees the frozen states ``apply`` builds."""
+        sees the frozen states ``apply`` builds.  A deck that holds a card twice plays
+        here too: a card held twice is one choice, played as ``apply`` plays it."""
         match = game.match
+        copies = self.shared.copies
         while True:
             seat = game.to_act
             assert seat is not None
-            mask = self.tricks.legal_mask(game)
+            legal = mask = self.tricks.legal_mask(game)
+            if copies:  # a card held twice is one play (as legal_actions lists it)
+                mask = fold_copies(mask)
             for _ in range(randbelow(mask.bit_count())):
                 mask &= mask - 1
-            game = self.tricks._play(game, seat, (mask & -mask).bit_length() - 1)
+            index = (mask & -mask).bit_length() - 1
+            if not (legal >> index) & 1:  # only its second copy is held: apply's choice
+                index += COPY
+            game = self.tricks._play(game, seat, index)
             if game.phase is not _PLAY or game.match is not match:
                 return game
 
