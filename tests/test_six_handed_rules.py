@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import types
 from collections import Counter
 
 import pytest
@@ -285,6 +286,23 @@ def test_a_record_replays_to_the_same_state_seeded_dealt_or_secret() -> None:
         assert again == game and again.hands == game.hands
 
 
+def test_records_and_views_with_a_card_twice_keep_to_the_shipped_schemas() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    from spadeskit.core.records import record_schema
+    from spadeskit.core.views import view_schema
+
+    game = rules().new_game()  # dealt from a secret: the record lists each hand's cards
+    rng = random.Random(7)
+    for _ in range(40):
+        game = game.apply(rng.choice(game.legal_actions()))
+    record = game.to_record()
+    jsonschema.validate(record, record_schema())
+    dealt = [card for hand in record["deals"][0] for card in hand]
+    assert sorted(dealt) == sorted(c.code for c in TWO_DECKS.elements())
+    for seat in (*range(6), None):
+        jsonschema.validate(game.view(seat).to_json(), view_schema())
+
+
 def test_a_record_written_by_hand_places_the_copies_as_the_shuffle_did() -> None:
     game = rules().new_game()
     deal = [[c.code for c in cards_of(m)] for m in game.hands]
@@ -321,6 +339,25 @@ def test_the_kits_trick_reference_reads_the_identical_option() -> None:
     plays = [(0, parse_card("AH").index), (1, parse_card("AH").index + COPY)]
     assert reference_winner(reading(rules()), plays, "spades") == 0
     assert reference_winner(reading(rules(identical="second")), plays, "spades") == 1
+
+
+def test_the_kit_catches_a_trick_given_to_the_wrong_copy() -> None:
+    from spadeskit.testing.oracles import Watcher
+
+    wrong = types.ModuleType("wrong_copy")
+    wrong.PLUGIN = spadeskit.PluginInfo(  # type: ignore[attr-defined]
+        name="wrong-copy", kind="house-rule", summary="Says the first copy wins; it does not."
+    )
+    wrong.ORACLES = {"identical": "first"}  # type: ignore[attr-defined]
+    six = spadeskit.load_rules("six-handed", [wrong], {"identical": "second"})
+
+    def fail(game: GameState, oracle: str, what: str) -> AssertionError:
+        return AssertionError(f"{oracle}: {what}")
+
+    game = play(bid_all(six.new_game(deal=DEAL), [Bid(2)] * 6), "AH 10H AH 5H 6H")
+    with pytest.raises(AssertionError, match="tricks: trick winner .* to seat 2 .SE.*seat 0"):
+        Watcher(six, fail).after(game, Play("2H"), game.apply(Play("2H")))
+    Watcher(rules(identical="second"), fail).after(game, Play("2H"), game.apply(Play("2H")))
 
 
 @pytest.mark.slow

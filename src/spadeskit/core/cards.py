@@ -349,7 +349,7 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     >>> cards_of(mask_of(parse_cards("AS 2C AS")))
     (Card.of('2C'), Card.of('AS'), Card.of('AS'))
     """
-    if mask >> COPY:
+    if mask >= 1 << 54:  # second copies (1 << COPY, folded into a constant: no lookup)
         return tuple(sorted(cards_of(mask & _FIRST_COPIES) + cards_of(mask >> COPY)))
     found: tuple[Card, ...] = ()
     for shift in (0, 13, 26, 39, 52):

@@ -33,7 +33,7 @@ class PlaySets:
     def of(self, mask: int) -> tuple[Any, ...]:
         """Return the ``Play`` of every card in ``mask``, by index (shared values); a
         card held twice (a deck that holds it twice) has one ``Play``."""
-        if mask >> 54:  # second copies (index + 54) play as their cards
+        if mask >= 1 << 54:  # second copies (index + 54) play as their cards
             mask = (mask | mask >> 54) & _FIRST_COPIES
         actions: tuple[Any, ...] = ()
         while mask:

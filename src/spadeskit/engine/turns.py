@@ -210,10 +210,11 @@ class Turns:
                 gone = mask & ~kept
                 while gone:
                     low = gone & -gone
-                    # A second copy (a deck that holds a card twice) is refused as its card.
-                    refused.setdefault((low.bit_length() - 1) % COPY, (f.name, f.reason or f.name))
+                    refused[low.bit_length() - 1] = (f.name, f.reason or f.name)
                     gone ^= low
                 mask = kept
+        if self.shared.copies:  # a second copy (two decks) is refused as its card
+            refused = {i % COPY: why for i, why in sorted(refused.items(), reverse=True)}
         return refused
 
     def _refuse_play(self, game: GameState, seat: int, action: Play) -> SpadesError:
