@@ -385,13 +385,13 @@ def test_rollouts_and_simulations_play_as_the_step_api() -> None:
 
 def test_what_keeps_one_bit_a_card_refuses_two_decks_clearly() -> None:
     from spadeskit.analysis.position import AnalysisUnsupported, position_of
-    from spadeskit.interop.encoding import check_table
+    from spadeskit.engine.encoding import encoding_for
 
     game = bid_all(rules().new_game(seed=1), [Bid(2)] * 6)
     with pytest.raises(AnalysisUnsupported, match="holds a card twice"):
         position_of(game)
     with pytest.raises(spadeskit.SpadesError, match="holds a card twice"):
-        check_table(rules().table, "six-handed")
+        encoding_for(rules())  # OpenSpiel, PettingZoo and Gymnasium number cards by it
     pytest.importorskip("numpy")
     from spadeskit.batch import BatchEngine, BatchUnsupported
 

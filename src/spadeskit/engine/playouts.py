@@ -58,6 +58,18 @@ returns such a tuple as the object it holds, where a fixed-length tuple type wou
 rebuilt on the way out, and search keys its memo on the object's identity."""
 
 
+def nth_play(legal: int, randbelow: Callable[[int], int], copies: bool) -> int:
+    """Return the card index of the ``randbelow(k)``-th of the ``k`` plays of the legal
+    mask ``legal``, in index order: ``rng.choice(legal_actions())``'s card.  With
+    ``copies`` (a deck that holds a card twice), a card held twice is one play, and the
+    copy played is the one ``apply`` takes (the card's own index if legal)."""
+    mask = fold_copies(legal) if copies else legal
+    for _ in range(randbelow(mask.bit_count())):
+        mask &= mask - 1
+    index = (mask & -mask).bit_length() - 1
+    return index if (legal >> index) & 1 else index + COPY
+
+
 def _check_policy(policy: object) -> None:
     if policy is not None and not callable(policy):
         raise SpadesError(
@@ -325,22 +337,14 @@ class Playouts:
         Python filter, table enforcement).  Each card is the ``randbelow(k)``-th legal
         play in index order, what ``rng.choice(legal_actions())`` picks with the same
         generator, so the result equals stepping with ``apply``; every hook and filter
-        sees the frozen states ``apply`` builds.  A deck that holds a card twice plays
-        here too: a card held twice is one choice, played as ``apply`` plays it."""
+        sees the frozen states ``apply`` builds (a deck holding a card twice too)."""
         match = game.match
         copies = self.shared.copies
         while True:
             seat = game.to_act
             assert seat is not None
-            legal = mask = self.tricks.legal_mask(game)
-            if copies:  # a card held twice is one play (as legal_actions lists it)
-                mask = fold_copies(mask)
-            for _ in range(randbelow(mask.bit_count())):
-                mask &= mask - 1
-            index = (mask & -mask).bit_length() - 1
-            if not (legal >> index) & 1:  # only its second copy is held: apply's choice
-                index += COPY
-            game = self.tricks._play(game, seat, index)
+            legal = self.tricks.legal_mask(game)
+            game = self.tricks._play(game, seat, nth_play(legal, randbelow, copies))
             if game.phase is not _PLAY or game.match is not match:
                 return game
 
