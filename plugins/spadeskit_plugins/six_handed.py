@@ -86,8 +86,11 @@ _BIDS = nil_and_bids(HAND)
 # What the kit (spadeskit.testing) checks these rules against: see its oracles.
 ORACLES = {
     "identical": lambda options: options["identical"],
-    "options": {**STANDARD_RANGES, "teams": "'three-pairs'|'two-threes'"}
-    | {"identical": "'first'|'second'"},
+    "options": {
+        **STANDARD_RANGES,
+        "teams": "'three-pairs'|'two-threes'",
+        "identical": "'first'|'second'",
+    },
 }
 
 # A deal the worked examples start from (NW deals, N bids and leads first).  N and SE
