@@ -18,7 +18,12 @@ from tests.conftest import shipped
 
 
 def _configurations() -> list[tuple[str, tuple[str, ...]]]:
-    configs = [(variant, ()) for variant in shipped("variant")]
+    # A deck that holds a card twice (six-handed) is refused by the adapters.
+    configs = [
+        (variant, ())
+        for variant in shipped("variant")
+        if not spadeskit.load_rules(variant).table.copies
+    ]
     for house in shipped("house-rule"):
         info = next(p for p in spadeskit.available() if p.name == house)
         configs.append((info.fits[0] if info.fits else "standard", (house,)))

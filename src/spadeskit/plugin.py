@@ -14,7 +14,9 @@ Joker), and a hand or a set of cards is an int *mask* with bit ``i`` set for car
 ``game.hands[seat]`` is a mask, ``game.trick`` and ``Trick.plays`` hold
 ``(seat, card index)`` pairs.  :func:`card_at` turns an index into a :class:`Card`,
 :func:`cards_of` a mask into cards, :func:`iter_mask` a mask into indices, and
-:func:`mask_of` cards into a mask.
+:func:`mask_of` cards into a mask.  A deck may hold a card twice (six-handed Spades):
+the second copy is the same card at index + :data:`COPY` (54), and
+:func:`fold_copies` gives a mask's distinct cards.
 
 >>> from spadeskit.plugin import card_at, cards_of, iter_mask, mask_of, parse_cards
 >>> mask = mask_of(parse_cards("AS KH"))
@@ -37,6 +39,7 @@ from spadeskit.core.actions import (
 )
 from spadeskit.core.cards import (
     BIG_JOKER,
+    COPY,
     LITTLE_JOKER,
     STANDARD_DECK,
     Card,
@@ -44,6 +47,7 @@ from spadeskit.core.cards import (
     Suit,
     card_at,
     cards_of,
+    fold_copies,
     iter_mask,
     mask_of,
     parse_card,
@@ -72,6 +76,7 @@ from spadeskit.engine.authoring import __all__ as _names
 __all__ = [
     *_names,
     "BIG_JOKER",
+    "COPY",
     "LINE_KINDS",
     "LITTLE_JOKER",
     "STANDARD_DECK",
@@ -111,6 +116,7 @@ __all__ = [
     "View",
     "card_at",
     "cards_of",
+    "fold_copies",
     "is_nil",
     "iter_mask",
     "mask_of",

@@ -15,8 +15,8 @@ set, each taken from its public API and nothing else:
 
 A rule set the solver cannot follow is refused with :class:`AnalysisUnsupported`: a
 filter that is not enforced (table enforcement, where a player may renege), a plain
-Python filter (it may read anything of a state), a hook that acts after each trick, or
-a hand with cards still to be drawn.
+Python filter (it may read anything of a state), a hook that acts after each trick, a
+deck that holds a card twice (six-handed Spades), or a hand with cards still to be drawn.
 """
 
 from __future__ import annotations
@@ -63,6 +63,11 @@ class PlayModel:
     """
 
     def __init__(self, rules: Rules, trump: str) -> None:
+        if rules.table.copies:
+            raise AnalysisUnsupported(
+                f"the deck of {rules.name!r} holds a card twice (two decks); the solver "
+                "merges and orders cards as one of each"
+            )
         for f in rules.filters:
             if not f.enforced:
                 raise AnalysisUnsupported(

@@ -37,6 +37,11 @@ class BatchEngine(BatchTreePlay):
         table = rules.table
         self.n = n = table.players
         plan = table.deal
+        if table.copies:
+            raise BatchUnsupported(
+                f"the deck of {rules.name!r} holds a card twice (two decks), and batches "
+                "keep a hand in one 64-bit mask, a bit a card"
+            )
         if plan.pile or shared.draw:
             raise BatchUnsupported(f"{rules.name!r} deals a draw pile, which batches do not play")
         if plan.kitty_to is not None:

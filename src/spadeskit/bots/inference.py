@@ -83,6 +83,11 @@ def facts(view: View, rules: Rules) -> Facts:
     seat = view.seat
     if seat is None:
         raise SpadesError("a spectator holds no cards and infers nothing: give a seat's view")
+    if rules.table.copies:
+        raise SpadesError(
+            f"the deck of {rules.name!r} holds a card twice (two decks); the inference "
+            "places one of each card"
+        )
     n = rules.table.players
     suit_of = rules.ranking.suit_of
     deck = [c.index for c in rules.table.deck]

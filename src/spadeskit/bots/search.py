@@ -20,8 +20,9 @@ a bid is weighed by playing drawn deals out (:class:`~spadeskit.bots.bidsearch.R
 ``bid_deals`` deals a bid: the heuristic's bid, its neighbours and nil, scored from the
 match as it stands).  Every other decision outside the play of the cards (blind nil,
 pick-ups, discards, exchanges) is the heuristic bot's.  Two-handed Spades, whose draws
-from the pile a replay cannot rebuild from a view, is played by the heuristic bot
-throughout.
+from the pile a replay cannot rebuild from a view, and six-handed Spades, whose deck
+holds every card twice (the inference places one of each), are played by the heuristic
+bot throughout.
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ class _SearchBot:
         self.rules = check_reset(self, seat, rules, rng)
         self.rng = rng
         self.heuristic.reset(seat, rules, random.Random(rng.getrandbits(64)))
-        self.can_search = rules.table.deal.pile == 0
+        self.can_search = rules.table.deal.pile == 0 and not rules.table.copies
         if self.bidder is not None:
             self.bidder.reset(seat, rules, random.Random(rng.getrandbits(64)))
 

@@ -5,6 +5,12 @@ jokers.  Each has a compact index (``suit * 13 + rank - 2``; Little Joker 52, Bi
 53) so that hands can be kept as int bitmasks on the hot path.  Parsing accepts the
 forms players write: ``"AS"``, ``"10S"``, ``"TS"``, ``"A♠"``, ``"as"``, ``"BJ"``, ``"LJ"``.
 
+A deck may hold a card twice (two decks shuffled together, as six-handed Spades plays).
+The second copy is the same :class:`Card` (one ``AS``, one ``Play("AS")``) at its own
+index, the card's index + :data:`COPY`, so a mask still holds each copy as one bit and
+cards are conserved copy by copy: :func:`card_at` and :func:`cards_of` read both
+indices, :func:`fold_copies` counts a mask's cards once each.
+
 What a card *means* in a game (its effective suit, its strength) is not decided here but
 by the variant's card-ranking hook: the 2♦ is a spade in Jokers-and-Deuces.
 """
@@ -22,6 +28,8 @@ from spadeskit.core.errors import CardParseError, shown
 __all__ = [
     "ALL_CARDS",
     "BIG_JOKER",
+    "CARD_OF",
+    "COPY",
     "LITTLE_JOKER",
     "RANK_NAMES",
     "STANDARD_DECK",
@@ -30,11 +38,15 @@ __all__ = [
     "Suit",
     "card_at",
     "cards_of",
+    "deck_indices",
+    "fold_copies",
+    "held_copy",
     "iter_mask",
     "mask_of",
     "misplaced",
     "parse_card",
     "parse_cards",
+    "place_copies",
     "points_won",
 ]
 
@@ -179,6 +191,12 @@ _CODES = tuple([RANK_NAMES[i % 13 + 2] + "CDHS"[i // 13] for i in range(52)] + [
 _CARDS = tuple(Card(i) for i in range(54))
 ALL_CARDS: tuple[Card, ...] = _CARDS
 """Every card, by index: ``ALL_CARDS[i]`` is the card with index ``i``."""
+COPY = 54
+"""How far a card's second copy is from it: in a deck that holds a card twice, the
+second copy of the card with index ``i`` has index ``i + COPY``."""
+_FIRST_COPIES = (1 << COPY) - 1
+CARD_OF: tuple[Card, ...] = _CARDS + _CARDS
+"""The card of every index, a second copy's included: ``CARD_OF[i] is card_at(i)``."""
 LITTLE_JOKER = _CARDS[52]
 BIG_JOKER = _CARDS[53]
 STANDARD_DECK: tuple[Card, ...] = _CARDS[:52]
@@ -245,11 +263,57 @@ def parse_cards(values: Iterable[CardLike] | str) -> tuple[Card, ...]:
 
 
 def mask_of(cards: Iterable[Card]) -> int:
-    """Return the bitmask holding exactly these cards."""
+    """Return the bitmask holding exactly these cards; a card listed twice is held twice
+    (its second copy, at ``index + COPY``), as in a deck that holds it twice.
+
+    >>> mask_of(parse_cards("AS KS AS")) == mask_of(parse_cards("AS KS")) | 1 << (51 + COPY)
+    True
+    """
     mask = 0
     for card in cards:
-        mask |= 1 << card.index
+        bit = 1 << card.index
+        mask |= bit << COPY if mask & bit else bit
     return mask
+
+
+def fold_copies(mask: int) -> int:
+    """Return ``mask`` with each card once, at its own index, whichever copies it holds:
+    the distinct cards of a mask from a deck that holds a card twice.
+
+    >>> fold_copies(1 << (51 + COPY)) == parse_card("AS").bit
+    True
+    """
+    return (mask | mask >> COPY) & _FIRST_COPIES
+
+
+def held_copy(mask: int, card: Card) -> int:
+    """Return the index of the copy of ``card`` that ``mask`` holds (the first copy when
+    it holds both), or ``-1`` when it holds none."""
+    index = card.index
+    if mask >> index & 1:
+        return index
+    if mask >> (index + COPY) & 1:
+        return index + COPY
+    return -1
+
+
+def deck_indices(deck: Iterable[Card]) -> tuple[int, ...]:
+    """Return the index of each card of ``deck``: a card's own, and ``index + COPY`` for
+    its second copy (a third is refused by :meth:`TableSpec.problems
+    <spadeskit.core.seating.TableSpec.problems>`, and given ``-1`` here).
+
+    >>> deck_indices(parse_cards("AS KS AS"))
+    (51, 50, 105)
+    """
+    seen: set[int] = set()
+    found = []
+    for card in deck:
+        index = card.index
+        if index in seen:
+            index = -1 if index + COPY in seen else index + COPY
+        seen.add(index)
+        found.append(index)
+    return tuple(found)
 
 
 def iter_mask(mask: int) -> Iterator[int]:
@@ -277,11 +341,16 @@ def points_won(values: Sequence[int], won: Iterable[int]) -> tuple[int, ...]:
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
-    """Return the cards in ``mask``, in index order.
+    """Return the cards in ``mask``, in index order; a card held twice (both copies, in
+    a deck that holds it twice) is listed twice, side by side.
 
     >>> cards_of(mask_of(parse_cards("AS 2C")))
     (Card.of('2C'), Card.of('AS'))
+    >>> cards_of(mask_of(parse_cards("AS 2C AS")))
+    (Card.of('2C'), Card.of('AS'), Card.of('AS'))
     """
+    if mask >= 1 << 54:  # second copies (1 << COPY, folded into a constant: no lookup)
+        return tuple(sorted(cards_of(mask & _FIRST_COPIES) + cards_of(mask >> COPY)))
     found: tuple[Card, ...] = ()
     for shift in (0, 13, 26, 39, 52):
         bits = (mask >> shift) & 0x1FFF
@@ -300,7 +369,8 @@ def misplaced(
     card that is not in it, or one that is in two groups), or ``None``.
 
     ``verb`` and ``preposition`` say what the groups did with their cards (``"dealt"``,
-    ``"to"``; ``"won"``, ``"by"``).
+    ``"to"``; ``"won"``, ``"by"``).  In a deck that holds a card twice, the groups give
+    each copy its own index (:func:`place_copies`).
 
     >>> misplaced([("N", [0, 1]), ("E", [1])], range(52), "dealt", "to")
     '3C is dealt twice: to N and to E'
@@ -308,15 +378,49 @@ def misplaced(
     seen: dict[int, str] = {}
     for where, cards in groups:
         for index in cards:
+            first = index - COPY
+            if index in seen or (index not in deck and first in seen and first in deck):
+                # Once more than the deck holds it (a second copy the deck lacks, or a
+                # third): name every place it went.
+                places = [seen[i] for i in (first, index) if i >= 0 and i in seen] + [where]
+                times = "twice" if len(places) == 2 else "three times"
+                each = dict.fromkeys(places)
+                listed = " and ".join(
+                    f"{preposition} {p}"
+                    + (" twice" if len(each) > 1 and places.count(p) > 1 else "")
+                    for p in each
+                )
+                return f"{card_at(index)} is {verb} {times}: {listed}"
             if index not in deck:
                 return f"{card_at(index)} {verb} {preposition} {where} is not in the deck"
-            if index in seen:
-                twice = f"{preposition} {seen[index]} and {preposition} {where}"
-                return f"{card_at(index)} is {verb} twice: {twice}"
             seen[index] = where
     return None
 
 
+def place_copies(groups: Iterable[Iterable[int]]) -> list[tuple[int, ...]]:
+    """Return the card indices of ``groups`` (hands, the blind, the pile) with each card's
+    first listing at its own index and the next at its second copy's (``index + COPY``):
+    the one way a deck that holds a card twice is placed, whether it was shuffled or
+    given card by card, so that the same cards always give the same masks.  A third
+    listing keeps the second copy's index (:func:`misplaced` names it).
+
+    >>> place_copies([[51, 50], [51]])
+    [(51, 50), (105,)]
+    """
+    seen: set[int] = set()
+    placed = []
+    for cards in groups:
+        found = []
+        for index in cards:
+            if index in seen and index < COPY:
+                index += COPY
+            seen.add(index)
+            found.append(index)
+        placed.append(tuple(found))
+    return placed
+
+
 def card_at(index: int) -> Card:
-    """Return the interned card with this compact index (no parsing, no checks)."""
-    return _CARDS[index]
+    """Return the interned card with this compact index, or of the second copy at this
+    index (no parsing, no checks)."""
+    return CARD_OF[index]

@@ -30,7 +30,7 @@ from spadeskit.core.actions import (
     TableTalk,
     fields_json,
 )
-from spadeskit.core.cards import ALL_CARDS, Card
+from spadeskit.core.cards import CARD_OF, Card
 from spadeskit.core.phase import REFEREE
 
 __all__ = [
@@ -193,7 +193,7 @@ def card_played(names: tuple[str, ...], who: int, card: Card, trick: int) -> Car
 def trick_won(
     names: tuple[str, ...], trick: int, winner: int, plays: tuple[tuple[int, int], ...]
 ) -> TrickWon:
-    best = next(ALL_CARDS[c] for s, c in plays if s == winner)
+    best = next(CARD_OF[c] for s, c in plays if s == winner)
     return TrickWon(
         trick, winner, best, text=f"{names[winner]} wins trick {trick} with {best.symbol}"
     )

@@ -12,6 +12,10 @@ from typing import Any, Final
 
 __all__ = ["PlaySets"]
 
+_FIRST_COPIES: Final = (1 << 54) - 1
+"""The indices of the cards themselves: a second copy's is its card's + 54
+(:data:`spadeskit.core.cards.COPY`, not imported: this module compiles alone)."""
+
 _CHUNK_OF: Final = tuple(((1 << 13) - 1) << (13 * (i // 13)) for i in range(54))
 """The mask of the 13 card indices each index shares a chunk with (a suit's cards, in
 index order; the jokers are a chunk of their own)."""
@@ -27,7 +31,10 @@ class PlaySets:
         self.chunks: dict[int, tuple[Any, ...]] = {}
 
     def of(self, mask: int) -> tuple[Any, ...]:
-        """Return the ``Play`` of every card in ``mask``, by index (shared values)."""
+        """Return the ``Play`` of every card in ``mask``, by index (shared values); a
+        card held twice (a deck that holds it twice) has one ``Play``."""
+        if mask >= 1 << 54:  # second copies (index + 54) play as their cards
+            mask = (mask | mask >> 54) & _FIRST_COPIES
         actions: tuple[Any, ...] = ()
         while mask:
             chunk = mask & _CHUNK_OF[(mask & -mask).bit_length() - 1]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from spadeskit.core.cards import Card, Suit
+from spadeskit.core.cards import COPY, Card, Suit, deck_indices
 
 if TYPE_CHECKING:
     from spadeskit.core.actions import Action
@@ -94,6 +94,9 @@ class TableSpec:
     ``score_unit`` is how many stored points make one shown point: scores, score lines
     and totals are whole numbers, so a game scored in tenths (call-break: 4.1) stores
     tenths and declares ``score_unit=10``; :meth:`show_score` writes a score for people.
+
+    ``deck`` may hold a card twice (two decks together: six-handed Spades); each copy
+    then has its own index (:data:`~spadeskit.core.cards.COPY`), listed in ``indices``.
     """
 
     players: int
@@ -106,6 +109,12 @@ class TableSpec:
 
     side_of: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
     """For each seat, the index of its side (derived from ``sides``)."""
+    indices: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    """The card index of each card of ``deck``, in order: a card's own index, and for its
+    second copy the index + :data:`~spadeskit.core.cards.COPY` (derived from ``deck``)."""
+    size: int = attrs.field(init=False, eq=False, repr=False)
+    """How many card indices the deck's cards use: 54, or 108 where it holds a card
+    twice (the length of every table kept by card index)."""
 
     def __attrs_post_init__(self) -> None:
         owner = [0] * self.players
@@ -114,6 +123,14 @@ class TableSpec:
                 if type(seat) is int and 0 <= seat < self.players:
                     owner[seat] = side
         object.__setattr__(self, "side_of", tuple(owner))
+        indices = deck_indices(self.deck) if all(isinstance(c, Card) for c in self.deck) else ()
+        object.__setattr__(self, "indices", indices)
+        object.__setattr__(self, "size", 2 * COPY if any(i >= COPY for i in indices) else COPY)
+
+    @property
+    def copies(self) -> bool:
+        """Return whether the deck holds a card twice (two decks together)."""
+        return self.size > COPY
 
     def show_score(self, points: int) -> str:
         """Return stored ``points`` as people read them: ``41`` is ``"4.1"`` when scores
@@ -136,8 +153,11 @@ class TableSpec:
             found.append(f"sides {self.sides} do not hold every seat exactly once")
         if len(self.side_names) != len(self.sides):
             found.append(f"{len(self.side_names)} side names for {len(self.sides)} sides")
-        if len(set(self.deck)) != len(self.deck):
-            found.append("the deck holds a card twice")
+        if not all(isinstance(c, Card) for c in self.deck):
+            found.append("the deck holds something that is not a Card")
+        elif -1 in self.indices:
+            thrice = next(c for c, i in zip(self.deck, self.indices) if i < 0)
+            found.append(f"the deck holds {thrice} more than twice (at most two decks together)")
         plan = self.deal
         if sum(plan.rounds()) != plan.hand_size:
             found.append(f"packets {plan.packets} do not add up to {plan.hand_size}")

@@ -16,7 +16,7 @@ import attrs
 
 from spadeskit.core import _fast
 from spadeskit.core.actions import Action, Discard, Exchange, Play, label
-from spadeskit.core.cards import ALL_CARDS, Card
+from spadeskit.core.cards import CARD_OF, Card
 from spadeskit.core.errors import GameOver, IllegalAction, NotYourTurn, WrongPhase
 from spadeskit.core.events import Event
 from spadeskit.core.phase import Phase
@@ -65,7 +65,7 @@ def shown_tricks(tricks: tuple[Trick, ...]) -> tuple[ShownTrick, ...]:
                 t,
                 _make_shown(
                     leader=t.leader,
-                    plays=tuple([(s, ALL_CARDS[c]) for s, c in t.plays]),
+                    plays=tuple([(s, CARD_OF[c]) for s, c in t.plays]),
                     winner=t.winner,
                 ),
             )

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from spadeskit.core import codegen
 from spadeskit.core.actions import PLAYS, Action
-from spadeskit.core.cards import cards_of
+from spadeskit.core.cards import COPY, cards_of
 from spadeskit.core.errors import (
     Deadlock,
     IllegalAction,
@@ -97,12 +97,16 @@ class Shared:
         # Each seat's (seat, card) pair and log entry per card, built once and shared by
         # every trick and log.  Typed Any: compiled code would rebuild a fixed-length
         # tuple each time it stored one, and every state would hold its own copies.
+        # A card's second copy (a deck that holds it twice) logs the card's own Play.
+        size = rules.table.size
         self.pairs: tuple[tuple[Any, ...], ...] = tuple(
-            tuple((s, i) for i in range(54)) for s in range(n)
+            tuple((s, i) for i in range(size)) for s in range(n)
         )
         self.entries: tuple[tuple[Any, ...], ...] = tuple(
-            tuple((s, PLAYS[i]) for i in range(54)) for s in range(n)
+            tuple((s, PLAYS[i % COPY]) for i in range(size)) for s in range(n)
         )
+        self.copies: bool = rules.table.copies
+        """Whether the deck holds a card twice: a play then names a card, not a copy."""
         offers = self.calls.offers
         self.player_offers: dict[Phase, Compiled | None] = {
             phase: offers[(phase, False)] for phase, referee in offers if not referee

@@ -7,7 +7,7 @@ import itertools
 import math
 
 from spadeskit.core.actions import PLAYS, Action, Discard, Exchange
-from spadeskit.core.cards import ALL_CARDS, iter_mask
+from spadeskit.core.cards import ALL_CARDS, fold_copies, iter_mask
 
 __all__ = ["combos_of", "combos_cached", "nth_combo"]
 
@@ -38,8 +38,9 @@ def _pair_table(kind: type[Discard] | type[Exchange]) -> tuple[tuple[Action, ...
 
 def combos_of(kind: type[Discard] | type[Exchange], held: int, count: int) -> tuple[Action, ...]:
     """Return every ``kind`` action giving ``count`` cards of the mask ``held``, in
-    ``itertools.combinations`` order.  Each value is built once and shared."""
-    cards = tuple(iter_mask(held))
+    ``itertools.combinations`` order.  Each value is built once and shared.  An action
+    names each card once: a card held twice (two decks) is one card to choose."""
+    cards = tuple(iter_mask(fold_copies(held)))
     if count == 1:
         row = _single_table(kind)
         return tuple([row[i] for i in cards])
@@ -55,7 +56,7 @@ def nth_combo(kind: type[Discard] | type[Exchange], held: int, count: int, index
     Combinations come in ``itertools.combinations`` (lexicographic) order; this walks
     that order by counting, as in the itertools recipe ``nth_combination``.
     """
-    pool = tuple(iter_mask(held))
+    pool = tuple(iter_mask(fold_copies(held)))
     n = len(pool)
     chosen = []
     start = 0

@@ -11,7 +11,7 @@ from array import array
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from spadeskit.core.cards import CardLike, misplaced, parse_cards
+from spadeskit.core.cards import CardLike, misplaced, parse_cards, place_copies
 from spadeskit.core.errors import (
     DealError,
     shown,
@@ -46,6 +46,8 @@ class Dealer:
         self.shared = shared
         self.auction = auction
         self.deck = tuple(c.index for c in shared.table.deck)
+        """The deck's cards by index; a card held twice is listed twice, its copies
+        placed after each shuffle (:func:`~spadeskit.core.cards.place_copies`)."""
         self.deal_map = self._deal_map()
         self.kitty_to: int | None = shared.table.deal.kitty_to
 
@@ -112,12 +114,13 @@ class Dealer:
                 f"a deal for {name!r} is {n} hands, one per seat (optionally "
                 f"followed by the blind and the pile, as a record holds it), not {shown(deal, 40)}"
             )
-        hands = [tuple(c.index for c in parse_cards(h)) for h in deal]
-        extra = [
-            tuple(c.index for c in parse_cards(blind)),
-            tuple(c.index for c in parse_cards(pile)),
-        ]
-        deck = {c.index for c in self.shared.table.deck}
+        # A card listed twice is its two copies (or, where the deck holds it once, one
+        # too many: misplaced() says so).
+        placed = place_copies(
+            [tuple(c.index for c in parse_cards(h)) for h in (*deal, blind, pile)]
+        )
+        hands, extra = placed[:n], placed[n:]
+        deck = set(self.shared.table.indices)
         if plan.blind and not extra[0] and not plan.pile:
             dealt = {c for h in hands for c in h}
             extra[0] = tuple(sorted(deck - dealt))
@@ -157,6 +160,8 @@ class Dealer:
         keys = array("Q", rng.getrandbits(64 * size).to_bytes(8 * size, "little"))
         order = [deck[i] for i in sorted(range(size), key=keys.__getitem__)]
         n = self.shared.n
+        if self.shared.copies:
+            return self._placed(order, dealer)
         masks = [0] * n
         deal_map = self.deal_map
         for step in range(n):
@@ -168,6 +173,26 @@ class Dealer:
         for pos in deal_map[n]:
             blind |= 1 << order[pos]
         return tuple(masks), blind, tuple(order[pos] for pos in deal_map[n + 1])
+
+    def _placed(
+        self, order: list[int], dealer: int
+    ) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+        """Return :meth:`_shuffle`'s deal of a deck that holds a card twice: the shuffled
+        cards (``order``) dealt, then each copy placed as an explicit deal of the same
+        cards would place it, seat by seat from seat 0, then the blind and the pile."""
+        n = self.shared.n
+        groups: list[list[int]] = [[] for _ in range(n + 2)]
+        for step in range(n + 2):
+            owner = (dealer + 1 + step) % n if step < n else step
+            groups[owner] = [order[pos] for pos in self.deal_map[step]]
+        placed = place_copies(groups)
+        masks = []
+        for cards in placed[: n + 1]:
+            mask = 0
+            for c in cards:
+                mask |= 1 << c
+            masks.append(mask)
+        return tuple(masks[:n]), masks[n], placed[n + 1]
 
     @staticmethod
     def _hand_rng(game: GameState) -> random.Random:

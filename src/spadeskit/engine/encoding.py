@@ -31,7 +31,9 @@ Which calls a rule set offers is read from the rules by playing probe hands at r
 on the score), together with the bids a score sheet accepts (``spadeskit_paper_bids``);
 the bids between the lowest and the highest met are all numbered.  An action the probes
 never met has no id: the front ends refuse such a rule set's state with a
-:class:`~spadeskit.core.errors.SpadesError` naming the action, never silently.
+:class:`~spadeskit.core.errors.SpadesError` naming the action, never silently.  A deck
+that holds a card twice (six-handed Spades, two decks) has no encoding: a card is one
+slot here, and :class:`Encoding` refuses it.
 
 **Observations** are flat lists of floats, what one seat may know, in these slots
 (``n`` seats, ``s`` sides, ``b`` the calls that are bids, :attr:`Encoding.slots` gives
@@ -213,6 +215,11 @@ class Encoding:
 
     def __init__(self, rules: Rules) -> None:
         table = rules.table
+        if table.copies:
+            raise SpadesError(
+                f"the deck of {rules.name!r} holds a card twice (two decks), and the "
+                "encoding gives each card one slot; play it through spadeskit's own API"
+            )
         probed = _probe(rules)
         self.rules_name = rules.name
         self.cards = max(card.index for card in table.deck) + 1

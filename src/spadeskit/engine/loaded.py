@@ -21,7 +21,7 @@ import pluggy
 
 from spadeskit.core import codegen
 from spadeskit.core.actions import ACTION_TYPES, Action, action_from_json, action_type_problem
-from spadeskit.core.cards import Card, CardLike, Suit, card_at, parse_card
+from spadeskit.core.cards import COPY, Card, CardLike, Suit, card_at, parse_card
 from spadeskit.core.errors import PluginError, RecordError, SpadesError, shown
 from spadeskit.core.seating import CardRank, FrozenMap, TableSpec
 from spadeskit.core.state import GameState
@@ -65,22 +65,26 @@ def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
 
 def compile_ranking(table: TableSpec, card_rank: Compiled | None, name: str) -> Ranking:
     """Return the ranking the card-rank hook gives every card of ``table``'s deck."""
-    suit_of = [-1] * 54
-    strength = [0] * 54
+    suit_of = [-1] * table.size
+    strength = [0] * table.size
     masks = [0, 0, 0, 0]
     deck = 0
-    for card in table.deck:
-        rank = card_rank(card) if card_rank is not None else None
-        if (
-            not isinstance(rank, CardRank)
-            or not isinstance(rank.suit, Suit)
-            or type(rank.strength) is not int
-        ):
-            raise PluginError(f"no plugin of {name!r} ranks the card {card} (got {rank!r})")
-        suit_of[card.index] = int(rank.suit)
-        strength[card.index] = rank.strength
-        masks[rank.suit] |= card.bit
-        deck |= card.bit
+    ranks: dict[Card, CardRank] = {}  # a card held twice is ranked once: it is one card
+    for card, index in zip(table.deck, table.indices):
+        rank = ranks.get(card)
+        if rank is None:
+            rank = card_rank(card) if card_rank is not None else None
+            if (
+                not isinstance(rank, CardRank)
+                or not isinstance(rank.suit, Suit)
+                or type(rank.strength) is not int
+            ):
+                raise PluginError(f"no plugin of {name!r} ranks the card {card} (got {rank!r})")
+            ranks[card] = rank
+        suit_of[index] = int(rank.suit)
+        strength[index] = rank.strength
+        masks[rank.suit] |= 1 << index
+        deck |= 1 << index
     return Ranking(tuple(suit_of), tuple(strength), tuple(masks), deck)
 
 
@@ -91,8 +95,8 @@ def compile_card_points(
     where no plugin implements ``spadeskit_card_points``."""
     if card_points is None:
         return None
-    values = [0] * 54
-    for card in table.deck:
+    values = [0] * table.size
+    for card, index in zip(table.deck, table.indices):
         value = card_points(card)
         if value is None:
             continue
@@ -101,7 +105,7 @@ def compile_card_points(
                 f"spadeskit_card_points of {name!r} values {card} at {shown(value, 30)}, "
                 "not a whole number"
             )
-        values[card.index] = value
+        values[index] = value
     return tuple(values)
 
 
@@ -299,8 +303,11 @@ class LoadedRules:
         if table is None:
             rows = []
             for led in Suit:
-                row = [0] * 54
-                for card in self.table.deck:
+                row = [0] * self.table.size
+                for card, index in zip(self.table.deck, self.table.indices):
+                    if index >= COPY:  # a second copy is as strong as its card
+                        row[index] = row[card.index]
+                        continue
                     rank = CardRank(
                         Suit(self.ranking.suit_of[card.index]), self.ranking.strength[card.index]
                     )
@@ -320,6 +327,10 @@ class LoadedRules:
     def trick_winner(self, plays: Sequence[tuple[int, CardLike]], trump: str = "spades") -> int:
         """Return the seat that wins a trick of ``(seat, card)`` plays, led by the first.
 
+        Of two equally strong cards (a card and its copy, in a deck that holds it
+        twice), the one played first wins, unless the rules' ``spadeskit_trick_winner``
+        says otherwise.
+
         >>> import spadeskit
         >>> rules = spadeskit.load_rules("standard")
         >>> rules.trick_winner([(0, "KH"), (1, "AH"), (2, "2S"), (3, "3C")])
@@ -331,12 +342,16 @@ class LoadedRules:
             raise SpadesError(f'trump is a short text ("spades"), not {shown(trump, 40)}')
         cards: list[tuple[int, Card]] = []
         players = self.table.players
+        suit_of = self.ranking.suit_of
         for pair in plays:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 raise SpadesError(
                     f"a play in a trick is a (seat, card) pair, not {shown(pair, 40)}"
                 )
-            seat, card = pair[0], parse_card(pair[1])
+            seat, card = pair[0], pair[1]
+            # A state's trick holds card indices, a second copy's too (index + COPY).
+            card = card_at(card) if type(card) is int and 0 <= card < len(suit_of) else card
+            card = parse_card(card)
             if type(seat) is not int or not 0 <= seat < players:
                 raise SpadesError(
                     f"{shown(seat, 20)} is not a seat of {self.name!r}: seats are 0 to "
@@ -344,9 +359,12 @@ class LoadedRules:
                 )
             if self.ranking.suit_of[card.index] < 0:
                 raise SpadesError(f"{card} is not in the deck of {self.name!r}")
-            if any(seat == s or card == c for s, c in cards):
+            second = card.index + COPY
+            copies = 2 if second < len(suit_of) and suit_of[second] >= 0 else 1
+            if any(seat == s for s, _ in cards) or sum(card == c for _, c in cards) >= copies:
                 raise SpadesError(
                     f"seat {seat} or {card} plays twice in one trick: each seat plays one card"
+                    + (", each card at most twice (two decks)" if copies == 2 else "")
                 )
             cards.append((seat, card))
         if not cards:

@@ -154,9 +154,10 @@ def _store(
 def build_loop(shared: Shared) -> CardLoop | None:
     """Return the playout loop of ``shared``'s rule set, or ``None`` where its rules play
     card by card instead: where a filter is advisory, or an enforced filter is plain
-    Python rather than a building block."""
+    Python rather than a building block, or the deck holds a card twice (a play names a
+    card, and the loop picks card indices)."""
     filters = [f for f in shared.rules.filters if f.enforced]
-    if shared.advisory or any(f.block is None for f in filters):
+    if shared.advisory or shared.copies or any(f.block is None for f in filters):
         return None
     namespace: dict[str, Any] = {}
     body = []

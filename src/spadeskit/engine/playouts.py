@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from spadeskit.core.actions import Action, Discard, Exchange
+from spadeskit.core.cards import COPY, fold_copies
 from spadeskit.core.errors import (
     SpadesError,
     shown,
@@ -55,6 +56,18 @@ PlayOutcome = tuple[Any, ...]
 """``(HandScore, MatchEnd | None)``, typed as a tuple of any length: the native core
 returns such a tuple as the object it holds, where a fixed-length tuple type would be
 rebuilt on the way out, and search keys its memo on the object's identity."""
+
+
+def nth_play(legal: int, randbelow: Callable[[int], int], copies: bool) -> int:
+    """Return the card index of the ``randbelow(k)``-th of the ``k`` plays of the legal
+    mask ``legal``, in index order: ``rng.choice(legal_actions())``'s card.  With
+    ``copies`` (a deck that holds a card twice), a card held twice is one play, and the
+    copy played is the one ``apply`` takes (the card's own index if legal)."""
+    mask = fold_copies(legal) if copies else legal
+    for _ in range(randbelow(mask.bit_count())):
+        mask &= mask - 1
+    index = (mask & -mask).bit_length() - 1
+    return index if (legal >> index) & 1 else index + COPY
 
 
 def _check_policy(policy: object) -> None:
@@ -205,7 +218,7 @@ class Playouts:
         assert seat is not None
         step = game.steps[self.steps.step_of(game, seat)]
         kind = Discard if step.kind == "discard" else Exchange
-        held = game.hands[seat]
+        held = fold_copies(game.hands[seat])
         action = nth_combo(
             kind, held, step.count, randbelow(math.comb(held.bit_count(), step.count))
         )
@@ -324,15 +337,14 @@ class Playouts:
         Python filter, table enforcement).  Each card is the ``randbelow(k)``-th legal
         play in index order, what ``rng.choice(legal_actions())`` picks with the same
         generator, so the result equals stepping with ``apply``; every hook and filter
-        sees the frozen states ``apply`` builds."""
+        sees the frozen states ``apply`` builds (a deck holding a card twice too)."""
         match = game.match
+        copies = self.shared.copies
         while True:
             seat = game.to_act
             assert seat is not None
-            mask = self.tricks.legal_mask(game)
-            for _ in range(randbelow(mask.bit_count())):
-                mask &= mask - 1
-            game = self.tricks._play(game, seat, (mask & -mask).bit_length() - 1)
+            legal = self.tricks.legal_mask(game)
+            game = self.tricks._play(game, seat, nth_play(legal, randbelow, copies))
             if game.phase is not _PLAY or game.match is not match:
                 return game
 

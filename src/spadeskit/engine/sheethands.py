@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from spadeskit.core.actions import Action, Bid, BlindNil, Nil, Pass, PickUp, SeeCards
-from spadeskit.core.cards import CardLike, card_at, misplaced, parse_cards, points_won
+from spadeskit.core.cards import (
+    CardLike,
+    card_at,
+    misplaced,
+    parse_cards,
+    place_copies,
+    points_won,
+)
 from spadeskit.core.errors import IllegalAction, SpadesError, shown
 from spadeskit.core.results import BookTransfer, HandSummary
 from spadeskit.core.seating import FrozenMap
@@ -206,8 +213,9 @@ def checked_won(
     n = engine.rules.table.players
     if not _one_per_seat(won, n):
         raise SpadesError(f"give the cards each of the {n} seats won")
-    deck = {c.index for c in engine.rules.table.deck}
-    found = tuple(tuple(c.index for c in parse_cards(cards)) for cards in won)
+    deck = set(engine.rules.table.indices)
+    # A card won twice is its two copies (a deck that holds it twice).
+    found = tuple(place_copies([tuple(c.index for c in parse_cards(cards)) for cards in won]))
     problem = misplaced(
         [(engine.shared.seat_name(s), cards) for s, cards in enumerate(found)], deck, "won", "by"
     )

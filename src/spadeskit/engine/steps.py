@@ -10,6 +10,7 @@ from typing import Any, Final
 import attrs
 
 from spadeskit.core.actions import Action, Discard, Exchange
+from spadeskit.core.cards import held_copy
 from spadeskit.core.errors import (
     IllegalAction,
     PluginError,
@@ -98,14 +99,15 @@ class Steps:
         cards = action.cards
         mask = 0
         for card in cards:
-            if not (game.hands[seat] >> card.index) & 1:
+            index = held_copy(game.hands[seat], card)  # a card held twice: its first copy
+            if index < 0:
                 raise IllegalAction(
                     f"{action} by {who} refused: {card} is not in their hand",
                     code="not-in-hand",
                     seat=seat,
                     action=action,
                 )
-            mask |= card.bit
+            mask |= 1 << index
         if len(cards) != step.count:
             raise IllegalAction(
                 f"{action} by {who} refused: give exactly {step.count} cards",
@@ -159,7 +161,8 @@ class Steps:
             assert isinstance(chosen, (Discard, Exchange))
             mask = 0
             for card in chosen.cards:
-                mask |= card.bit
+                index = held_copy(hands[step.seat], card)  # a card held twice: one copy
+                mask |= 1 << index if index >= 0 else card.bit
             if hands[step.seat] & mask != mask:
                 raise PluginError(
                     f"the cards {self.shared.seat_name(step.seat)} chose for a simultaneous "

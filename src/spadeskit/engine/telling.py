@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from spadeskit.core.actions import Action, Discard, Exchange, Play
-from spadeskit.core.cards import ALL_CARDS
+from spadeskit.core.cards import CARD_OF
 from spadeskit.core.events import (
     BIDS,
     BidMade,
@@ -90,7 +90,7 @@ def _advance(
             draw = table.deal.draw
             pile = game._dealt[2] if draw else ()
             for step in range(n):
-                got = tuple(ALL_CARDS[c] for c in pile[drawn : drawn + draw])
+                got = tuple(CARD_OF[c] for c in pile[drawn : drawn + draw])
                 if not got:
                     break
                 drawn += len(got)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from spadeskit.core.actions import PLAY_SETS, Action, Play
+from spadeskit.core.cards import COPY, held_copy
 from spadeskit.core.errors import (
     GameOver,
     IllegalAction,
@@ -109,7 +110,10 @@ class Turns:
                 if mask is None:
                     mask = self.tricks.legal_mask(game)
                 if not (mask >> index) & 1:
-                    raise self._refuse_play(game, actor, action)
+                    # The card's second copy, where the deck holds it twice (two decks).
+                    index += COPY
+                    if not (mask >> index) & 1:
+                        raise self._refuse_play(game, actor, action)
                 return self.tricks._play(game, actor, index)
         return self._apply_slow(game, action, seat)
 
@@ -209,12 +213,14 @@ class Turns:
                     refused[low.bit_length() - 1] = (f.name, f.reason or f.name)
                     gone ^= low
                 mask = kept
+        if self.shared.copies:  # a second copy (two decks) is refused as its card
+            refused = {i % COPY: why for i, why in sorted(refused.items(), reverse=True)}
         return refused
 
     def _refuse_play(self, game: GameState, seat: int, action: Play) -> SpadesError:
         card = action.card
         who = self.shared.seat_name(seat)
-        if not (game.hands[seat] >> card.index) & 1:
+        if held_copy(game.hands[seat], card) < 0:
             return IllegalAction(
                 f"{who} cannot play {card}: it is not in their hand",
                 code="not-in-hand",

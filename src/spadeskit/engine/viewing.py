@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from spadeskit.core import _fast
-from spadeskit.core.cards import ALL_CARDS, Card, cards_of
+from spadeskit.core.cards import CARD_OF, Card, cards_of
 from spadeskit.core.errors import PluginError, shown
 from spadeskit.core.events import sealed
 from spadeskit.core.state import GameState, Phase
@@ -69,7 +69,7 @@ def make_view(
         bids=game.bids,
         trump=contract.trump if contract else None,
         leader=game.leader,
-        trick=tuple([(s, ALL_CARDS[c]) for s, c in game.trick]),
+        trick=tuple([(s, CARD_OF[c]) for s, c in game.trick]),
         tricks=shown_tricks(game.tricks),
         books=game.books,
         blind_size=game.blind.bit_count(),

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from spadeskit.core.cards import Suit, card_at, parse_cards
+from spadeskit.core.cards import COPY, Suit, card_at, parse_cards
 from spadeskit.core.errors import SpadesError
 from spadeskit.engine.rules import Rules
 
@@ -38,6 +38,7 @@ ORACLES: tuple[str, ...] = (
 DEFAULTS: Mapping[str, Any] = {
     "trumps": "",
     "winner": "strength",
+    "identical": "first",
     "follow": "suit",
     "lead": "broken",
     "first_trick": "any",
@@ -61,6 +62,7 @@ DEFAULTS: Mapping[str, Any] = {
 _FEEDS: Mapping[str, tuple[str, ...]] = {
     "trumps": ("tricks", "legal"),
     "winner": ("tricks",),
+    "identical": ("tricks",),
     "follow": ("legal",),
     "lead": ("legal",),
     "first_trick": ("legal",),
@@ -130,16 +132,17 @@ class Reading:
         )
 
     def suit(self, card: int) -> Suit | None:
-        """Return a card's effective suit: printed, or spades for a declared top trump."""
-        if card in self.top_trumps:
+        """Return a card's effective suit: printed, or spades for a declared top trump (a
+        card's second copy, in a deck that holds it twice, as the card)."""
+        if card % COPY in self.top_trumps:
             return Suit.SPADES
         return card_at(card).suit
 
     def strength(self, card: int) -> int:
         """Return a card's order within its effective suit: printed rank (ace 14), and the
         declared top trumps above the ace, highest first."""
-        if card in self.top_trumps:
-            return 15 + len(self.top_trumps) - self.top_trumps.index(card)
+        if card % COPY in self.top_trumps:
+            return 15 + len(self.top_trumps) - self.top_trumps.index(card % COPY)
         return card_at(card).rank
 
 
@@ -161,6 +164,9 @@ def reading(rules: Rules) -> Reading:
     ``winner``
         ``"strength"`` (the strongest card takes the trick) or ``"own"``, for a rule
         that names trick winners by seat (``spadeskit_trick_winner``).
+    ``identical``
+        where the deck holds a card twice and both copies of the best card fall in one
+        trick: ``"first"`` (the first played wins) or ``"second"``.
     ``follow``
         ``"suit"`` (follow the led suit if able), ``"head"`` (also beat every card of the
         led suit if able, unless trumped, and trump and over-trump when void),

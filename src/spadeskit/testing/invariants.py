@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from spadeskit.core.actions import Accept, Action, Bid, Discard, Exchange, Nil, Pass, PickUp, Play
-from spadeskit.core.cards import card_at, iter_mask, mask_of
+from spadeskit.core.cards import card_at, cards_of, fold_copies, iter_mask, mask_of
 from spadeskit.core.errors import Deadlock, SpadesError
 from spadeskit.core.phase import REFEREE
 from spadeskit.core.state import GameState, evolve
@@ -260,7 +260,7 @@ def check_views(game: GameState) -> dict[int | None, dict[str, Any]]:
     for viewer in list(range(n)) + [None]:
         view = game.view(viewer)
         own = hand.hands[viewer] if viewer is not None else 0
-        if mask_of(view.cards) & ~own:
+        if mask_of(view.cards) & ~mask_of(cards_of(own)):  # as counts of each card
             raise fail(
                 game, "views", f"the view of seat {viewer} shows cards the seat does not hold"
             )
@@ -270,9 +270,9 @@ def check_views(game: GameState) -> dict[int | None, dict[str, Any]]:
         for seat in range(n):
             if seat != viewer:
                 secret |= hand.hands[seat]
-        secret &= ~own & ~_passed_with(game, viewer)
-        for index in range(54):
-            if secret >> index & 1 and json.dumps(card_at(index).code) in text:
+        known = own | _passed_with(game, viewer) | hand.played  # no copy of a secret
+        for index in iter_mask(fold_copies(secret) & ~fold_copies(known)):
+            if json.dumps(card_at(index).code) in text:
                 raise fail(game, "views", f"the view of seat {viewer} leaks {card_at(index).code}")
     return shown
 

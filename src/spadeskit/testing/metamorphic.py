@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from spadeskit.core.actions import Action, Discard, Exchange, Play
-from spadeskit.core.cards import STANDARD_DECK, Suit, card_at, iter_mask
+from spadeskit.core.cards import COPY, STANDARD_DECK, Suit, card_at, iter_mask
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.state import GameState
 from spadeskit.engine.rules import Rules
@@ -205,12 +205,13 @@ def check_relabelling(rules: Rules, seed: int) -> None:
     for mapping in suit_relabellings(rules):
 
         def deal(m: dict[int, int]) -> GameState:
+            # Cards are mapped, not copies (a deck may hold a card twice: index + COPY).
             return rules.new_game(
                 seed=seed,
-                deal=[[card_at(m[c]) for c in iter_mask(h)] for h in hands],
+                deal=[[card_at(m[c % COPY]) for c in iter_mask(h)] for h in hands],
                 dealer=hand.dealer,
-                blind=[card_at(m[c]) for c in iter_mask(blind)],
-                pile=[card_at(m[c]) for c in hand.pile],
+                blind=[card_at(m[c % COPY]) for c in iter_mask(blind)],
+                pile=[card_at(m[c % COPY]) for c in hand.pile],
             )
 
         rng = random.Random(seed)

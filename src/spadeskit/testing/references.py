@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from spadeskit.core.actions import Action, Bid, BlindNil, Nil, Pass, PickUp
-from spadeskit.core.cards import Suit, iter_mask
+from spadeskit.core.cards import Suit, fold_copies, iter_mask
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.state import GameState
 from spadeskit.engine.rules import Rules, rules_of
@@ -45,7 +45,9 @@ def reference_plays(read: Reading, game: GameState) -> dict[int, str | None]:
     hand = game.hand
     seat = hand.to_act
     assert seat is not None
-    held = list(iter_mask(hand.hands[seat]))
+    # A card held twice (a deck that holds it twice) is one card to play.
+    cards = fold_copies(hand.hands[seat])
+    held = list(iter_mask(cards))
     barred: dict[int, str | None] = dict.fromkeys(held)
     follow = read.values["follow"]
     if follow == "any":
@@ -72,7 +74,7 @@ def reference_plays(read: Reading, game: GameState) -> dict[int, str | None]:
                     "head the trick: beat every card of the led suit",
                 )
             if not same:
-                spades = _spades(read, hand.hands[seat])
+                spades = _spades(read, cards)
                 bar(
                     [c for c in held if c not in spades],
                     "trump when void: play a spade if able",
@@ -84,13 +86,13 @@ def reference_plays(read: Reading, game: GameState) -> dict[int, str | None]:
                         "over-trump: beat every spade in the trick",
                     )
         if read.values["first_trick"] == "no-spades" and not hand.tricks:
-            bar(_spades(read, hand.hands[seat]), "no spade on the first trick")
+            bar(_spades(read, cards), "no spade on the first trick")
     else:
         broken = any(read.suit(c) is Suit.SPADES for c in iter_mask(hand.played))
         if read.values["lead"] == "broken" and not broken:
-            bar(_spades(read, hand.hands[seat]), "spades are led only once broken")
+            bar(_spades(read, cards), "spades are led only once broken")
         if read.values["first_trick"] == "no-spades" and not hand.tricks:
-            bar(_spades(read, hand.hands[seat]), "no spade on the first trick")
+            bar(_spades(read, cards), "no spade on the first trick")
     return barred
 
 
@@ -99,7 +101,9 @@ _LADDER = (Suit.SPADES, Suit.CLUBS, Suit.HEARTS, Suit.DIAMONDS)
 
 def reference_winner(read: Reading, plays: Sequence[tuple[int, int]], trump: str) -> int:
     """Return the seat that wins ``plays`` under the trump mode ``trump``: ``"spades"``,
-    ``"ladder"`` (spades > clubs > hearts > diamonds) or ``"none"``."""
+    ``"ladder"`` (spades > clubs > hearts > diamonds) or ``"none"``.  Of two copies of
+    the best card (a deck that holds it twice), the first played wins, or the second
+    where the rules declare ``identical="second"``."""
     led = read.suit(plays[0][1])
     suit: Suit | None
     if trump == "ladder":
@@ -110,7 +114,9 @@ def reference_winner(read: Reading, plays: Sequence[tuple[int, int]], trump: str
         suit = led
     else:
         raise SpadesError(f"the kit has no reference for the trump mode {trump!r}")
-    return max((read.strength(c), seat) for seat, c in plays if read.suit(c) is suit)[1]
+    best = max(read.strength(c) for _, c in plays if read.suit(c) is suit)
+    equal = [seat for seat, c in plays if read.suit(c) is suit and read.strength(c) == best]
+    return equal[-1] if read.values["identical"] == "second" else equal[0]
 
 
 def reference_trump(read: Reading, game: GameState) -> str:
