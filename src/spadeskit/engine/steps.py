@@ -99,15 +99,15 @@ class Steps:
         cards = action.cards
         mask = 0
         for card in cards:
-            index = held_copy(game.hands[seat], card)  # a card held twice: its first copy
-            if index < 0:
+            copy = held_copy(game.hands[seat], card)  # a card held twice: its first copy
+            if copy < 0:
                 raise IllegalAction(
                     f"{action} by {who} refused: {card} is not in their hand",
                     code="not-in-hand",
                     seat=seat,
                     action=action,
                 )
-            mask |= 1 << index
+            mask |= 1 << copy
         if len(cards) != step.count:
             raise IllegalAction(
                 f"{action} by {who} refused: give exactly {step.count} cards",
