@@ -4,9 +4,7 @@
 match checking every state, view and decision; :func:`check_views`,
 :func:`check_inference`, :func:`check_moves`, :func:`check_playouts` and
 :func:`check_rotation` check one promise each.  A broken invariant raises
-:class:`InvariantError`.  :mod:`spadeskit.testing` re-exports every public name and
-runs them all through :func:`spadeskit.testing.check_rules`.
-"""
+:class:`InvariantError`.  :mod:`spadeskit.testing` re-exports them; ``check_rules`` runs all."""
 
 from __future__ import annotations
 
