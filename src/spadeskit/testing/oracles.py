@@ -60,7 +60,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from spadeskit.core.actions import Action, Discard, PickUp, Play
-from spadeskit.core.cards import Suit, card_at, iter_mask, mask_of
+from spadeskit.core.cards import Suit, card_at, cards_of, iter_mask, mask_of
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.phase import Phase
 from spadeskit.core.results import HandResult, HandScore, HandSummary
@@ -140,7 +140,8 @@ class Watcher:
         may still bid blind nil (it has not looked)."""
         shown = mask_of(game.view(seat).cards)
         hidden = game.hand.phase is Phase.AUCTION and self.table.may_go_blind(game, seat)
-        expected = 0 if hidden else game.hand.hands[seat]
+        # As counts of each card: a view cannot say which copy of a card held once it is.
+        expected = 0 if hidden else mask_of(cards_of(game.hand.hands[seat]))
         if shown != expected:
             rule = "none while it may still bid blind nil" if hidden else "all of them"
             raise self.fail(
