@@ -124,7 +124,26 @@ def test_spectators_at_the_same_cursor_share_one_update_text() -> None:
     texts = updates(watchers)
     assert len({id(text) for _, text in texts}) == 1
     assert json.loads(texts[0][1])["events"][0]["text"] == "E bids 3"
-    assert updates(watchers) and all(w.cursor == watchers[0].cursor for w in watchers)
+    assert all(w.cursor == watchers[0].cursor for w in watchers)
+    assert updates(watchers) == []  # nothing new since
+
+
+def test_a_client_is_not_sent_an_update_that_brings_nothing_new() -> None:
+    """A spectator that starts watching after a change was made, but before the
+    server's broadcast of it, was told of it in its first update: the broadcast sends
+    it nothing (once, each update's cursor is past the last one's)."""
+    tab = table()
+    early = spadeskit.Connection(tab)
+    early.receive({"watch": True})
+    tab.act(tab.to_act, "3")  # type: ignore[arg-type]
+    late = spadeskit.Connection(tab)
+    first = late.receive({"watch": True})[0][1]
+    sent = dict(updates([early, late]))
+    assert list(sent) == [early]
+    assert json.loads(sent[early])["cursor"] == first["cursor"] == late.cursor
+    tab.act(tab.to_act, "4")  # type: ignore[arg-type]
+    later = {c: json.loads(text)["cursor"] for c, text in updates([early, late])}
+    assert later[early] == later[late] > first["cursor"]
 
 
 def test_a_bots_only_table_moves_at_the_servers_pace() -> None:

@@ -103,6 +103,8 @@ class Connection:
         self.attached = False
         self.cursor = 0
         self._since: int | None = None
+        self.sent_view: str | None = None
+        """The view's JSON text in the last update built for this client."""
         self.replaced = False
         """Whether a newer connection took this one's seat: send its last
         :meth:`update` (which says so) and close it."""
@@ -198,11 +200,13 @@ class Connection:
         text = self.update_text()
         return {} if text is None else dict(json.loads(text))
 
-    def update_text(self) -> str | None:
+    def update_text(self, *, if_new: bool = False) -> str | None:
         """Return :meth:`update` as JSON text, what a server sends (``None`` where
         :meth:`update` is ``{}``): the view's text is the table's, built once per change
         for the seat (or for every spectator; see
-        :meth:`~spadeskit.apps.service.Table.view_text`)."""
+        :meth:`~spadeskit.apps.service.Table.view_text`).  With ``if_new``, also
+        ``None`` when the update would bring nothing new (no event, the same view), as
+        for a client that joined or started watching after the change it is told of."""
         if self.replaced:
             gone = SeatError(
                 "this seat was taken by a newer connection with its token", code="replaced"
@@ -217,8 +221,11 @@ class Connection:
             else:
                 events = self.table.news(self.seat, since=self._since)
                 self.cursor = self.table.cursor(self.seat)
-            self._since = None
+            resumed, self._since = self._since is not None, None
             view = self.table.view_text(self.seat)
+        if if_new and not events and not resumed and view == self.sent_view:
+            return None
+        self.sent_view = view
         return f'{{"events": {json.dumps(events)}, "view": {view}, "cursor": {self.cursor}}}'
 
     def close(self) -> None:

@@ -83,11 +83,12 @@ def frame(text: str) -> bytes:
 
 
 def updates(connections: Iterable[Connection]) -> list[tuple[Connection, str]]:
-    """Return each connection's :meth:`~spadeskit.Connection.update` as JSON text (those
-    with one; :meth:`~spadeskit.Connection.update_text`), building it once per audience:
-    spectators at the same cursor share one text, so a change costs one spectator
-    update however many watch."""
-    shared: dict[int, tuple[str, int]] = {}
+    """Return each connection's :meth:`~spadeskit.Connection.update` as JSON text, for
+    those with something new (:meth:`~spadeskit.Connection.update_text` ``if_new``),
+    building it once per audience: spectators at the same cursor, who were sent the
+    same view, share one text, so a change costs one spectator update however many
+    watch."""
+    shared: dict[tuple[int, str | None], tuple[str | None, int, str | None]] = {}
     texts = []
     for connection in connections:
         if (
@@ -96,13 +97,15 @@ def updates(connections: Iterable[Connection]) -> list[tuple[Connection, str]]:
             and not connection.resuming
             and not connection.replaced
         ):
-            cursor = connection.cursor
-            if cursor not in shared:
-                shared[cursor] = (connection.update_text() or "", connection.cursor)
-            text, connection.cursor = shared[cursor]
-            texts.append((connection, text))
+            key = (connection.cursor, connection.sent_view)
+            if key not in shared:
+                text = connection.update_text(if_new=True)
+                shared[key] = (text, connection.cursor, connection.sent_view)
+            text, connection.cursor, connection.sent_view = shared[key]
+            if text is not None:
+                texts.append((connection, text))
             continue
-        update = connection.update_text()
+        update = connection.update_text(if_new=True)
         if update is not None:
             texts.append((connection, update))
     return texts
