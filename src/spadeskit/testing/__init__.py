@@ -154,7 +154,8 @@ LEVELS: dict[str, dict[str, int]] = {
 """How much :func:`check_rules` plays at each level (``level=``): ``quick`` for an
 editing loop (about a CPU second), ``default`` for CI (under 6 CPU seconds per shipped
 variant on an idle machine), ``thorough`` for a release.  ``hands`` is the longest match
-a policy plays."""
+a policy plays, in hands of one deck: a table of two decks (``six-handed``), whose hands
+are twice as long, plays half as many."""
 
 
 @attrs.frozen
@@ -294,7 +295,8 @@ def check_rules(
     playouts = counts["playouts"] if playouts is None else playouts
     machine_examples = counts["machine_examples"] if machine_examples is None else machine_examples
     policy_matches = counts["policy_matches"] if policy_matches is None else policy_matches
-    max_hands = counts["hands"]
+    decks = -(-len(rules.table.deck) // 54)  # a deck of 52 and its two jokers at most
+    max_hands = max(1, counts["hands"] // decks)
     problems = lint(rules)
     if problems:
         start = rules.new_game(seed=seed)

@@ -114,6 +114,15 @@ class Reading:
     options: Mapping[str, Any]
     top_trumps: tuple[int, ...]
     defaults: Mapping[str, tuple[str, Any]] = attrs.field(factory=dict)
+    _suits: tuple[Suit | None, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        # Each card index's effective suit, both copies (read for every card of a play).
+        suits = tuple(
+            Suit.SPADES if i % COPY in self.top_trumps else card_at(i % COPY).suit
+            for i in range(2 * COPY)
+        )
+        object.__setattr__(self, "_suits", suits)
 
     def with_options(self, options: Mapping[str, Any]) -> Reading:
         """Return this reading with the rule set's option values replaced by ``options``."""
@@ -134,9 +143,7 @@ class Reading:
     def suit(self, card: int) -> Suit | None:
         """Return a card's effective suit: printed, or spades for a declared top trump (a
         card's second copy, in a deck that holds it twice, as the card)."""
-        if card % COPY in self.top_trumps:
-            return Suit.SPADES
-        return card_at(card).suit
+        return self._suits[card]
 
     def strength(self, card: int) -> int:
         """Return a card's order within its effective suit: printed rank (ace 14), and the

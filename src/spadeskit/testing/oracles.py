@@ -44,7 +44,8 @@ here from the published rules of Spades, and compares every played hand with it:
     to and from a blind nil bidder.
 ``shown``
     the seat to act is shown all of its own cards (none while it may still bid blind
-    nil).
+    nil): before each decision outside the play, and each seat's first card of a hand
+    (a view costs as much as a dozen steps, and its cards follow the hand's).
 ``options``
     each option's validator accepts its documented range and refuses what lies outside.
 
@@ -132,7 +133,7 @@ class Watcher:
             self._check_plays(game, f"hand {hand.number + 1}, {_seat(self.rules, seat)}")
         elif hand.phase is Phase.AUCTION:
             self.table.before(game)
-        if self.runs["shown"]:
+        if self.runs["shown"] and (hand.phase is not Phase.PLAY or not hand.tricks):
             self._check_own_cards(game, seat)
 
     def _check_own_cards(self, game: GameState, seat: int) -> None:
