@@ -6,14 +6,14 @@ where a bid belongs, a negative count, an exception raised inside the hook, a st
 a card moved …).  Each case loads THREE plugins beside the variant, two well-behaved ones
 that implement the same hook and the faulty one between them, drives a game to where the
 hook is called (loading, the step API, the playout loop, a simulation, a view, a score
-sheet), and asserts that the fault is a :class:`spadeskit.SpadesError` whose message
+sheet), and asserts that the fault is a :class:`spadeskit.PluginError` whose message
 names the faulty plugin and the hook; that the state it was applied to is unchanged;
 that no raw ``TypeError``/``IndexError``/… escapes; and that nothing is accepted that
 loses, adds or leaks a card.
 
 ``outcome`` sorts a case into ``named`` (what every case must give), ``raw`` (a bare
-exception escaped), ``unnamed`` (a SpadesError that does not name the plugin and the
-hook), ``changed`` (the state it was applied to changed), ``corrupt`` (accepted, and a
+exception escaped), ``unnamed`` (a SpadesError that is no PluginError naming the plugin
+and the hook), ``changed`` (the state it was applied to changed), ``corrupt`` (accepted, and a
 card is lost, doubled or leaked) or ``accepted`` (accepted silently);
 ``python tests/test_plugin_fault_matrix.py`` prints the counts per hook.
 """
@@ -297,8 +297,8 @@ def outcome(fault: Fault) -> tuple[str, str]:
     except SpadesError as exc:
         if "load" not in fault.paths:
             return "unnamed", f"refused at load, unexpectedly: {exc}"
-        text = str(exc)
-        ok = hook_named in text and any(n in text for n in named)
+        text = f"{type(exc).__name__}: {exc}"
+        ok = isinstance(exc, PluginError) and hook_named in text and any(n in text for n in named)
         return ("named" if ok else "unnamed"), text
     except Exception as exc:
         return "raw", f"{type(exc).__name__}: {exc}"
@@ -313,7 +313,11 @@ def outcome(fault: Fault) -> tuple[str, str]:
             return "changed", f"{path}: {exc}"
         except SpadesError as exc:
             text = str(exc)
-            if not (hook_named in text and any(n in text for n in named)):
+            if not (
+                isinstance(exc, PluginError)
+                and hook_named in text
+                and any(n in text for n in named)
+            ):
                 return "unnamed", f"{path}: {type(exc).__name__}: {text}"
             continue
         except Exception as exc:
@@ -468,9 +472,7 @@ fault(
     check_a_list_of_cards=_filter(lambda hand, seat, allowed: [AS]),
     check_raises=_filter(_raise),
     advisory_check_none=_filter(lambda hand, seat, allowed: None, enforced=False),
-    advisory_check_cards_not_held=_filter(
-        lambda hand, seat, allowed: _ALL_CARDS, enforced=False
-    ),
+    advisory_check_cards_not_held=_filter(lambda hand, seat, allowed: _ALL_CARDS, enforced=False),
     advisory_check_raises=_filter(_raise, enforced=False),
 )
 
@@ -661,11 +663,9 @@ def _applies(change: Callable[[GameState], Any]) -> dict[str, Callable[..., Any]
     }
 
 
-def _moves_a_card(game: GameState) -> GameState:
+def _doubles_a_card(game: GameState) -> GameState:
     hands = list(game.hands)
-    low = hands[0] & -hands[0]
-    hands[0] ^= low
-    hands[1] |= low
+    hands[1] |= hands[0] & -hands[0]
     return with_hand(game, evolve_hand(game.hand, hands=tuple(hands)))
 
 
@@ -681,14 +681,12 @@ for _kind, _change in {
     "the-match": lambda game: game.match,
     "nothing": lambda game: None,
     "raises": _raise,
-    "moves-a-card-between-hands": _moves_a_card,
+    "doubles-a-card": _doubles_a_card,
     "drops-a-card": _drops_a_card,
     "to-act-past-the-table": lambda game: evolve_hand(game, to_act=7),
     "another-games-state": lambda game: game.rules.new_game(seed=99),
 }.items():
-    FAULTS.append(
-        Fault("spadeskit_apply_out_of_turn", _kind, _applies(_change), ("claim",))
-    )
+    FAULTS.append(Fault("spadeskit_apply_out_of_turn", _kind, _applies(_change), ("claim",)))
 
 
 def _line(**fields: Any) -> Callable[..., Any]:
@@ -806,15 +804,30 @@ def _no_yield() -> Generator[None, Any, Any]:
     return None
 
 
-for _hook, _kind, _impls, _paths in [
-    ("spadeskit_score_hand", "wrapper-flattens", _wrapper("spadeskit_score_hand", _flattened), PLAY_PATHS),
-    ("spadeskit_score_hand", "wrapper-answers-an-int", _wrapper("spadeskit_score_hand", lambda g: 3), PLAY_PATHS),
-    ("spadeskit_play_filters", "wrapper-flattens", _wrapper("spadeskit_play_filters", _flattened), ("load",)),
-    ("spadeskit_auction_actions", "wrapper-answers-a-string", _wrapper("spadeskit_auction_actions", lambda g: "pass"), PLAY_PATHS),
-    ("spadeskit_view", "wrapper-answers-a-string", _wrapper("spadeskit_view", lambda g: "view"), ("view",)),
-    ("spadeskit_next_dealer", "wrapper-never-yields", {"spadeskit_next_dealer": hookimpl(wrapper=True)(_no_yield)}, ("step",)),
-]:  # fmt: skip
-    FAULTS.append(Fault(_hook, _kind, _impls, _paths))
+SCORE, FILTERS = "spadeskit_score_hand", "spadeskit_play_filters"
+FAULTS += [
+    Fault(SCORE, "wrapper-flattens", _wrapper(SCORE, _flattened), PLAY_PATHS),
+    Fault(SCORE, "wrapper-answers-an-int", _wrapper(SCORE, lambda groups: 3), PLAY_PATHS),
+    Fault(FILTERS, "wrapper-flattens", _wrapper(FILTERS, _flattened), ("load",)),
+    Fault(
+        "spadeskit_auction_actions",
+        "wrapper-answers-a-string",
+        _wrapper("spadeskit_auction_actions", lambda actions: "pass"),
+        PLAY_PATHS,
+    ),
+    Fault(
+        "spadeskit_view",
+        "wrapper-answers-a-string",
+        _wrapper("spadeskit_view", lambda view: "view"),
+        ("view",),
+    ),
+    Fault(
+        "spadeskit_next_dealer",
+        "wrapper-never-yields",
+        {"spadeskit_next_dealer": hookimpl(wrapper=True)(_no_yield)},
+        ("step",),
+    ),
+]
 
 
 def _ids() -> Iterator[str]:
@@ -846,9 +859,7 @@ def main() -> None:  # pragma: no cover - the matrix's counts, for people
     for hook in HOOKS:
         counts = table.get(hook, Counter())
         total.update(counts)
-        print(
-            f"{hook:32} {sum(counts.values()):6} " + " ".join(f"{counts[k]:8}" for k in kinds)
-        )
+        print(f"{hook:32} {sum(counts.values()):6} " + " ".join(f"{counts[k]:8}" for k in kinds))
     print(f"{'all':32} {sum(total.values()):6} " + " ".join(f"{total[k]:8}" for k in kinds))
 
 
