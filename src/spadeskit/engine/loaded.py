@@ -61,10 +61,16 @@ def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
                 "from spadeskit_play_filters)"
             )
         if kept & ~allowed or (enforced and allowed and not kept):
+            extra = kept & ~allowed
+            held = hand.hands[seat]
             why = (
-                f"allows {' '.join(c.code for c in cards_of(kept & ~allowed))}, which it was "
-                "not given (a filter only narrows the cards allowed)"
-                if kept & ~allowed
+                f"allows {' '.join(c.code for c in cards_of(extra))}, which "
+                + (
+                    "the seat does not hold"
+                    if extra & ~held
+                    else "an earlier filter refused (a filter only narrows)"
+                )
+                if extra
                 else "leaves nothing to play from a hand that is not empty"
             )
             raise PluginError(
