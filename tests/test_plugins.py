@@ -111,7 +111,10 @@ def test_a_hook_returning_garbage_is_a_plugin_error() -> None:
         return "a table"
 
     rule.spadeskit_table = spadeskit_table  # type: ignore[attr-defined]
-    with pytest.raises(PluginError, match="no plugin set up the table"):
+    with pytest.raises(
+        PluginError,
+        match=r"spadeskit_table answered 'a table', not a TableSpec \(plugin 'bad-table'",
+    ):
         spadeskit.load_rules("standard", [rule])
 
 

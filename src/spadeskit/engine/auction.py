@@ -73,16 +73,9 @@ class Auction:
             actions = tuple(found)
         if self._checked_auction.get(id(actions)) is not actions:
             for action in actions:
-                if not isinstance(action, Action) or isinstance(action, _CARD_ACTIONS):
-                    # A card action is never a bid, and listing one would show the card
-                    # in the seat's view of its legal actions.
-                    raise self.shared._bad(
-                        "spadeskit_auction_actions",
-                        self.shared.calls.auction_actions,
-                        action,
-                        "not an auction action (a bid, nil, pass …; never a card played, "
-                        "discarded or passed)",
-                    )
+                self._check_bid(
+                    action, "spadeskit_auction_actions", self.shared.calls.auction_actions
+                )
             # Plugins mostly return a few constant tuples (blind-nil alternates two): check
             # each once.  A plugin building a new tuple each time has it checked each time.
             if len(self._checked_auction) >= 16:
@@ -90,6 +83,22 @@ class Auction:
             self._checked_auction[id(actions)] = actions
         object.__setattr__(game, "_legal", actions)
         return actions
+
+    def _check_bid(self, action: object, hook: str, call: Any, index: int | None = None) -> None:
+        """Raise a PluginError unless ``action``, listed by ``hook``, is an auction action
+        of these rules."""
+        if not isinstance(action, Action) or isinstance(action, _CARD_ACTIONS):
+            # A card action is never a bid, and listing one would show the card in the
+            # seat's view of its legal actions.
+            raise self.shared._bad(
+                hook,
+                call,
+                action,
+                "not an auction action (a bid, nil, pass …; never a card played, discarded "
+                "or passed)",
+                index,
+            )
+        self.shared.check_action_type(action, hook, call, index)
 
     def paper_bids(self, game: GameState, seat: int) -> tuple[Action, ...]:
         """Return the bids a score sheet accepts from ``seat`` on ``game``: every bid a
@@ -101,10 +110,7 @@ class Auction:
             return own
         found: list[Action] = []
         for index, action in self.shared._answers("spadeskit_paper_bids", extra, extra(game, seat)):
-            if not isinstance(action, Action):
-                raise self.shared._bad(
-                    "spadeskit_paper_bids", extra, action, "not an action", index
-                )
+            self._check_bid(action, "spadeskit_paper_bids", extra, index)
             if not listed(action, found):
                 found.append(action)
         return tuple(found) + tuple(action for action in own if not listed(action, found))
@@ -114,24 +120,50 @@ class Auction:
         against :meth:`paper_bids`."""
         return self._bid_state(game, seat, action)
 
-    def _check_steps(self, steps: tuple[Step, ...], hook: str, call: Any) -> None:
-        """Raise a PluginError for steps the engine cannot take: a seat or receiver that
-        is not a seat, a step already chosen, or a seat twice in one simultaneous group."""
+    def _check_step(
+        self, step: object, counts: list[int], hook: str, call: Any, index: int | None = None
+    ) -> None:
+        """Raise a PluginError for a step the engine cannot take: not a Step, a seat or
+        receiver that is not a seat, a count that is no whole number or more cards than
+        the seat will hold (``counts``, each seat's cards, updated here), or a step
+        already chosen.  Read untyped: the native core would raise a bare TypeError."""
+        if not isinstance(step, Step):
+            raise self.shared._bad(hook, call, step, "not a Step", index)
+        got: Any = step
+        kind, count, seat, to = got.kind, got.count, got.seat, got.to
+        if type(seat) is not int or not 0 <= seat < self.shared.n:
+            raise self.shared._bad(hook, call, step, "a step of a seat that is not one", index)
+        if kind == "exchange":
+            if type(to) is not int or not 0 <= to < self.shared.n:
+                raise self.shared._bad(
+                    hook, call, step, "an exchange to a receiver that is not a seat", index
+                )
+        elif kind != "discard":
+            raise self.shared._bad(hook, call, step, "neither a discard nor an exchange", index)
+        if type(count) is not int or count < 0:
+            raise self.shared._bad(
+                hook, call, step, "a step whose count is not a whole number, 0 or more", index
+            )
+        if count > counts[seat]:
+            raise self.shared._bad(
+                hook,
+                call,
+                step,
+                f"a step of {count} cards from a seat that will hold {counts[seat]}",
+                index,
+            )
+        if got.chosen is not None:
+            raise self.shared._bad(
+                hook, call, step, "a step already chosen (chosen is the engine's to set)", index
+            )
+        counts[seat] -= count
+        if kind == "exchange":
+            counts[to] += count
+
+    def _check_groups(self, steps: tuple[Step, ...], hook: str, call: Any) -> None:
+        """Raise a PluginError for a seat twice in one group of simultaneous steps."""
         group: list[int] = []
         for step in steps:
-            if not isinstance(step, Step):
-                raise self.shared._bad(hook, call, step, "not a Step")
-            self.shared._plugin_seat(step.seat, f"{hook} (a step's seat)", call)
-            if step.kind == "exchange":
-                self.shared._plugin_seat(step.to, f"{hook} (an exchange's receiver)", call)
-            elif step.kind != "discard":
-                raise self.shared._bad(hook, call, step, "neither a discard nor an exchange")
-            if type(step.count) is not int or step.count < 0:
-                raise self.shared._bad(hook, call, step, "a step of a negative number of cards")
-            if step.chosen is not None:
-                raise self.shared._bad(
-                    hook, call, step, "a step already chosen (chosen is the engine's to set)"
-                )
             if not step.simultaneous:
                 group = []
             elif step.seat in group:
@@ -144,6 +176,39 @@ class Auction:
                 )
             else:
                 group.append(step.seat)
+
+    def _check_contract(self, contract: Any, hands: tuple[int, ...], blind: int) -> None:
+        """Raise a PluginError for a contract (from ``spadeskit_auction_next``) the engine
+        cannot play: a leader or declarer that is no seat, a trump mode that is no short
+        text, a blind given to nobody, or steps it cannot take."""
+        hook, call = "spadeskit_auction_next", self.shared.calls.auction_next
+        self.shared._plugin_seat(contract.leader, f"{hook} (the contract's leader)", call)
+        if contract.declarer is not None:
+            self.shared._plugin_seat(contract.declarer, f"{hook} (the contract's declarer)", call)
+        trump = contract.trump
+        if type(trump) is not str or not trump or len(trump) > 40:
+            raise self.shared._bad(
+                hook, call, contract, 'a contract whose trump is not a short text ("spades")'
+            )
+        if contract.blind_to not in (None, "declarer", "last-trick"):
+            raise self.shared._bad(
+                hook,
+                call,
+                contract,
+                'a contract giving the blind to neither "declarer" nor "last-trick"',
+            )
+        if contract.blind_to == "declarer" and contract.declarer is None:
+            raise self.shared._bad(
+                hook, call, contract, "a contract giving the blind to a declarer it does not name"
+            )
+        steps = contract.steps
+        if type(steps) is not tuple:
+            raise self.shared._bad(hook, call, contract, "a contract whose steps are no tuple")
+        counts = [h.bit_count() for h in hands]
+        if contract.blind_to == "declarer":
+            counts[contract.declarer] += blind.bit_count()
+        for step in steps:
+            self._check_step(step, counts, hook, call)
 
     # ----------------------------------------------------------------------------------
     # A bid, and the auction moving on
@@ -201,19 +266,18 @@ class Auction:
         }
 
     def _begin_play(self, game: GameState, contract: Contract) -> dict[str, Any]:
-        hook, call = "spadeskit_auction_next", self.shared.calls.auction_next
-        self.shared._plugin_seat(contract.leader, f"{hook} (the contract's leader)", call)
         hands, blind = game.hands, game.blind
+        self._check_contract(contract, hands, blind)
         declarer = contract.declarer
-        if declarer is not None:
-            self.shared._plugin_seat(declarer, f"{hook} (the contract's declarer)", call)
-            if contract.blind_to == "declarer":
-                hands = hands[:declarer] + (hands[declarer] | blind,) + hands[declarer + 1 :]
-                blind = 0
+        if declarer is not None and contract.blind_to == "declarer":
+            hands = hands[:declarer] + (hands[declarer] | blind,) + hands[declarer + 1 :]
+            blind = 0
         if self.shared.calls.contract_steps is not None:
-            contract = self._more_steps(game, contract)
+            contract = self._more_steps(game, contract, hands)
         if contract.steps:
-            self._check_steps(contract.steps, hook, call)
+            self._check_groups(
+                contract.steps, "spadeskit_auction_next", self.shared.calls.auction_next
+            )
         changes = {
             "contract": contract,
             "hands": hands,
@@ -232,27 +296,25 @@ class Auction:
         changes["to_act"] = changes["leader"]
         return changes
 
-    def _more_steps(self, game: GameState, contract: Contract) -> Contract:
-        """Return ``contract`` with the steps of ``spadeskit_contract_steps`` appended."""
+    def _more_steps(self, game: GameState, contract: Contract, hands: tuple[int, ...]) -> Contract:
+        """Return ``contract`` with the steps of ``spadeskit_contract_steps`` appended,
+        each checked (``hands``: the cards each seat holds before the steps)."""
         call = self.shared.calls.contract_steps
         assert call is not None
         found = call(game, contract)
+        hook = "spadeskit_contract_steps"
         steps = list(contract.steps)
-        for index, step in self.shared._answers("spadeskit_contract_steps", call, found):
-            if not isinstance(step, Step):
-                raise self.shared._bad("spadeskit_contract_steps", call, step, "not a Step", index)
-            if step.chosen is not None:
-                raise self.shared._bad(
-                    "spadeskit_contract_steps",
-                    call,
-                    step,
-                    "a step already chosen (chosen is the engine's to set)",
-                    index,
-                )
+        counts = [h.bit_count() for h in hands]
+        for step in steps:  # the contract's own, checked: only the counts move on
+            self._check_step(step, counts, "spadeskit_auction_next", self.shared.calls.auction_next)
+        for index, step in self.shared._answers(hook, call, found):
+            self._check_step(step, counts, hook, call, index)
             steps.append(step)
         if len(steps) == len(contract.steps):
             return contract
-        return attrs.evolve(contract, steps=tuple(steps))
+        more = tuple(steps)
+        self._check_groups(more[len(contract.steps) :], hook, call)
+        return attrs.evolve(contract, steps=more)
 
     def _first_leader(self, game: GameState) -> int:
         """Return who leads the first trick of ``game``, whose play is about to begin

@@ -35,7 +35,7 @@ from spadeskit.core.errors import (
     PluginError,
     shown,
 )
-from spadeskit.core.seating import TableSpec
+from spadeskit.core.seating import FrozenMap, TableSpec
 from spadeskit.core.state import (
     GameState,
     Phase,
@@ -53,6 +53,23 @@ def _places(game: GameState) -> tuple[Any, ...]:
     """Return where every card is: each hand, each seat's cards won, the blind, the pile
     and the cards played (what ``spadeskit_after_trick`` may not change)."""
     return (game.hands, game.won, game.blind, game.pile, game.played, game.trick)
+
+
+def _fixed(game: GameState) -> tuple[Any, ...]:
+    """Return what ``spadeskit_after_trick`` may not change besides the cards: the phase,
+    the hand, its auction, contract and tricks, the match and the rules."""
+    return (
+        game.phase,
+        game.number,
+        game.dealer,
+        game.bids,
+        game.auction,
+        game.contract,
+        game.steps,
+        game.tricks,
+        game.match,
+        game.rules,
+    )
 
 
 def listed(action: Action, legal: Sequence[Action]) -> bool:
@@ -115,6 +132,8 @@ class Shared:
             phase: offers[(phase, True)] for phase, referee in offers if referee
         }
         self.play_offer: Compiled | None = self.player_offers[Phase.PLAY]
+        self.deck: int = sum(1 << i for i in set(rules.table.indices))
+        """The mask of every card index of the deck."""
         self.draw: int = rules.table.deal.draw
         self.decide: Decide | None = rules.decide_winner
 
@@ -157,13 +176,20 @@ class Shared:
         """Yield ``(index, item)`` for each item of each plugin's answer to a collected
         hook (the answers last to first with ``backwards``); an answer that is not a
         list of items is a PluginError naming the plugin."""
+        if type(found) is not list:  # a wrapper's answer: pluggy's shape is one list
+            raise self._bad(
+                hook,
+                call,
+                found,
+                "not one list per plugin (a wrapper of a collected hook returns the shape it got)",
+            )
         order = range(len(found) - 1, -1, -1) if backwards else range(len(found))
         for index in order:
             group = found[index]
             if group is None:
                 continue
             try:
-                items = iter(group)  # type: ignore[call-overload]
+                items = iter(group)
             except TypeError:
                 raise self._bad(hook, call, group, "not a list", index) from None
             for item in items:
@@ -192,7 +218,71 @@ class Shared:
                 "a state whose cards are not where the trick left them (a hook may not "
                 "move, add or remove cards)",
             )
+        if _fixed(changed) != _fixed(hand):
+            raise self._bad(
+                "spadeskit_after_trick",
+                call,
+                changed,
+                "a state of another phase, hand, contract or match (a hook may change the "
+                "plugin data, the books and who acts, nothing else)",
+            )
+        problem = self.hand_problem(changed)
+        if problem:
+            raise self._bad("spadeskit_after_trick", call, changed, f"a state whose {problem}")
         return changed
+
+    def hand_problem(self, game: Any) -> str:
+        """Return what makes a state a plugin gave unplayable (its seat to act, leader,
+        books or plugin data of the wrong kind), or ``""``.  Read untyped: the native
+        core would raise a bare TypeError on a field of the wrong type."""
+        n = self.n
+        to_act, leader, books = game.to_act, game.leader, game.books
+        if to_act is not None and (type(to_act) is not int or not 0 <= to_act < n):
+            return f"seat to act {shown(to_act, 20)} is not a seat"
+        if type(leader) is not int or not 0 <= leader < n:
+            return f"leader {shown(leader, 20)} is not a seat"
+        if (
+            type(books) is not tuple
+            or len(books) != n
+            or any(type(b) is not int or b < 0 for b in books)
+        ):
+            return f"books {shown(books, 40)} are not {n} whole numbers, 0 or more"
+        if not isinstance(game.extra, FrozenMap):
+            return f"plugin data {shown(game.extra, 40)} is not a FrozenMap"
+        return ""
+
+    def cards_problem(self, game: Any) -> str:
+        """Return how a state a plugin gave loses, doubles or invents a card (each card of
+        the deck is in one place: a hand, a seat's cards won, the blind, the pile or the
+        trick), or ``""``."""
+        places = [*game.hands, *game.won, game.blind]
+        places += [1 << card for _, card in game.trick] + [1 << card for card in game.pile]
+        seen = count = 0
+        for mask in places:
+            if type(mask) is not int or mask < 0:
+                return f"cards {shown(mask, 30)} are not a card mask"
+            seen |= mask
+            count += mask.bit_count()
+        if seen != self.deck or count != len(self.table.deck):
+            return (
+                f"cards are not each in one place ({count} placed, the deck holds "
+                f"{len(self.table.deck)})"
+            )
+        return ""
+
+    def check_action_type(self, action: Action, hook: str, call: Any, index: int | None) -> None:
+        """Raise a PluginError for an action of a type these rules do not know (no loaded
+        plugin declares it: records, replays and views could not read it)."""
+        kind = type(action).kind
+        if self.rules.action_types.get(kind) is not type(action):
+            raise self._bad(
+                hook,
+                call,
+                action,
+                f"an action of a type these rules do not declare ({type(action).__name__}, "
+                "kind " + shown(kind, 30) + "; declare it with spadeskit_action_types)",
+                index,
+            )
 
     def _bad_filters(self, seat: int, held: int, mask: object) -> PluginError:
         names = ", ".join(f.name for f in self.rules.filters if f.enforced)
@@ -210,8 +300,14 @@ class Shared:
     def _stuck(self, game: GameState, seat: int) -> Deadlock:
         """Return the error for a state in which the seat to act has no action at all."""
         names = ", ".join(info.name for info in self.rules.plugins)
+        why = ""
+        if game.phase is Phase.AUCTION:  # the hook listed nothing for the seat to speak
+            why = (
+                f"spadeskit_auction_actions answered no action at all for it "
+                f"({answered_by(self.calls.auction_actions)}) and no plugin offers another; "
+            )
         return Deadlock(
             f"{self.seat_name(seat)} has no legal action in the {game.phase.value} of hand "
-            f"{game.number + 1}: the rules {self.rules.name!r} leave the game stuck "
+            f"{game.number + 1}: {why}the rules {self.rules.name!r} leave the game stuck "
             f"(plugins {names}; two of them probably cannot be combined)"
         )

@@ -134,7 +134,12 @@ class Dealer:
                 f"{problem} of {self.shared.rules.name!r}" if problem.endswith("deck") else problem
             )
         misdeal = self.shared.calls.misdeal_allowed
-        if misdeal is None or not misdeal():
+        allowed = misdeal() if misdeal is not None else None
+        if allowed is not None and type(allowed) is not bool:
+            raise self.shared._bad(
+                "spadeskit_misdeal_allowed", misdeal, allowed, "not True, False or None"
+            )
+        if not allowed:
             for seat, h in enumerate(hands):
                 if len(h) != plan.hand_size:
                     raise DealError(

@@ -325,6 +325,10 @@ def spadeskit_after_trick(
     :kind: first result: the first non-``None`` answer wins.
     :called: after every finished trick, on every path (only if implemented: it costs
         nothing otherwise).
+
+    The new state may change the hand's plugin data, its books and who acts, nothing
+    else: a state whose cards moved, or of another phase, hand, contract or match, is a
+    :class:`~spadeskit.core.errors.PluginError` naming the plugin.
     """
 
 
@@ -371,7 +375,8 @@ def spadeskit_out_of_turn_actions(
     hand at review, looking at one's cards before a blind bid.  Asked whenever legal
     actions are listed, so declare the phases an implementation acts in, and who asks,
     with :func:`spadeskit.plugin.acts_in`; it is then not called anywhere else.  An
-    undeclared implementation is asked in every phase.  Formerly
+    undeclared implementation is asked in every phase.  A card is played, discarded or
+    passed in turn, never offered out of turn (a ``PluginError``).  Formerly
     ``spadeskit_penalty_actions``: that name still works, with a
     ``DeprecationWarning``.
     """
@@ -496,5 +501,6 @@ def spadeskit_view(view: View, game: GameState, seat: int | None, options: Optio
 
     A house rule that hides more (sealed bids, cards not yet looked at) returns a
     redacted copy; the kit checks that nothing it shows depends on what the seat may not
-    know.
+    know.  A hook only hides: a view of another seat, or one showing a card or offering
+    an action the given view did not, is a :class:`~spadeskit.core.errors.PluginError`.
     """

@@ -21,7 +21,7 @@ import pluggy
 
 from spadeskit.core import codegen
 from spadeskit.core.actions import ACTION_TYPES, Action, action_from_json, action_type_problem
-from spadeskit.core.cards import COPY, Card, CardLike, Suit, card_at, parse_card
+from spadeskit.core.cards import COPY, Card, CardLike, Suit, card_at, cards_of, parse_card
 from spadeskit.core.errors import PluginError, RecordError, SpadesError, shown
 from spadeskit.core.seating import CardRank, FrozenMap, TableSpec
 from spadeskit.core.state import GameState
@@ -42,7 +42,7 @@ __all__ = [
 def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
     """Return ``f`` with its check raising a :class:`PluginError` naming the filter and its
     plugin (the original exception as its cause) instead of any other exception."""
-    check = f.check
+    check, enforced = f.check, f.enforced
 
     def guarded(hand: Any, seat: int, allowed: int) -> int:
         try:
@@ -51,12 +51,31 @@ def _guarded(f: PlayFilter, owner: str, rules: str) -> PlayFilter:
             raise
         except Exception as exc:
             raise PluginError(
-                f"play filter {f.name!r} ({owner}) failed in {rules!r}: {type(exc).__name__}: {exc}"
+                f"play filter {f.name!r} ({owner}) failed in {rules!r} (from "
+                f"spadeskit_play_filters): {type(exc).__name__}: {exc}"
             ) from exc
         if type(kept) is not int or kept < 0:
             raise PluginError(
                 f"play filter {f.name!r} ({owner}) of {rules!r} returned {shown(kept, 40)}, "
-                "not a card mask (an int with a bit set for each card it allows)"
+                "not a card mask (an int with a bit set for each card it allows; "
+                "from spadeskit_play_filters)"
+            )
+        if kept & ~allowed or (enforced and allowed and not kept):
+            extra = kept & ~allowed
+            held = hand.hands[seat]
+            why = (
+                f"allows {' '.join(c.code for c in cards_of(extra))}, which "
+                + (
+                    "the seat does not hold"
+                    if extra & ~held
+                    else "an earlier filter refused (a filter only narrows)"
+                )
+                if extra
+                else "leaves nothing to play from a hand that is not empty"
+            )
+            raise PluginError(
+                f"play filter {f.name!r} ({owner}) of {rules!r} {why} (seat {seat}; from "
+                "spadeskit_play_filters)"
             )
         return kept
 
@@ -74,12 +93,22 @@ def compile_ranking(table: TableSpec, card_rank: Compiled | None, name: str) -> 
         rank = ranks.get(card)
         if rank is None:
             rank = card_rank(card) if card_rank is not None else None
+            if rank is None:
+                raise PluginError(
+                    f"no plugin of {name!r} ranks the card {card} (spadeskit_card_rank "
+                    "answered None)"
+                )
             if (
                 not isinstance(rank, CardRank)
                 or not isinstance(rank.suit, Suit)
                 or type(rank.strength) is not int
+                or rank.strength < 0
             ):
-                raise PluginError(f"no plugin of {name!r} ranks the card {card} (got {rank!r})")
+                raise PluginError(
+                    f"spadeskit_card_rank answered {shown(rank, 60)} for the card {card}, not "
+                    "a CardRank of a Suit and a whole-number strength, 0 or more "
+                    f"({answered_by(card_rank)}, in {name!r})"
+                )
             ranks[card] = rank
         suit_of[index] = int(rank.suit)
         strength[index] = rank.strength
@@ -103,7 +132,7 @@ def compile_card_points(
         if type(value) is not int:
             raise PluginError(
                 f"spadeskit_card_points of {name!r} values {card} at {shown(value, 30)}, "
-                "not a whole number"
+                f"not a whole number ({answered_by(card_points)})"
             )
         values[index] = value
     return tuple(values)
@@ -141,8 +170,8 @@ def action_types(
                 problem = f"its kind {cls.kind!r} is also declared by plugin {owners[cls.kind]!r}"
             if problem is not None:
                 raise PluginError(
-                    f"plugin {who!r} of {name!r} declares an action type spadeskit cannot "
-                    f"record: {problem}"
+                    f"plugin {who!r} of {name!r} declares in spadeskit_action_types an action "
+                    f"type spadeskit cannot record: {problem}"
                 )
             found[cls.kind] = cls
             owners[cls.kind] = who
@@ -217,13 +246,21 @@ class LoadedRules:
             pm, "spadeskit_table", {"options": options}, self.name, sources=self.sources
         )
         table = table_hook() if table_hook is not None else None
+        if table is None:
+            raise PluginError(
+                f"no plugin set up the table for {self.name!r} (spadeskit_table answered None)"
+            )
         if not isinstance(table, TableSpec):
             raise PluginError(
-                f"no plugin set up the table for {self.name!r} (spadeskit_table gave {table!r})"
+                f"spadeskit_table answered {shown(table, 60)}, not a TableSpec "
+                f"({answered_by(table_hook)}, in {self.name!r})"
             )
         problems = table.problems()
         if problems:
-            raise PluginError(f"the table of {self.name!r} is inconsistent: {'; '.join(problems)}")
+            raise PluginError(
+                f"the table spadeskit_table gave for {self.name!r} is inconsistent: "
+                f"{'; '.join(problems)} ({answered_by(table_hook)})"
+            )
         self.table = table
         self.side_of = table.side_of
         self.action_types: FrozenMap = FrozenMap(action_types(pm, table, options, self.name))
@@ -314,10 +351,18 @@ class LoadedRules:
                     value = None
                     if self._trick_strength is not None:
                         value = self._trick_strength(card, rank, led, trump)
-                    if type(value) is not int or value < 0:
+                    if value is None:
                         raise PluginError(
                             f"no plugin of {self.name!r} gives the trick strength of {card} "
-                            f"led {led.name.lower()} under trump {trump!r} (got {value!r})"
+                            f"led {led.name.lower()} under trump {shown(trump, 40)} "
+                            "(spadeskit_trick_strength answered None)"
+                        )
+                    if type(value) is not int or value < 0:
+                        raise PluginError(
+                            f"spadeskit_trick_strength answered {shown(value, 40)} for {card} "
+                            f"led {led.name.lower()} under trump {shown(trump, 40)}, not a whole "
+                            f"number, 0 or more ({answered_by(self._trick_strength)}, in "
+                            f"{self.name!r})"
                         )
                     row[card.index] = value
                 rows.append(tuple(row))

@@ -204,7 +204,7 @@ class Playouts:
                     raise self.shared._stuck(game, seat)
                 action = choice(own + offered)
                 if listed(action, offered):  # as apply() decides: offered actions first
-                    game = self.turns._take_offered(game, seat, action)
+                    game = self.turns._take_offered(game, seat, action, offer)
                     if game.match is not match:
                         return game
                     continue

@@ -212,16 +212,18 @@ class Scoring:
         )
         end = None if result.void else self.shared.calls.match_end(match, result)
         if end is not None:
+            got: Any = end  # read untyped: the native core would raise a bare TypeError
             if (
                 not isinstance(end, MatchEnd)
-                or type(end.winner) is not int
-                or not 0 <= end.winner < len(self.shared.table.sides)
+                or type(got.winner) is not int
+                or not 0 <= got.winner < len(self.shared.table.sides)
+                or type(got.reason) is not str
             ):
                 raise self.shared._bad(
                     "spadeskit_match_end",
                     self.shared.calls.match_end,
                     end,
-                    "not a MatchEnd naming a side",
+                    "not a MatchEnd naming a side and saying why in words",
                 )
             return MatchState(
                 match.scores, match.bags, match.results, match.logs, end, match.extra, match.deals

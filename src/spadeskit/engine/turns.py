@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from spadeskit.core.actions import PLAY_SETS, Action, Play
+from spadeskit.core.actions import PLAY_SETS, Action, Discard, Exchange, Play
 from spadeskit.core.cards import COPY, held_copy
 from spadeskit.core.errors import (
     GameOver,
@@ -24,6 +24,7 @@ from spadeskit.core.state import (
 )
 from spadeskit.engine.auction import Auction
 from spadeskit.engine.base import Shared, listed
+from spadeskit.engine.compiler import answered_by
 from spadeskit.engine.steps import Steps
 from spadeskit.engine.tricks import Tricks
 
@@ -35,6 +36,8 @@ _AUCTION: Final = Phase.AUCTION
 _EXCHANGE: Final = Phase.EXCHANGE
 
 _NO_ACTIONS: Final[tuple[Action, ...]] = ()
+
+_CARD_ACTIONS: Final = (Play, Discard, Exchange)
 
 
 _logged: Final = evolver("_log")
@@ -89,13 +92,32 @@ class Turns:
     def _offered(self, offer: Any, game: GameState, seat: int | None) -> tuple[Action, ...]:
         found = offer(game, seat)
         actions: list[Action] = []
-        for index, action in self.shared._answers("spadeskit_out_of_turn_actions", offer, found):
+        hook = "spadeskit_out_of_turn_actions"
+        for index, action in self.shared._answers(hook, offer, found):
             if not isinstance(action, Action):
+                raise self.shared._bad(hook, offer, action, "not an action", index)
+            if isinstance(action, _CARD_ACTIONS):
+                # A card is played, discarded or passed in turn; offering one out of turn
+                # would show it in the seat's view.
                 raise self.shared._bad(
-                    "spadeskit_out_of_turn_actions", offer, action, "not an action", index
+                    hook,
+                    offer,
+                    action,
+                    "a card action, never offered out of turn (a claim, a ruling, see cards …)",
+                    index,
                 )
+            self.shared.check_action_type(action, hook, offer, index)
             actions.append(action)
         return tuple(actions)
+
+    def _offerer(self, offer: Any, game: GameState, seat: int | None, action: Action) -> str:
+        """Return which plugin offered ``action`` (for a message about applying it)."""
+        for index, offered in self.shared._answers(
+            "spadeskit_out_of_turn_actions", offer, offer(game, seat)
+        ):
+            if listed(action, (offered,)):
+                return answered_by(offer, index)
+        return answered_by(offer)
 
     # ----------------------------------------------------------------------------------
     # Applying actions
@@ -139,7 +161,7 @@ class Turns:
         phase = game.phase
         offer = (self.shared.referee_offers if referee else self.shared.player_offers).get(phase)
         if offer is not None and listed(action, self._offered(offer, game, claimant)):
-            return self._take_offered(game, claimant, action)
+            return self._take_offered(game, claimant, action, offer)
         if referee:
             offered = self._offered(offer, game, None) if offer is not None else ()
             raise IllegalAction(
@@ -177,21 +199,36 @@ class Turns:
             action=action,
         )
 
-    def _take_offered(self, game: GameState, claimant: int | None, action: Action) -> GameState:
+    def _take_offered(
+        self, game: GameState, claimant: int | None, action: Action, offer: Any
+    ) -> GameState:
         """Return the state after an offered out-of-turn action (``claimant`` ``None``: the
         referee): logged in the hand where it happened, before the plugin that offered
-        it applies it (and perhaps closes that hand)."""
+        it applies it (and perhaps closes that hand).
+
+        The answer is checked: a state of this game (these rules, this match's deal)
+        whose every card is in one place and whose seats are seats."""
         logged = _logged(
             game, _log=(game._log, (REFEREE if claimant is None else claimant, action))
         )
+        name = "spadeskit_apply_out_of_turn"
         hook = self.shared.calls.apply_out_of_turn
         new = hook(logged, claimant, action) if hook is not None else None
         if new is None:
             raise PluginError(
-                f"no plugin of {self.shared.rules.name!r} applied the offered action {action}"
+                f"no plugin of {self.shared.rules.name!r} applied the offered action {action} "
+                f"({name} answered None; spadeskit_out_of_turn_actions of "
+                f"{self._offerer(offer, game, claimant, action)} offered it)"
             )
         if not isinstance(new, GameState):
-            raise self.shared._bad("spadeskit_apply_out_of_turn", hook, new, "not a state")
+            raise self.shared._bad(name, hook, new, "not a state")
+        if new.rules is not game.rules or new._dealing is not game._dealing:
+            raise self.shared._bad(
+                name, hook, new, "a state of another game (use with_hand on the one given)"
+            )
+        problem = self.shared.hand_problem(new) or self.shared.cards_problem(new)
+        if problem:
+            raise self.shared._bad(name, hook, new, f"a state whose {problem}")
         return new
 
     def play_refusals(self, game: GameState, seat: int) -> dict[int, tuple[str, str]]:

@@ -7,6 +7,8 @@ more through the ``spadeskit_view`` hook, checked here.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import attrs
 
 from spadeskit.core import _fast
@@ -92,14 +94,16 @@ def make_view(
     hook = rules.calls.view
     if hook is None:
         return view
-    redacted = hook(view, game, seat)
-    if redacted is None:
+    answer = hook(view, game, seat)
+    if answer is None:
         return view
-    if not isinstance(redacted, View):
+    problem = "not a View" if not isinstance(answer, View) else _shows_more(answer, view)
+    if problem:
         raise PluginError(
-            f"spadeskit_view answered {shown(redacted, 60)}, not a View "
+            f"spadeskit_view answered {shown(answer, 60)}, {problem} "
             f"({answered_by(hook, None)}, in {rules.name!r})"
         )
+    redacted: View = answer
     # A bid the hook hid is hidden in the events too.
     hidden = frozenset(
         s for s, bid in enumerate(game.bids) if bid is not None and redacted.bids[s] is None
@@ -107,3 +111,20 @@ def make_view(
     if hidden and redacted.events is view.events:
         redacted = attrs.evolve(redacted, events=sealed(view.events, hidden, table.seat_names))
     return redacted
+
+
+def _shows_more(redacted: View, view: View) -> str:
+    """Return how a view ``spadeskit_view`` gave shows more than the ``view`` it was given
+    (another seat's, a card or an action the seat was not shown), or ``""``.  The hook
+    hides; it never shows."""
+    if redacted.seat != view.seat:
+        return f"the view of seat {redacted.seat}, not of seat {view.seat} (a hook only hides)"
+    if redacted.cards is not view.cards:
+        if Counter(redacted.cards) - Counter(view.cards):
+            return "a view showing cards the seat does not hold (a hook only hides)"
+    if redacted.legal_actions is not view.legal_actions:
+        if any(a not in view.legal_actions for a in redacted.legal_actions):
+            return "a view offering actions the seat does not have (a hook only hides)"
+    if redacted.chosen is not None and redacted.chosen != view.chosen:
+        return "a view showing a choice the seat did not make (a hook only hides)"
+    return ""
