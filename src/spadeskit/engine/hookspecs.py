@@ -30,9 +30,7 @@ hookspec = pluggy.HookspecMarker("spadeskit")
 
 Options = Mapping[str, Any]
 
-# --------------------------------------------------------------------------------------
-# Configuration: table setup and card ranking
-# --------------------------------------------------------------------------------------
+# -- Configuration: table setup and card ranking ---------------------------------------
 
 
 @hookspec(firstresult=True)
@@ -194,9 +192,7 @@ def spadeskit_misdeal_allowed(table: TableSpec, options: Options) -> bool | None
     """
 
 
-# --------------------------------------------------------------------------------------
-# Events: auction
-# --------------------------------------------------------------------------------------
+# -- Events: auction -------------------------------------------------------------------
 
 
 @hookspec(firstresult=True)
@@ -288,9 +284,7 @@ def spadeskit_paper_bids(
     """
 
 
-# --------------------------------------------------------------------------------------
-# Events: play
-# --------------------------------------------------------------------------------------
+# -- Events: play ----------------------------------------------------------------------
 
 
 @hookspec(firstresult=True)
@@ -349,9 +343,7 @@ def spadeskit_before_scoring(game: GameState, table: TableSpec, options: Options
     """
 
 
-# --------------------------------------------------------------------------------------
-# Events: out-of-turn actions (claims, rulings, penalties)
-# --------------------------------------------------------------------------------------
+# -- Events: out-of-turn actions (claims, rulings, penalties) --------------------------
 
 
 @hookspec
@@ -410,9 +402,7 @@ RENAMED = {
 """Old hook names still honoured (with a ``DeprecationWarning``): old name -> new name."""
 
 
-# --------------------------------------------------------------------------------------
-# Events: scoring and the end of the match
-# --------------------------------------------------------------------------------------
+# -- Events: scoring and the end of the match ------------------------------------------
 
 
 @hookspec
@@ -480,9 +470,7 @@ def spadeskit_next_dealer(
     """
 
 
-# --------------------------------------------------------------------------------------
-# Events: what a seat may see
-# --------------------------------------------------------------------------------------
+# -- Events: what a seat may see -------------------------------------------------------
 
 
 @hookspec(firstresult=True)
