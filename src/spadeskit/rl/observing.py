@@ -91,7 +91,7 @@ class Observing(Tables):
         if self._bidding:
             mask[:, self.menu_ids] = True
             return mask
-        allowed = self._allowed(self._rows)
+        allowed = self._allowed(self._rows, self._who)  # set just before, by _info
         mask[:, : self.encoding.cards] = _unpack(allowed[:, None])[:, : self.encoding.cards]
         return mask
 

@@ -177,10 +177,10 @@ class Tables:
         to_act: NDArray[np.int64] = (self.leader + self.position) % self.n
         return to_act
 
-    def _allowed(self, rows: NDArray[np.int64]) -> NDArray[np.uint64]:
-        """Each row's legal cards for its seat to act, from the batched play filters."""
+    def _allowed(self, rows: NDArray[np.int64], seat: NDArray[np.int64]) -> NDArray[np.uint64]:
+        """Each row's legal cards for its seat to act (``seat``), from the batched play
+        filters."""
         engine = self.engine
-        seat = self._to_act()[rows]
         hand = self.held[rows, seat]
         allowed = np.empty(len(rows), dtype=np.uint64)
         leading = self.position[rows] == 0
@@ -199,10 +199,11 @@ class Tables:
             )
         return allowed
 
-    def _play(self, rows: NDArray[np.int64], cards: NDArray[np.int64]) -> None:
-        """Play ``cards`` (indices) for the seats to act in ``rows``, in place."""
+    def _play(
+        self, rows: NDArray[np.int64], cards: NDArray[np.int64], seat: NDArray[np.int64]
+    ) -> None:
+        """Play ``cards`` (indices) for the seats to act in ``rows`` (``seat``), in place."""
         engine, n = self.engine, self.n
-        seat = self._to_act()[rows]
         if self.heuristic:
             for table, who, card in zip(rows.tolist(), seat.tolist(), cards.tolist(), strict=True):
                 self._games[table] = self._games[table].apply(_PLAYS[card], who)
@@ -243,26 +244,27 @@ class Tables:
         every table's hand is over)."""
         engine = self.engine
         while True:
-            live = (self.trick_no < self.tricks) & ~self.learns[self._to_act()]
+            to_act = self._to_act()
+            live = (self.trick_no < self.tricks) & ~self.learns[to_act]
             rows = np.flatnonzero(live)
             if not len(rows):
                 return
+            seat = to_act[rows]
             if self.heuristic:
-                seats = self._to_act()[rows].tolist()
                 chosen = [
-                    self._bots[seat].choose(self._games[table].view(seat))
-                    for table, seat in zip(rows.tolist(), seats, strict=True)
+                    self._bots[s].choose(self._games[table].view(s))
+                    for table, s in zip(rows.tolist(), seat.tolist(), strict=True)
                 ]
                 cards = [a.card.index if isinstance(a, Play) else -1 for a in chosen]
                 if min(cards) < 0:
                     raise SpadesError(f"a heuristic bot answered {chosen} where a card was due")
-                self._play(rows, np.array(cards, dtype=np.int64))
+                self._play(rows, np.array(cards, dtype=np.int64), seat)
                 continue
-            allowed = self._allowed(rows)
+            allowed = self._allowed(rows, seat)
             column = self.trick_no[rows] * self.n + self.position[rows]
+            bit = _kth_bit(allowed, self.card_draws[rows, column])
             if self.greedy:
                 following = self.position[rows] != 0
-                bit = _kth_bit(allowed, self.card_draws[rows, column])
                 if following.any():
                     f = rows[following]
                     bit[following] = engine._greedy(
@@ -270,11 +272,9 @@ class Tables:
                         self.lead[f],
                         self.best[f],
                         self.winner[f],
-                        self._to_act()[f],
+                        seat[following],
                     )
-            else:
-                bit = _kth_bit(allowed, self.card_draws[rows, column])
-            self._play(rows, np.bitwise_count(bit - _ONE).astype(np.int64))
+            self._play(rows, np.bitwise_count(bit - _ONE).astype(np.int64), seat)
 
     # -- checking ----------------------------------------------------------------------------
 
