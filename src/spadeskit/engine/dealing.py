@@ -191,12 +191,7 @@ class Dealer:
             owner = (dealer + 1 + step) % n if step < n else step
             groups[owner] = [order[pos] for pos in self.deal_map[step]]
         placed = place_copies(groups)
-        masks = []
-        for cards in placed[: n + 1]:
-            mask = 0
-            for c in cards:
-                mask |= 1 << c
-            masks.append(mask)
+        masks = _masks(placed[: n + 1])
         return tuple(masks[:n]), masks[n], placed[n + 1]
 
     @staticmethod
@@ -242,12 +237,7 @@ class Dealer:
         if deal is None:
             hands, blind, pile = self._shuffle(rng or self._hand_rng(o), dealer)
         else:
-            masks = []
-            for cards in deal[: n + 1]:
-                mask = 0
-                for c in cards:
-                    mask |= 1 << c
-                masks.append(mask)
+            masks = _masks(deal[: n + 1])
             hands, blind, pile = tuple(masks[:n]), masks[n], tuple(deal[n + 1])
         o.hands, o.blind, o.pile, o._dealt = hands, blind, pile, (hands, blind, pile)
         o.phase, o.to_act, o.contract, o.steps = _AUCTION, None, None, ()
@@ -262,3 +252,14 @@ class Dealer:
         for name, value in self.auction._auction_step(freeze(copy_to_builder(o))).items():
             setattr(o, name, value)
         return freeze(o)
+
+
+def _masks(groups: Sequence[Sequence[int]]) -> list[int]:
+    """Return each group of card indices (copies placed) as a mask."""
+    masks = []
+    for cards in groups:
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        masks.append(mask)
+    return masks
