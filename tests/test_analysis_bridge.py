@@ -30,9 +30,10 @@ def pbn(game: GameState) -> str:
     return "N:" + " ".join(hands)
 
 
-def comparable(rng: random.Random) -> GameState:
-    """Return a position at the start of a trick, 1 to 5 tricks left, where any card
-    may be led: a standard hand after spades are broken, or one under spades-anytime."""
+def comparable(rng: random.Random, most: int = 5) -> GameState:
+    """Return a position at the start of a trick, 1 to ``most`` tricks left, where any
+    card may be led: a standard hand after spades are broken, or one under
+    spades-anytime."""
     house = ["spades-anytime"] if rng.random() < 0.5 else []
     while True:
         game = spadeskit.load_rules("standard", house_rules=house).new_game(
@@ -40,7 +41,7 @@ def comparable(rng: random.Random) -> GameState:
         )
         for _ in range(4):
             game = game.apply(spadeskit.Bid(3))
-        left = rng.randint(1, 5)
+        left = rng.randint(1, most)
         while len(game.tricks) < 13 - left or game.trick:
             game = game.apply(rng.choice(game.legal_actions()))
         if house or game.played & (0x1FFF << 39):
@@ -50,17 +51,30 @@ def comparable(rng: random.Random) -> GameState:
 def test_solver_agrees_with_a_bridge_solver_on_two_hundred_positions() -> None:
     rng = random.Random(11)
     for _ in range(200):
-        game = comparable(rng)
-        seat = game.to_act
-        assert seat is not None
-        deal = types.Deal(pbn(game), first=types.Player(seat), trump=types.Denom.spades)
-        theirs = {_code(card): tricks for card, tricks in dds.solve_board(deal)}
-        solution = solve(game, Goal(seat), values=True)
-        won = game.books[seat] + game.books[(seat + 2) % 4]
-        ours = {card.code.replace("10", "T"): value - won for card, value in solution.values}
-        assert solution.tricks - won == max(theirs.values())
-        for code, tricks in theirs.items():  # endplay lists one card of each equal run
-            assert ours[code] == tricks, (pbn(game), code)
+        agree_with_the_bridge_solver(comparable(rng))
+
+
+@pytest.mark.slow
+def test_solver_agrees_with_a_bridge_solver_on_longer_endings() -> None:
+    # Up to 10 tricks left: deep enough that the transposition table's results (kept
+    # with the ranks they rest on) answer for positions reached by other paths.
+    rng = random.Random(12)
+    for _ in range(100):
+        agree_with_the_bridge_solver(comparable(rng, 10))
+
+
+def agree_with_the_bridge_solver(game: GameState) -> None:
+    """Assert that the solver and endplay give every card of ``game`` the same tricks."""
+    seat = game.to_act
+    assert seat is not None
+    deal = types.Deal(pbn(game), first=types.Player(seat), trump=types.Denom.spades)
+    theirs = {_code(card): tricks for card, tricks in dds.solve_board(deal)}
+    solution = solve(game, Goal(seat), values=True)
+    won = game.books[seat] + game.books[(seat + 2) % 4]
+    ours = {card.code.replace("10", "T"): value - won for card, value in solution.values}
+    assert solution.tricks - won == max(theirs.values())
+    for code, tricks in theirs.items():  # endplay lists one card of each equal run
+        assert ours[code] == tricks, (pbn(game), code)
 
 
 def _code(card: object) -> str:

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 import spadeskit
 from spadeskit import GameState, Phase
 from spadeskit.analysis import AnalysisUnsupported, Goal, side_tricks, solve
+from spadeskit.analysis.position import position_of
+from spadeskit.analysis.solver import Tables, solution_of
 from tests.conftest import suit_hands
 
 PLAYS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
@@ -202,3 +204,21 @@ def test_the_position_is_worth_its_best_card_and_no_card_beats_it(
     assert solution.best() and all(
         dict(solution.values)[c] == solution.tricks for c in solution.best()
     )
+
+
+def test_searches_of_one_hand_that_share_their_tables_answer_as_fresh_ones() -> None:
+    # A review keeps each goal's transposition table from one card of a hand to the
+    # next: what it proved must hold for every later position of the hand, in every
+    # variant (the suit search and the card search alike), for every goal.
+    rng = random.Random(8)
+    for k in range(len(PLAYS)):
+        variant, house, options = PLAYS[k % len(PLAYS)]
+        game = ending(variant, house, options, rng, 4)
+        tables: Tables = {}
+        goals = [random_goal(game, rng) for _ in range(2)]
+        while game.phase is Phase.PLAY and game.number == 0:
+            for goal in goals:
+                shared = solution_of(position_of(game), goal, values=True, tables=tables)
+                fresh = solve(game, goal, values=True)
+                assert (shared.tricks, shared.values) == (fresh.tricks, fresh.values)
+            game = game.apply(rng.choice(game.legal_actions()))

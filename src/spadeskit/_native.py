@@ -52,13 +52,14 @@ NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.engine.playouts",
     "spadeskit.engine.playing",
     "spadeskit.analysis.search",
+    "spadeskit.analysis.suits",
 )
 """The engine: its parts (the auction, the steps, the dealer, scoring, tricks, turns,
 playouts and the one playout loop), the one trick winner and the
 :class:`~spadeskit.engine.playing.Engine` that holds them; and the loop that lists a
-mask's plays (``spadeskit.core.playsets``), and the double-dummy solver's search
-(``spadeskit.analysis.search``).  Plugins, states, views, actions, generated
-code and everything above the engine stay pure Python."""
+mask's plays (``spadeskit.core.playsets``), and the double-dummy solver's two searches
+(``spadeskit.analysis.search`` and ``spadeskit.analysis.suits``).  Plugins, states,
+views, actions, generated code and everything above the engine stay pure Python."""
 
 PURE_VARIABLE = "SPADESKIT_PURE"
 """Set it to ``1`` (before spadeskit is imported) to run the pure-Python core."""

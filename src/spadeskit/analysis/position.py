@@ -26,11 +26,26 @@ from collections.abc import Sequence
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.phase import Phase
 from spadeskit.core.state import GameState
-from spadeskit.engine.filters import PlayCheck, compile_filters
+from spadeskit.engine.filters import (
+    PlayCheck,
+    compile_filters,
+    first_trick_ban,
+    follow_suit,
+    no_lead_until_broken,
+)
 from spadeskit.engine.rules import Rules, rules_of
 from spadeskit.engine.winner import trick_won
 
-__all__ = ["AnalysisUnsupported", "PlayModel", "Position", "play_model", "position_of"]
+__all__ = [
+    "FIRST_TRICK",
+    "FOLLOW",
+    "UNBROKEN",
+    "AnalysisUnsupported",
+    "PlayModel",
+    "Position",
+    "play_model",
+    "position_of",
+]
 
 
 class AnalysisUnsupported(SpadesError):
@@ -123,6 +138,27 @@ class PlayModel:
         self.masters: tuple[int, ...] = tuple(
             sorted((c for c in deck if dominates[c]), key=lambda c: -dominates[c].bit_count())
         )
+        suits = range(len(self.order))
+        self.ruffs: tuple[int, ...] = tuple(
+            _ruffs(row, self.order, led) for led, row in enumerate(self.rows)
+        )
+        self.suit_rules = _suit_rules(rules, self.suit_mask) if self.relative else None
+        self.by_suits = (
+            self.suit_rules is not None
+            and len(self.order) == 4
+            and [kind for kind, _, _ in self.suit_rules]
+            == sorted({kind for kind, _, _ in self.suit_rules})
+            and 2 <= self.players <= 4
+            and all(ruff >= 0 for ruff in self.ruffs)
+        )
+        trumps = [
+            t
+            for t in suits
+            if self.by_suits
+            and self.ruffs[t] == 0
+            and all(self.ruffs[s] >> t & 1 for s in suits if s != t and self.order[s])
+        ]
+        self.trump_suit = trumps[0] if len(trumps) == 1 else -1
 
     def winner(self, trick: tuple[tuple[int, int], ...]) -> int:
         """Return the seat that wins a full ``trick`` of ``(seat, card index)`` plays:
@@ -152,6 +188,91 @@ def _by_suit(row: Sequence[int], order: Sequence[Sequence[int]]) -> bool:
             if not (min(one) > max(two) or max(one) < min(two) or len(set(one + two)) == 1):
                 return False
     return True
+
+
+FOLLOW = 0
+"""A suit rule: a follower keeps to the suit led when able."""
+UNBROKEN = 1
+"""A suit rule: a leader keeps to its ``keep`` suits while no card of its ``when`` suits
+has been played, when able."""
+FIRST_TRICK = 2
+"""A suit rule: the first trick's players keep to its ``keep`` suits when able."""
+
+
+def _suits(mask: int, suit_mask: Sequence[int]) -> int:
+    """Return the suits (a bit each) that make up the card ``mask``, or -1 when it holds
+    part of a suit."""
+    found = 0
+    for suit, cards in enumerate(suit_mask):
+        if mask & cards == cards and cards:
+            found |= 1 << suit
+        elif mask & cards:
+            return -1
+    return found
+
+
+def _suit_rules(rules: Rules, suit_mask: Sequence[int]) -> tuple[tuple[int, int, int], ...] | None:
+    """Return the rule set's play filters as suit rules ``(kind, when, keep)`` (see
+    :data:`FOLLOW`, :data:`UNBROKEN`, :data:`FIRST_TRICK`), in their order, when each is
+    one of the library's building blocks, unchanged, on whole suits; otherwise ``None``.
+
+    Such filters refuse a card for its effective suit alone, so the solver can ask them
+    of suits rather than cards (and treat cards below every rank that decided a trick
+    as interchangeable)."""
+    ranking = rules.ranking
+    steps = {
+        FOLLOW: follow_suit(ranking).block,
+        UNBROKEN: no_lead_until_broken(ranking).block,
+        FIRST_TRICK: first_trick_ban(ranking).block,
+    }
+    found = []
+    for f in rules.filters:
+        if f.name == "follow-suit":
+            kind = FOLLOW
+        elif f.name.startswith("break-"):
+            kind = UNBROKEN
+        elif f.name == "no-trump-first-trick":
+            kind = FIRST_TRICK
+        else:
+            return None
+        block, model = f.block, steps[kind]
+        if block is None or model is None or block.steps != model.steps:
+            return None
+        constants = block.constants
+        if kind == FOLLOW:
+            if tuple(constants["suit_mask"]) != tuple(suit_mask):
+                return None
+            found.append((kind, 0, 0))
+            continue
+        when = _suits(constants["trump"], suit_mask) if kind == UNBROKEN else 0
+        keep = _suits(constants["others"], suit_mask)
+        if when < 0 or keep < 0:
+            return None
+        found.append((kind, when, keep))
+    return tuple(found)
+
+
+def _ruffs(row: Sequence[int], order: Sequence[Sequence[int]], led: int) -> int:
+    """Return the suits (a bit each) whose every card beats every card of the suit
+    ``led`` in ``row``, when the others' every card loses to it and the suit led and
+    those suits rank their cards strictly; otherwise -1."""
+    mine = [row[c] for c in order[led]]
+    if not mine:
+        return 0
+    if any(a <= b for a, b in zip(mine, mine[1:])):
+        return -1
+    ruffs = 0
+    for suit, cards in enumerate(order):
+        values = [row[c] for c in cards]
+        if suit == led or not values:
+            continue
+        if min(values) > mine[0]:
+            if any(a <= b for a, b in zip(values, values[1:])):
+                return -1
+            ruffs |= 1 << suit
+        elif max(values) >= mine[-1]:
+            return -1
+    return ruffs
 
 
 _MODELS: dict[tuple[Rules, str], PlayModel] = {}

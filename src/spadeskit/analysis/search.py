@@ -285,9 +285,10 @@ class Search(Board):
                 high = middle - 1
         return low
 
-    def value_after(self, card: int) -> int:
+    def value_after(self, card: int, hint: int = -1) -> int:
         """Return the counted tricks still to come (this trick included) after the seat
-        to act plays ``card`` (a card index it may play)."""
+        to act plays ``card`` (a card index it may play).  ``hint``, when given, is a
+        likely value (the position's own): it is tried first."""
         seat, trick, reads = self.seat, self.trick, self.reads
         bit = 1 << card
         self.hands[seat] ^= bit
@@ -302,6 +303,13 @@ class Search(Board):
         else:
             self.trick, self.seat = trick, self.next_seat[seat]
         try:
+            target = hint - won
+            if 0 <= target <= self.left():
+                if self.reaches(target):
+                    if target >= self.left() or not self.reaches(target + 1):
+                        return hint
+                elif self.reaches(target - 1):
+                    return hint - 1
             return won + self.value()
         finally:
             if len(trick) == self.n:

@@ -16,16 +16,17 @@ by its own rules.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
 from spadeskit.analysis.position import AnalysisUnsupported, Position, position_of
 from spadeskit.analysis.search import Search
+from spadeskit.analysis.suits import SuitSearch
 from spadeskit.core.cards import Card, card_at
 from spadeskit.core.state import GameState
 
-__all__ = ["Goal", "Solution", "search_for", "side_tricks", "solve"]
+__all__ = ["Goal", "Solution", "Tables", "search_for", "side_tricks", "solution_of", "solve"]
 
 Count = Literal["side", "seat", "nil"]
 
@@ -79,14 +80,52 @@ def _sides(position: Position, goal: Goal) -> tuple[frozenset[int], frozenset[in
     return side, counted, goal.count == "nil"
 
 
-def search_for(position: Position, goal: Goal) -> tuple[Search, int]:
-    """Return a :class:`Search` for ``goal`` from ``position`` and the goal's tricks
-    already won."""
+Tables = dict[tuple[frozenset[int], frozenset[int]], Any]
+"""Transposition tables kept between searches of one hand, one a goal (by the seats that
+play for the most and the seats counted): a table's results hold for any position of
+the hand, so a later search starts from what the earlier ones proved."""
+
+
+def search_for(
+    position: Position, goal: Goal, tables: Tables | None = None
+) -> tuple[Search | SuitSearch, int]:
+    """Return a search for ``goal`` from ``position`` (a :class:`SuitSearch` when the
+    rules refuse cards by suit alone, a :class:`Search` otherwise) and the goal's tricks
+    already won.  With ``tables``, the search shares the goal's transposition table
+    with earlier searches of the same hand."""
     team, counted, fewest = _sides(position, goal)
     if fewest:
         team = frozenset(range(position.model.players)) - team
     won = sum(position.books[s] for s in counted)
-    return Search(position, team, counted), won
+    search: Search | SuitSearch
+    if position.model.by_suits:
+        search = SuitSearch(position, team, counted)
+    else:
+        search = Search(position, team, counted)
+    if tables is not None:
+        known = tables.get((team, counted))
+        if known is None:
+            tables[team, counted] = search.table
+        else:
+            search.table = known
+    return search, won
+
+
+def solution_of(
+    position: Position, goal: Goal, values: bool = False, tables: Tables | None = None
+) -> Solution:
+    """Return the :class:`Solution` of ``position`` for ``goal`` (see :func:`solve`),
+    sharing ``tables`` (see :data:`Tables`) when given."""
+    search, won = search_for(position, goal, tables)
+    rest = search.value()
+    tricks = won + rest
+    found: list[tuple[Card, int]] = []
+    if values:
+        for run in search.runs(search.legal()):
+            value = won + search.value_after(run[0], rest)
+            found.extend((card_at(card), value) for card in run)
+        found.sort()
+    return Solution(goal, tricks, tuple(found), search.nodes)
 
 
 def solve(game: GameState, goal: Goal | None = None, *, values: bool = False) -> Solution:
@@ -110,16 +149,7 @@ def solve(game: GameState, goal: Goal | None = None, *, values: bool = False) ->
     (0, 13)
     """
     position = position_of(game)
-    goal = Goal(position.to_act) if goal is None else goal
-    search, won = search_for(position, goal)
-    tricks = won + search.value()
-    found: list[tuple[Card, int]] = []
-    if values:
-        for run in search.runs(search.legal()):
-            value = won + search.value_after(run[0])
-            found.extend((card_at(card), value) for card in run)
-        found.sort()
-    return Solution(goal, tricks, tuple(found), search.nodes)
+    return solution_of(position, Goal(position.to_act) if goal is None else goal, values)
 
 
 def side_tricks(game: GameState) -> tuple[int, ...]:
