@@ -24,9 +24,12 @@ def late_position(seed: int, left: int) -> GameState:
     return game
 
 
-def test_the_solving_pimc_plays_the_best_mean_double_dummy_card_of_its_deals(
+def test_the_solving_pimc_plays_the_card_of_the_best_mean_score_over_its_solved_deals(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Each drawn deal is solved double-dummy, and each card's tricks there are scored
+    # as the rules score the hand (everyone bid 3: the side's score less ten a bag,
+    # against the other side's): the card with the best total is played.
     drawn: list[GameState] = []
     sample = Determinizer.sample
 
@@ -40,16 +43,28 @@ def test_the_solving_pimc_plays_the_best_mean_double_dummy_card_of_its_deals(
         game = late_position(seed, 4)
         seat = game.to_act
         assert seat is not None
-        bot = PIMCBot(iterations=40, solve_last=4, veto=0)
+        bot = PIMCBot(solve_last=4, solve_deals=12, veto=0, match_weight=0)
         bot.reset(seat, game.rules, random.Random(seed))  # type: ignore[arg-type]
         drawn.clear()
         choice = bot.choose(game.view(seat))
-        assert drawn and bot.last_iterations >= 40
-        means: dict[spadeskit.Card, int] = {}
+        assert len(drawn) == 12 and bot.last_iterations == 12 * len(game.legal_actions())
+        totals: dict[spadeskit.Card, float] = {}
         for state in drawn:
-            for card, value in solve(state, Goal(seat), values=True).values:
-                means[card] = means.get(card, 0) + value
-        assert means[choice.card] == max(means.values())  # type: ignore[attr-defined]
+            for card, tricks in solve(state, Goal(seat), values=True).values:
+                totals[card] = totals.get(card, 0) + margin(game, seat, tricks)
+        assert totals[choice.card] == max(totals.values())  # type: ignore[attr-defined]
+
+
+def margin(game: GameState, seat: int, tricks: int) -> float:
+    """Return the score margin of ``seat``'s side when it ends the hand on ``tricks``."""
+    books = [0] * 4
+    books[seat], books[(seat + 1) % 4] = tricks, 13 - tricks
+    score = game.rules.score_hand(bids=[3] * 4, books=books)
+    value = [float(p) for p in score.points]
+    for line in score.lines:
+        value[line.side] -= 10 * max(0, line.bags)
+    side = seat % 2
+    return value[side] - value[1 - side]
 
 
 def test_the_solving_pimc_rolls_out_while_more_tricks_are_left(

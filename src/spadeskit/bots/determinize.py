@@ -264,6 +264,31 @@ class Rewards:
                 self.values[id(outcome)] = found
         return found
 
+    def of_books(self, state: GameState, books: tuple[int, ...]) -> list[float] | None:
+        """Return the rewards of ``state``'s hand ending with ``books`` (each seat's
+        tricks), scored by the rules as a played-out hand would be, or ``None`` when its
+        score would read more than the books (the cards won, the tricks, card points)."""
+        key = ("books", books, state.transfers, state.extra)
+        found = self.values.get(id(self.scores.get(key)))
+        if found is not None:
+            return found
+        if key in self.scores:
+            return None
+        end = evolve_hand(state, books=books)
+        scoring = self.engine.scoring
+        summary = scoring.summary(end)
+        score = scoring.score(summary, end.match)
+        if not (callable(summary._won) and callable(summary._tricks) and summary.points is None):
+            self.scores[key] = None
+            return None
+        ends = self.engine.playouts.end_after(end, score) if self.weight else None
+        outcome = (score, ends)
+        self.scores[key] = outcome
+        found = self.values[id(outcome)] = self._with_end(
+            side_values(score.points, score.lines, self.sides, self.unit), ends
+        )
+        return found
+
     def of_result(self, result: HandResult, end: MatchEnd | None = None) -> list[float]:
         """Return the rewards of a finished hand's result (``end``: how the match ended
         with it, counted with ``match_weight``)."""

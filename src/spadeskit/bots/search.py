@@ -214,18 +214,28 @@ class PIMCBot(_SearchBot):
     progress included) each drawn deal is solved double-dummy
     (:func:`spadeskit.analysis.solver.solve`) instead of rolled out: every legal card
     gets that deal's double-dummy count for the seat's goal (its side's tricks; its own
-    tricks, fewest best, after a nil bid), and the card with the best mean is played
-    (the heuristic's card among equals).  Each card of each deal counts as one of the
-    ``iterations``.  Rules the solver cannot follow are rolled out throughout.
+    tricks, fewest best, after a nil bid).  With two sides and no nil bid, the count is
+    scored as the rules score the hand (the side's books against the other side's,
+    bags and sets included, as a rollout's reward is), so that a card that only adds a
+    bag is no better than one that does not; otherwise the count itself is the value.
+    The card with the best mean is played (the heuristic's card among equals).  Such a
+    decision solves ``solve_deals`` drawn deals (fewer if ``seconds`` runs out first;
+    ``iterations`` budgets the rollouts only).  Rules the solver cannot follow are
+    rolled out throughout.
     """
 
-    def __init__(self, *args: Any, solve_last: int = 0, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, solve_last: int = 0, solve_deals: int = 40, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         if type(solve_last) is not int or not 0 <= solve_last <= 26:
             raise SpadesError(
                 f"solve_last is a number of tricks from 0 to 26, not {shown(solve_last)}"
             )
+        if type(solve_deals) is not int or solve_deals < 1:
+            raise SpadesError(f"solve_deals is a whole number, 1 or more, not {shown(solve_deals)}")
         self.solve_last = solve_last
+        self.solve_deals = solve_deals
 
     def reset(self, seat: int, rules: Rules, rng: random.Random) -> None:
         super().reset(seat, rules, rng)
@@ -296,21 +306,64 @@ class PIMCBot(_SearchBot):
         """PIMC with each drawn deal solved double-dummy (see the class docs)."""
         seat = view.seat
         assert seat is not None
-        goal = goal_of(determinizer.template, seat)
-        totals = [0.0] * len(plays)
-        more = self._budget()
+        template = determinizer.template
+        goal = goal_of(template, seat)
+        rules = self.rules
+        side = rules.side_of[seat]
+        # Score each card's double-dummy tricks as the rules score the hand, when the
+        # books alone say who scores what: two sides, no nil bid (whose seat's own
+        # tricks the side's count does not give).
+        memo: Rewards | None = None
+        if (
+            len(rules.table.sides) == 2
+            and goal.count == "side"
+            and not any(goal_of(template, s).count == "nil" for s in range(len(template.books)))
+        ):
+            memo = Rewards(rules, self.match_weight)
+        opponent = next(s for s in range(len(rules.side_of)) if rules.side_of[s] != side)
+        counts = [0.0] * len(plays)
+        rewards = [0.0] * len(plays)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        while more(done) or not done:
-            values = dict(solve(determinizer.sample(self.rng), goal, values=True).values)
+        while not done or (
+            done < self.solve_deals and (deadline is None or time.perf_counter() < deadline)
+        ):
+            state = determinizer.sample(self.rng)
+            values = dict(solve(state, goal, values=True).values)
             for k, play in enumerate(plays):
-                totals[k] += values[play.card]
-            done += len(plays)
-        self.last_iterations = done
+                tricks = values[play.card]
+                counts[k] += tricks
+                if memo is not None:
+                    reward = self._reward(memo, state, seat, opponent, tricks)
+                    if reward is None:
+                        memo = None  # the counts decide
+                    else:
+                        rewards[k] += reward
+            done += 1
+        self.last_iterations = done * len(plays)
+        totals = counts if memo is None else rewards
         sign = -1.0 if goal.count == "nil" else 1.0
         best = max(sign * total for total in totals)
         chosen = [play for play, total in zip(plays, totals) if sign * total == best]
         preferred = self.heuristic.choose(view)
         return preferred if preferred in chosen else chosen[0]
+
+    def _reward(
+        self, memo: Rewards, state: GameState, seat: int, opponent: int, tricks: int
+    ) -> float | None:
+        """Return the seat's side's reward for the hand of ``state`` ending with its
+        side on ``tricks`` books and the other side on the rest (``None``: the rules'
+        scoring reads more than books)."""
+        side_of = self.rules.side_of
+        side = side_of[seat]
+        books = list(state.books)
+        players = len(books)
+        left = (sum(hand.bit_count() for hand in state.hands) + len(state.trick)) // players
+        ours = tricks - sum(books[s] for s in range(players) if side_of[s] == side)
+        books[seat] += ours
+        books[opponent] += left - ours
+        rewards = memo.of_books(state, tuple(books))
+        return None if rewards is None else rewards[side]
 
     def _search_batched(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         """PIMC with the batched engine's playouts (see the class docs)."""
