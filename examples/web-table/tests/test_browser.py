@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import spadeskit
+import spadeskit.analysis
 from spadeskit import iter_replay
 from spadeskit.plugin import card_at
 from spadeskit_web_table.server import SETTINGS, TABLES
@@ -123,10 +124,18 @@ def test_a_whole_hand_in_the_browser(server: Server, browser: Any) -> None:
             reloaded = True
     assert refused and reloaded
 
-    # The hand's end: its score lines, the last trick, then the next hand.
+    # The hand's end: its score lines, the last trick, the double-dummy review (the
+    # tricks each seat's cards cost, each costly card with the best), then the next hand.
     lines = browser.find_elements(By.CSS_SELECTOR, "#hand-end-lines li.score-line")
     assert len(lines) >= 2 and any("N/S bid" in line.text for line in lines)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#hand-end-trick .card")) == 4
+    wait_for(browser, "document.getElementById('hand-review').dataset.ready === '1'", 60)
+    summary = browser.find_element(By.ID, "hand-review-summary").text
+    reviewed = spadeskit.analysis.review(table.record(), key=server.app[SETTINGS].store.key, hand=0)
+    names = ["N (Ann)", "E (heuristic bot)", "S (heuristic bot)", "W (heuristic bot)"]
+    assert summary.endswith(", ".join(f"{n} {c}" for n, c in zip(names, reviewed.costs())))
+    costly = browser.find_elements(By.CSS_SELECTOR, "#hand-review-cards li.costly")
+    assert len(costly) == sum(1 for play in reviewed.plays if play.cost)
     browser.find_element(By.ID, "continue").click()
     assert not browser.find_element(By.ID, "hand-end").is_displayed()
     assert browser.execute_script("return document.body.dataset.hand") == "1"

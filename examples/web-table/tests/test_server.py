@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import aiohttp
 import pytest
 
+import spadeskit
 from spadeskit_web_table import create_app
-from spadeskit_web_table.server import TABLES
+from spadeskit_web_table.server import SETTINGS, TABLES
 
 from .conftest import Server
 
@@ -125,3 +127,29 @@ def test_a_bots_only_table_does_not_hold_up_the_server(server: Server) -> None:
     for _ in range(5):
         assert request(server, "GET", f"/api/tables/{data['table']}")[0] == 200
     assert not server.app[TABLES][data["table"]].table.game.is_over
+
+
+@pytest.mark.slow  # a whole hand played by bots, then solved card by card: seconds
+def test_a_finished_hand_is_reviewed_double_dummy_card_by_card(server: Server) -> None:
+    choices = {"variant": "standard", "options": {"target": 10000, "floor": None}, "seed": 3}
+    status, data = request(server, "POST", "/api/tables", {**choices, "bots": [0, 1, 2, 3]})
+    name = data["table"]
+    table = server.app[TABLES][name].table
+    status, refused = request(server, "GET", f"/api/tables/{name}/review?hand=5")
+    assert status == 409 and refused["error"]["code"] == "hand-not-over"
+    assert request(server, "GET", f"/api/tables/{name}/review?hand=x")[0] == 400
+    deadline = time.monotonic() + 60
+    while not table.game.match.results and time.monotonic() < deadline:
+        time.sleep(0.05)
+    status, review = request(server, "GET", f"/api/tables/{name}/review?hand=0")
+    assert status == 200 and review["hand"] == 0 and review["seat_names"] == ["N", "E", "S", "W"]
+    # Every card of the hand, in the order played, each against the best card.
+    steps = spadeskit.iter_replay(table.record(), key=server.app[SETTINGS].store.key)
+    cards = [s.action.card.code for s in steps if isinstance(s.action, spadeskit.Play)][:52]
+    assert [play["card"] for play in review["plays"]] == cards
+    for play in review["plays"]:
+        assert play["cost"] == abs(play["best"] - play["result"])
+        assert (play["card"] in play["best_cards"]) == (play["cost"] == 0)
+    assert review["costs"] == [
+        sum(p["cost"] for p in review["plays"] if p["seat"] == seat) for seat in range(4)
+    ]

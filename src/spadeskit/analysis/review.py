@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from spadeskit.analysis.position import AnalysisUnsupported, position_of
-from spadeskit.analysis.solver import Goal, search_for, solve
+from spadeskit.analysis.solver import Goal, Tables, search_for, solution_of
 from spadeskit.core.actions import BlindNil, Nil, Play
 from spadeskit.core.cards import Card, card_at
 from spadeskit.core.errors import SpadesError
@@ -60,6 +60,20 @@ class ReviewedPlay:
     def cost(self) -> int:
         """Return the tricks the card cost against the best card (0 for a best card)."""
         return abs(self.best - self.result)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the reviewed card as JSON data (cards as codes, such as ``"10S"``)."""
+        return {
+            "hand": self.hand,
+            "trick": self.trick,
+            "seat": self.seat,
+            "card": self.card.code,
+            "goal": {"seat": self.goal.seat, "count": self.goal.count},
+            "result": self.result,
+            "best": self.best,
+            "best_cards": [card.code for card in self.best_cards],
+            "cost": self.cost,
+        }
 
 
 @attrs.frozen
@@ -108,6 +122,15 @@ class Review:
         """Return :meth:`lines` as one text."""
         return "\n".join(self.lines())
 
+    def to_json(self) -> dict[str, Any]:
+        """Return the review as JSON data: the seat names, every reviewed card (see
+        :meth:`ReviewedPlay.to_json`) and the tricks each seat's cards cost in all."""
+        return {
+            "seat_names": list(self.seat_names),
+            "plays": [play.to_json() for play in self.plays],
+            "costs": list(self.costs()),
+        }
+
 
 def _totals(names: tuple[str, ...], totals: list[int]) -> str:
     costs = ", ".join(f"{name} {cost}" for name, cost in zip(names, totals))
@@ -120,19 +143,24 @@ def review(
     *,
     key: bytes | str | None = None,
     last: int | None = None,
+    hand: int | None = None,
 ) -> Review:
     """Review every card played in ``record`` double-dummy (see :class:`ReviewedPlay`).
 
     The record is replayed and checked as :func:`spadeskit.replay` checks it (``rules``
     and ``key`` as there).  ``last=k`` reviews only the cards of each hand's last ``k``
-    tricks (a whole hand is the solver's slowest work).  Rules whose play the solver
-    cannot follow raise :class:`~spadeskit.analysis.position.AnalysisUnsupported`.
+    tricks (a whole hand is the solver's slowest work); ``hand=n`` only those of the hand
+    numbered ``n`` (from 0).  Rules whose play the solver cannot follow raise
+    :class:`~spadeskit.analysis.position.AnalysisUnsupported`.
     """
     if last is not None and (type(last) is not int or last < 1):
         raise SpadesError(f"last is a number of tricks, at least 1, not {last!r}")
+    if hand is not None and (type(hand) is not int or hand < 0):
+        raise SpadesError(f"hand is a hand's number, 0 or more, not {hand!r}")
     reviewed: list[ReviewedPlay] = []
     before: GameState | None = None
     names: tuple[str, ...] = ()
+    tables: Tables = {}
     for step in iter_replay(record, rules, key=key):
         state = step.state
         names = state.rules.table.seat_names
@@ -141,20 +169,23 @@ def review(
             and isinstance(step.action, Play)
             and before.phase is Phase.PLAY
             and not before.pile
+            and (hand is None or before.number == hand)
         ):
             players = before.rules.table.players
             cards_left = sum(hand.bit_count() for hand in before.hands) + len(before.trick)
             if last is None or cards_left <= last * players:
-                reviewed.append(_reviewed(before, step.action.card))
+                reviewed.append(_reviewed(before, step.action.card, tables))
+        if before is not None and state.number != before.number:
+            tables = {}  # what the searches of a hand proved holds for that hand only
         before = state
     return Review(names, tuple(reviewed))
 
 
-def _reviewed(game: GameState, card: Card) -> ReviewedPlay:
+def _reviewed(game: GameState, card: Card, tables: Tables) -> ReviewedPlay:
     seat = game.to_act
     assert seat is not None
     goal = goal_of(game, seat)
-    solution = solve(game, goal, values=True)
+    solution = solution_of(position_of(game), goal, values=True, tables=tables)
     result = dict(solution.values)[card]
     return ReviewedPlay(
         game.number,
@@ -188,15 +219,16 @@ def par(game: GameState) -> Par:
     """
     number = game.number
     plays: list[Card] = []
+    tables: Tables = {}
     while True:
         position = position_of(game)
-        search, _ = search_for(position, goal_of(game, position.to_act))
+        search, _ = search_for(position, goal_of(game, position.to_act), tables)
         target = search.value()
         card = card_at(
             next(
                 run[-1]
                 for run in search.runs(search.legal())
-                if search.value_after(run[-1]) == target
+                if search.value_after(run[-1], target) == target
             )
         )
         plays.append(card)

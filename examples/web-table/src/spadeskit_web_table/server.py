@@ -9,6 +9,12 @@
   knows every hand) unless the server runs with ``--allow-seeds``, for tests and
   demonstrations, and then the table says it is seeded to everyone who looks.
 * ``GET /api/tables/{id}``: who sits where (no cards), and whether the table is seeded.
+* ``GET /api/tables/{id}/review?hand=N``: the double-dummy review of the table's finished
+  hand ``N`` (from 0): every card played, what the seat played for and the tricks the
+  card cost against the best one (:func:`spadeskit.analysis.review`, as JSON).  Every
+  card of a finished hand has been played face up, so the review tells nobody anything
+  secret; the hand in progress is refused (``hand-not-over``).  Reviews run in a worker
+  process (a whole hand takes up to seconds) and are kept.
 * ``GET /api/tables/{id}/ws``: the table's protocol, :class:`spadeskit.Connection`,
   carried by a :class:`spadeskit.apps.hub.Hub` (bounded send queues, rate limits, bots
   moved in a worker thread).
@@ -26,7 +32,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
+import multiprocessing
 import os
 import secrets
 import sys
@@ -39,6 +47,7 @@ import attrs
 from aiohttp import WSMsgType, web
 
 import spadeskit
+from spadeskit.analysis import AnalysisUnsupported, review
 from spadeskit.apps.connection import MESSAGE_SIZE
 from spadeskit.apps.hub import Hub
 
@@ -61,11 +70,13 @@ ABANDON_AFTER = 300.0
 
 @attrs.define
 class Entry:
-    """A table the server keeps, the hub carrying its clients' messages, and who made it."""
+    """A table the server keeps, the hub carrying its clients' messages, who made it and
+    the reviews of its finished hands (by hand number, as JSON data)."""
 
     table: spadeskit.Table
     hub: Hub
     creator: str = ""
+    reviews: dict[int, dict[str, Any]] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -81,6 +92,7 @@ class Settings:
 
 TABLES = web.AppKey("tables", dict[str, Entry])
 SETTINGS = web.AppKey("settings", Settings)
+REVIEWER = web.AppKey("reviewer", concurrent.futures.Executor)
 
 
 def _error(error: spadeskit.SpadesError, status: int = 400) -> web.Response:
@@ -238,6 +250,43 @@ async def table_info(request: web.Request) -> web.Response:
     )
 
 
+def review_hand(record: dict[str, Any], key: bytes | str, hand: int) -> dict[str, Any]:
+    """Return the double-dummy review of ``hand`` of a table's ``record`` as JSON data
+    (run in the worker process), or ``{"error": ...}`` when the solver cannot follow
+    the rules' play."""
+    try:
+        return review(record, key=key, hand=hand).to_json()
+    except AnalysisUnsupported as error:
+        return {"error": error.to_json()}
+
+
+async def hand_review(request: web.Request) -> web.Response:
+    entry = _entry(request)
+    try:
+        hand = int(request.query.get("hand", ""))
+    except ValueError:
+        return _error(spadeskit.SpadesError("ask for a hand by its number", code="bad-message"))
+    found = entry.reviews.get(hand)
+    if found is None:
+        table = entry.table
+        finished = {result.number for result in table.game.match.results}
+        if hand not in finished:
+            refused = spadeskit.SpadesError(
+                f"hand {hand + 1} is not over: a hand is reviewed once every card is played",
+                code="hand-not-over",
+            )
+            return _error(refused, 409)
+        key = request.app[SETTINGS].store.key
+        reviewer = request.app[REVIEWER]
+        found = await asyncio.get_running_loop().run_in_executor(
+            reviewer, review_hand, table.record(), key, hand
+        )
+        entry.reviews[hand] = found
+    if "error" in found:
+        return web.json_response(found, status=422)
+    return web.json_response({"hand": hand, **found})
+
+
 async def socket(request: web.Request) -> web.WebSocketResponse:
     hub = _entry(request).hub
     # No per-message compression: the hub writes one frame per update for every client.
@@ -275,6 +324,7 @@ async def _keep_tables(app: web.Application) -> AsyncIterator[None]:
     expiring.cancel()
     for entry in app[TABLES].values():
         await entry.hub.close()
+    app[REVIEWER].shutdown(cancel_futures=True)
 
 
 def create_app(
@@ -293,6 +343,11 @@ def create_app(
     app = web.Application(client_max_size=REQUEST_SIZE)
     app[TABLES] = {}
     app[SETTINGS] = Settings(store, allow_seeds, bot_pace, tables_per_client, max_tables)
+    # One worker process for reviews: a search holds the interpreter while it runs, and
+    # the server's own process must keep answering.
+    app[REVIEWER] = concurrent.futures.ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("spawn")
+    )
     app.cleanup_ctx.append(_keep_tables)
     app.add_routes(
         [
@@ -301,6 +356,7 @@ def create_app(
             web.get("/api/variants", variants),
             web.post("/api/tables", create_table),
             web.get("/api/tables/{table}", table_info),
+            web.get("/api/tables/{table}/review", hand_review),
             web.get("/api/tables/{table}/ws", socket),
         ]
     )

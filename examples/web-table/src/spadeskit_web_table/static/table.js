@@ -200,6 +200,51 @@ function showHandEnd(event) {
   for (const line of event.lines) lines.append(el("li", { class: "score-line" }, line.text));
   $("hand-end-note").textContent = event.note || "";
   $("hand-end").hidden = false;
+  showReview(event.hand);
+}
+
+// The double-dummy review of a finished hand: what each seat's cards cost in tricks
+// against the best card, with every card that cost one (asked of the server, which
+// works it out once every card of the hand has been played).
+async function showReview(hand) {
+  const summary = $("hand-review-summary");
+  const cards = $("hand-review-cards");
+  summary.textContent = "Analysing the hand…";
+  cards.replaceChildren();
+  $("hand-review").dataset.hand = String(hand);
+  let data;
+  try {
+    const reply = await fetch(`/api/tables/${tableId}/review?hand=${hand}`);
+    data = await reply.json();
+  } catch (error) {
+    summary.textContent = "The review could not be fetched.";
+    return;
+  }
+  if ($("hand-review").dataset.hand !== String(hand)) return; // a later hand's panel
+  if (data.error) {
+    summary.textContent = "No review: " + data.error.text;
+    return;
+  }
+  const lost = data.costs.map((c, s) => `${seatName(s)} ${c}`).join(", ");
+  summary.textContent = "Tricks lost against best play, each side seeing every card: " + lost;
+  for (const play of data.plays) {
+    if (!play.cost) continue;
+    const best = el("span", { class: "best" });
+    play.best_cards.forEach((code) => best.append(cardNode(code)));
+    cards.append(
+      el(
+        "li",
+        { class: "costly", "data-seat": String(play.seat) },
+        `trick ${play.trick}: ${seatName(play.seat)} `,
+        cardNode(play.card),
+        ` cost ${play.cost} (best: `,
+        best,
+        ")",
+      ),
+    );
+  }
+  if (!cards.children.length) cards.append(el("li", {}, "Every card was a best card."));
+  $("hand-review").dataset.ready = "1";
 }
 
 $("continue").addEventListener("click", () => {
