@@ -207,19 +207,23 @@ def test_the_score_memo_answers_as_scoring_afresh(variant: str) -> None:
 @pytest.mark.parametrize("variant", ["standard", "jjdd", "cutthroat", "three-suit-trump"])
 def test_compiled_greedy_playouts_play_as_the_greedy_policy(variant: str) -> None:
     """random_play_score(follower=greedy_card) plays the cards the greedy policy picks on
-    the full path (drawing the same floats for the leads), so both score the hand the same."""
+    the full path (drawing the same floats for the leads), so both score the hand the same;
+    and so does the loop's own call of the engine's greedy follower (``greedy_follow``,
+    called directly rather than as a Python callable)."""
     from spadeskit.bots import greedy_card
     from spadeskit.bots.search import greedy_policy
+    from spadeskit.engine.loop import greedy_follow
 
     for seed in range(8):
         game = mid_hand(variant, seed, tricks=2)
-        fast = game.rules.engine.playouts.random_play_score(
-            game, random.Random(seed).random, follower=greedy_card
-        )
-        assert fast is not None
         result = game.rollout(seed=0, policy=greedy_policy(random.Random(seed))).match.results[-1]
-        assert fast.points == result.points
-        assert [line.text for line in fast.lines] == [line.text for line in result.lines]
+        for follower in (greedy_card, greedy_follow):
+            fast = game.rules.engine.playouts.random_play_score(
+                game, random.Random(seed).random, follower=follower
+            )
+            assert fast is not None
+            assert fast.points == result.points
+            assert [line.text for line in fast.lines] == [line.text for line in result.lines]
 
 
 def test_greedy_card_takes_cheaply_ducks_under_a_partner_and_discards_low() -> None:

@@ -13,6 +13,7 @@ from spadeskit.core.actions import Action, Bid, Nil, Play, SeeCards
 from spadeskit.core.cards import Card
 from spadeskit.core.errors import SpadesError, shown
 from spadeskit.core.views import View
+from spadeskit.engine.loop import greedy_follow
 from spadeskit.engine.rules import Rules
 
 __all__ = ["Bot", "RandomBot", "SimpleBot", "check_reset", "check_view", "greedy_card"]
@@ -171,26 +172,4 @@ def greedy_card(
     in this trick, then the least power in its own suit (a low discard before a high one,
     a side suit before a trump).  Search's greedy playouts call it, inside the loop the
     rules compile (``Engine.random_play_score(..., follower=greedy_card)``)."""
-    if not allowed & (allowed - 1):
-        return allowed
-    row = rows[suit_of[trick[0][1]]]
-    best_who, best = -1, -1
-    for who, card in trick:
-        if row[card] > best:
-            best_who, best = who, row[card]
-    low = win = -1
-    low_key = win_power = 1 << 30
-    mask = allowed
-    while mask:
-        bit = mask & -mask
-        mask ^= bit
-        index = bit.bit_length() - 1
-        power = row[index]
-        key = (power << 10) + rows[suit_of[index]][index]
-        if key < low_key:
-            low, low_key = index, key
-        if best < power < win_power:
-            win, win_power = index, power
-    if win < 0 or side_of[best_who] == side_of[seat]:
-        return 1 << low
-    return 1 << win
+    return greedy_follow(trick, allowed, seat, rows, suit_of, side_of)

@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spadeskit.bots.basic import Bot, greedy_card
+from spadeskit.bots.basic import Bot
 from spadeskit.bots.inference import DealSampler, Facts, facts
 from spadeskit.core.actions import Action, Discard, Exchange, Play
 from spadeskit.core.cards import ALL_CARDS, Card
@@ -26,6 +26,7 @@ from spadeskit.core.results import HandResult, MatchEnd
 from spadeskit.core.state import GameState, Phase
 from spadeskit.core.views import View
 from spadeskit.engine.authoring import evolve_hand
+from spadeskit.engine.loop import greedy_follow
 from spadeskit.engine.rules import Rules, rules_of
 from spadeskit.engine.viewing import make_view
 
@@ -185,7 +186,7 @@ def greedy_policy(rng: random.Random) -> Callable[[GameState, Sequence[Action]],
         allowed = 0
         for a in plays:
             allowed |= a.card.bit
-        bit = greedy_card(trick, allowed, seat, rows, rules.ranking.suit_of, rules.side_of)
+        bit = greedy_follow(trick, allowed, seat, rows, rules.ranking.suit_of, rules.side_of)
         return next(a for a in plays if a.card.bit == bit)
 
     return policy
@@ -250,7 +251,7 @@ class Rewards:
         ``None`` where the rules need the full path."""
         kept = len(self.scores)
         outcome = self.engine.playouts.random_play_outcome(
-            state, fraction, self.scores, greedy_card if greedy else None, bool(self.weight)
+            state, fraction, self.scores, greedy_follow if greedy else None, bool(self.weight)
         )
         if outcome is None:
             return None

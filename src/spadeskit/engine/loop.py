@@ -12,7 +12,7 @@ is hand-written, typed Python: the pure core runs it as it is, the native core
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from spadeskit.core import codegen
@@ -22,7 +22,7 @@ from spadeskit.engine.filters import STATE_READS
 from spadeskit.engine.tricks import draw_cards, make_trick
 from spadeskit.engine.winner import trick_won
 
-__all__ = ["CardLoop", "Follow", "Rows", "build_loop"]
+__all__ = ["CardLoop", "Follow", "Rows", "build_loop", "greedy_follow"]
 
 Rows = tuple[tuple[int, ...], ...]
 """A strength table: ``rows[led suit][card index]``."""
@@ -72,6 +72,8 @@ class CardLoop:
         n, draw, pairs, entries = shared.n, shared.draw, shared.pairs, shared.entries
         next_seat, suit_of, side_of = shared.next_seat, shared.suit_of, shared.rules.side_of
         after, decide = shared.calls.after_trick, shared.decide
+        # The greedy follower, called directly (compiled, a native call with no boxing).
+        greedy = follow is greedy_follow
         trump: str = hand.contract.trump
         hands: list[int] = list(hand.hands)
         books: list[int] = list(hand.books)
@@ -89,7 +91,9 @@ class CardLoop:
             if type(got) is not int or got & ~held or not got:
                 raise shared._bad_filters(seat, held, got)
             allowed: int = got
-            if follow is not None and trick:
+            if greedy and trick:
+                allowed = greedy_follow(trick, allowed, seat, rows, suit_of, side_of)
+            elif follow is not None and trick:
                 allowed = follow(trick, allowed, seat, rows, suit_of, side_of)
             else:
                 if fraction is not None:
@@ -130,6 +134,47 @@ class CardLoop:
                 break
         _store(hand, hands, books, won, trick, tricks, played, log, leader, seat, pile)
         return hand
+
+
+def greedy_follow(
+    trick: Sequence[Any],
+    allowed: int,
+    seat: int,
+    rows: Sequence[Sequence[int]],
+    suit_of: Sequence[int],
+    side_of: Sequence[int],
+) -> int:
+    """Return the mask of the card a greedy player follows ``trick`` with, from the
+    ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
+    already winning it or no card can; then the cheapest card (see
+    :func:`spadeskit.bots.greedy_card`, which is this function for bots and apps).
+    Cheapest: the least power in this trick, then the least power in its own suit."""
+    if not allowed & (allowed - 1):
+        return allowed
+    row = rows[suit_of[trick[0][1]]]
+    best_who = -1
+    best = -1
+    for play in trick:
+        who: int = play[0]
+        power: int = row[play[1]]
+        if power > best:
+            best_who, best = who, power
+    low = win = -1
+    low_key = win_power = 1 << 30
+    mask = allowed
+    while mask:
+        bit = mask & -mask
+        mask ^= bit
+        index = bit.bit_length() - 1
+        power = row[index]
+        key = (power << 10) + rows[suit_of[index]][index]
+        if key < low_key:
+            low, low_key = index, key
+        if best < power < win_power:
+            win, win_power = index, power
+    if win < 0 or side_of[best_who] == side_of[seat]:
+        return 1 << low
+    return 1 << win
 
 
 def _store(
