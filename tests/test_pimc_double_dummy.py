@@ -73,7 +73,7 @@ def test_the_solving_pimc_rolls_out_while_more_tricks_are_left(
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("solved too early")
 
-    monkeypatch.setattr("spadeskit.bots.search.solve", refuse)
+    monkeypatch.setattr("spadeskit.bots.solved.solve", refuse)
     game = late_position(1, 7)
     seat = game.to_act
     assert seat is not None

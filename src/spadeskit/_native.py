@@ -52,13 +52,16 @@ NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.engine.playouts",
     "spadeskit.engine.playing",
     "spadeskit.analysis.search",
+    "spadeskit.analysis.suitboard",
+    "spadeskit.analysis.suitmoves",
     "spadeskit.analysis.suits",
 )
 """The engine: its parts (the auction, the steps, the dealer, scoring, tricks, turns,
 playouts and the one playout loop), the one trick winner and the
 :class:`~spadeskit.engine.playing.Engine` that holds them; and the loop that lists a
 mask's plays (``spadeskit.core.playsets``), and the double-dummy solver's two searches
-(``spadeskit.analysis.search`` and ``spadeskit.analysis.suits``).  Plugins, states,
+(``spadeskit.analysis.search``, and ``spadeskit.analysis.suits`` on its board and move
+ordering, ``suitboard`` and ``suitmoves``).  Plugins, states,
 views, actions, generated code and everything above the engine stay pure Python."""
 
 PURE_VARIABLE = "SPADESKIT_PURE"

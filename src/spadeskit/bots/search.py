@@ -33,9 +33,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from spadeskit.analysis.position import AnalysisUnsupported, play_model
-from spadeskit.analysis.review import goal_of
-from spadeskit.analysis.solver import solve
 from spadeskit.bots.basic import check_reset, check_view
 from spadeskit.bots.bidsearch import RolloutBidder
 from spadeskit.bots.determinize import (
@@ -48,9 +45,10 @@ from spadeskit.bots.determinize import (
     rollout_rewards,
 )
 from spadeskit.bots.heuristic import HeuristicBot
+from spadeskit.bots.solved import solvable, solved_choice
 from spadeskit.core.actions import Action, Play
 from spadeskit.core.errors import SpadesError, shown
-from spadeskit.core.state import GameState, Phase
+from spadeskit.core.state import Phase
 from spadeskit.core.views import View
 from spadeskit.engine.rules import Rules
 
@@ -212,7 +210,7 @@ class PIMCBot(_SearchBot):
 
     With ``solve_last=k`` > 0, once at most ``k`` tricks are left to play (the one in
     progress included) each drawn deal is solved double-dummy
-    (:func:`spadeskit.analysis.solver.solve`) instead of rolled out: every legal card
+    (:func:`spadeskit.bots.solved.solved_choice`) instead of rolled out: every legal card
     gets that deal's double-dummy count for the seat's goal (its side's tricks; its own
     tricks, fewest best, after a nil bid).  With two sides and no nil bid, the count is
     scored as the rules score the hand (the side's books against the other side's,
@@ -259,8 +257,20 @@ class PIMCBot(_SearchBot):
         template = determinizer.template
         seat = view.seat
         assert seat is not None
-        if 0 < template.hands[seat].bit_count() <= self.solve_last and self._solvable(template):
-            return self._search_solved(view, determinizer, plays)
+        left = template.hands[seat].bit_count()
+        if 0 < left <= self.solve_last and solvable(self.rules, template):
+            action, self.last_iterations = solved_choice(
+                view,
+                determinizer,
+                plays,
+                self.rules,
+                self.rng,
+                self.solve_deals,
+                self.seconds,
+                self.match_weight,
+                self.heuristic,
+            )
+            return action
         if self._batch is not None and not determinizer.hidden_discards:
             return self._search_batched(view, determinizer, plays)
         seat = view.seat
@@ -291,79 +301,6 @@ class PIMCBot(_SearchBot):
             plays,
             [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(plays))],
         )
-
-    def _solvable(self, game: GameState) -> bool:
-        """Return whether the double-dummy solver follows the play of ``game``'s hand."""
-        if game.contract is None or game.pile:
-            return False
-        try:
-            play_model(self.rules, game.contract.trump)
-        except AnalysisUnsupported:
-            return False
-        return True
-
-    def _search_solved(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
-        """PIMC with each drawn deal solved double-dummy (see the class docs)."""
-        seat = view.seat
-        assert seat is not None
-        template = determinizer.template
-        goal = goal_of(template, seat)
-        rules = self.rules
-        side = rules.side_of[seat]
-        # Score each card's double-dummy tricks as the rules score the hand, when the
-        # books alone say who scores what: two sides, no nil bid (whose seat's own
-        # tricks the side's count does not give).
-        memo: Rewards | None = None
-        if (
-            len(rules.table.sides) == 2
-            and goal.count == "side"
-            and not any(goal_of(template, s).count == "nil" for s in range(len(template.books)))
-        ):
-            memo = Rewards(rules, self.match_weight)
-        opponent = next(s for s in range(len(rules.side_of)) if rules.side_of[s] != side)
-        counts = [0.0] * len(plays)
-        rewards = [0.0] * len(plays)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        while not done or (
-            done < self.solve_deals and (deadline is None or time.perf_counter() < deadline)
-        ):
-            state = determinizer.sample(self.rng)
-            values = dict(solve(state, goal, values=True).values)
-            for k, play in enumerate(plays):
-                tricks = values[play.card]
-                counts[k] += tricks
-                if memo is not None:
-                    reward = self._reward(memo, state, seat, opponent, tricks)
-                    if reward is None:
-                        memo = None  # the counts decide
-                    else:
-                        rewards[k] += reward
-            done += 1
-        self.last_iterations = done * len(plays)
-        totals = counts if memo is None else rewards
-        sign = -1.0 if goal.count == "nil" else 1.0
-        best = max(sign * total for total in totals)
-        chosen = [play for play, total in zip(plays, totals) if sign * total == best]
-        preferred = self.heuristic.choose(view)
-        return preferred if preferred in chosen else chosen[0]
-
-    def _reward(
-        self, memo: Rewards, state: GameState, seat: int, opponent: int, tricks: int
-    ) -> float | None:
-        """Return the seat's side's reward for the hand of ``state`` ending with its
-        side on ``tricks`` books and the other side on the rest (``None``: the rules'
-        scoring reads more than books)."""
-        side_of = self.rules.side_of
-        side = side_of[seat]
-        books = list(state.books)
-        players = len(books)
-        left = (sum(hand.bit_count() for hand in state.hands) + len(state.trick)) // players
-        ours = tricks - sum(books[s] for s in range(players) if side_of[s] == side)
-        books[seat] += ours
-        books[opponent] += left - ours
-        rewards = memo.of_books(state, tuple(books))
-        return None if rewards is None else rewards[side]
 
     def _search_batched(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         """PIMC with the batched engine's playouts (see the class docs)."""
