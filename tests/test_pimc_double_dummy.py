@@ -98,3 +98,23 @@ def test_the_solving_pimc_plays_whole_hands_of_every_variant_legally() -> None:
             seat = game.to_act
             assert seat is not None
             game = game.apply(bots[seat].choose(game.view(seat)), seat)
+
+
+def test_the_solving_pimc_keeps_the_heuristics_card_within_its_veto() -> None:
+    # Scored as the rules score the hand, the solved deals' rewards are a rollout's:
+    # a veto larger than any difference leaves the heuristic's card, and with none the
+    # best card is played even where the heuristic prefers another.
+    differs = 0
+    for seed in range(8):
+        game = late_position(seed, 5)
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        choices = []
+        for veto in (1000.0, 0.0):
+            bot = PIMCBot(solve_last=5, solve_deals=8, veto=veto)
+            bot.reset(seat, game.rules, random.Random(seed))  # type: ignore[arg-type]
+            choices.append(bot.choose(view))
+        assert choices[0] == bot.heuristic.choose(view)
+        differs += choices[1] != choices[0]
+    assert differs

@@ -269,6 +269,7 @@ class PIMCBot(_SearchBot):
                 self.seconds,
                 self.match_weight,
                 self.heuristic,
+                self.veto,
             )
             return action
         if self._batch is not None and not determinizer.hidden_discards:

@@ -47,9 +47,15 @@ def solved_choice(
     seconds: float | None,
     match_weight: float,
     heuristic: HeuristicBot,
+    veto: float = 0.0,
 ) -> tuple[Action, int]:
     """Return the card to play after solving ``deals`` drawn deals (fewer if ``seconds``
-    runs out first, at least one), and the cards valued (deals times cards)."""
+    runs out first, at least one), and the cards valued (deals times cards).
+
+    Scored as the rules score the hand, the mean rewards are a rollout's, and ``veto``
+    reads them as PIMC's rollouts do: the heuristic's card unless another card's mean
+    beats it by more than ``veto``.  Counted in tricks, the best total is played, the
+    heuristic's card among equals."""
     seat = view.seat
     assert seat is not None
     template = determinizer.template
@@ -83,11 +89,16 @@ def solved_choice(
                 else:
                     rewards[k] += reward
         done += 1
-    totals = counts if memo is None else rewards
+    preferred = heuristic.choose(view)
+    if memo is not None:
+        top = max(rewards)
+        if preferred in plays and top - rewards[plays.index(preferred)] <= veto * done:
+            return preferred, done * len(plays)
+        return plays[rewards.index(top)], done * len(plays)
+    totals = counts
     sign = -1.0 if goal.count == "nil" else 1.0
     best = max(sign * total for total in totals)
     chosen = [play for play, total in zip(plays, totals) if sign * total == best]
-    preferred = heuristic.choose(view)
     return (preferred if preferred in chosen else chosen[0]), done * len(plays)
 
 
