@@ -215,8 +215,9 @@ class PIMCBot(_SearchBot):
     tricks, fewest best, after a nil bid).  With two sides and no nil bid, the count is
     scored as the rules score the hand (the side's books against the other side's,
     bags and sets included, as a rollout's reward is), so that a card that only adds a
-    bag is no better than one that does not; otherwise the count itself is the value.
-    The card with the best mean is played (the heuristic's card among equals).  Such a
+    bag is no better than one that does not, and ``veto`` reads those rewards as it
+    reads the rollouts'; otherwise the count itself is the value and the best total is
+    played (the heuristic's card among equals).  Such a
     decision solves ``solve_deals`` drawn deals (fewer if ``seconds`` runs out first;
     ``iterations`` budgets the rollouts only).  Rules the solver cannot follow are
     rolled out throughout.
