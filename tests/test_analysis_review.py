@@ -84,6 +84,18 @@ def test_review_refuses_a_bad_number_of_tricks() -> None:
     game = spadeskit.load_rules("standard").new_game(seed=1)
     with pytest.raises(spadeskit.SpadesError, match="number of tricks"):
         review(game.to_record(), last=0)
+    with pytest.raises(spadeskit.SpadesError, match="hand's number"):
+        review(game.to_record(), hand=-1)
+
+
+def test_review_of_one_hand_reviews_only_its_cards() -> None:
+    game = four_tricks_left(3)
+    while game.phase is Phase.PLAY:
+        game = game.apply(game.legal_actions()[0])
+    record = game.to_record()
+    assert review(record, hand=1, last=2).plays == ()
+    assert review(record, hand=0, last=2) == review(record, last=2)
+    assert len(review(record, hand=0, last=2).plays) == 8
 
 
 def test_replay_review_prints_each_trick_and_what_each_seat_lost(
