@@ -11,7 +11,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "plugins")]
 project = "spadeskit"
 author = "the spadeskit developers"
 copyright = "2026, the spadeskit developers"
-release = "0.4.0"
+release = "0.5.0"
 
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.doctest", "sphinx.ext.viewcode"]
 autodoc_member_order = "bysource"
