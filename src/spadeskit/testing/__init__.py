@@ -152,7 +152,7 @@ LEVELS: dict[str, dict[str, int]] = {
     },
 }
 """How much :func:`check_rules` plays at each level (``level=``): ``quick`` for an
-editing loop (about a CPU second), ``default`` for CI (under 6 CPU seconds per shipped
+editing loop (about a CPU second), ``default`` for CI (under 10 CPU seconds per shipped
 variant on an idle machine), ``thorough`` for a release.  ``hands`` is the longest match
 a policy plays, in hands of one deck: a table of two decks (``six-handed``), whose hands
 are twice as long, plays half as many."""
