@@ -51,12 +51,11 @@ class BatchScoring(BatchAuction):
         choice: Sequence[int],
         books: Sequence[int],
         filler: int,
-        match: MatchState | None = None,
     ) -> tuple[int, int, int]:
-        """Score one side by the rules' own scoring under ``match`` (default: a new
-        match): its seats' bids and books as given, the other seats' taken from
-        ``filler`` (the side's score must not depend on them).  Return its points, its
-        bag counter after the hand and the bags its lines took."""
+        """Score one side by the rules' own scoring in a new match: its seats' bids and
+        books as given, the other seats' taken from ``filler`` (the side's score must
+        not depend on them).  Return its points, its bag counter after the hand and the
+        bags its lines took."""
         n, table = self.n, self.rules.table
         mine = set(table.sides[side])
         rng = random.Random(filler)
@@ -69,7 +68,7 @@ class BatchScoring(BatchAuction):
         summary = HandSummary(
             tuple(bids), tuple(took), won=self._no_cards, trump=self.trump, declarer=None
         )
-        score = self.rules.engine.scoring.score(summary, match or self.match)
+        score = self.rules.engine.scoring.score(summary, self.match)
         return score.points[side], score.bags[side], _bags_taken(score, side)
 
     def _no_cards(self) -> Any:
@@ -98,7 +97,9 @@ class BatchScoring(BatchAuction):
     def _score(self, choice: Any, books: Any, match: MatchState) -> tuple[Any, Any, Any]:
         """Each side's points, bag counter after the hand and bags taken, from the
         rules' own scoring under ``match``: each side's table (one entry per bids and
-        books of its seats) is filled the first time an entry is needed, then read."""
+        books of its seats) is filled the first time an entry is needed, then read.
+        One scoring of a hand fills every side's entry it lacks: a side's score depends
+        on its own seats alone (checked on probe hands, :meth:`_check_scoring`)."""
         sides = len(self.rules.table.sides)
         out = np.empty((3, len(choice), sides), dtype=np.int64)
         tables = self._tables.get((match.scores, match.bags))
@@ -106,20 +107,33 @@ class BatchScoring(BatchAuction):
             if len(self._tables) > 64:
                 self._tables.clear()
             tables = self._tables[(match.scores, match.bags)] = self._new_tables()
+        keys = [self._side_key(side, choice, books) for side in range(sides)]
+        missing = np.zeros(len(choice), dtype=bool)
         for side in range(sides):
-            keys = self._side_key(side, choice, books)
-            known, values = tables[side]
-            missing = ~known[keys]
-            if missing.any():
-                new, rows = np.unique(keys[missing], return_index=True)
-                where = np.flatnonzero(missing)[rows]
-                for key, row in zip(new.tolist(), where.tolist(), strict=True):
-                    values[key] = self._score_side(
-                        side, choice[row].tolist(), books[row].tolist(), 0, match
-                    )
-                known[new] = True
-            out[:, :, side] = values[keys].T
+            missing |= ~tables[side][0][keys[side]]
+        for row in np.flatnonzero(missing).tolist():
+            lacking = [s for s in range(sides) if not tables[s][0][keys[s][row]]]
+            if not lacking:
+                continue  # an earlier row of this call filled them
+            score = self._score_row(choice[row].tolist(), books[row].tolist(), match)
+            for side in lacking:
+                known, values = tables[side]
+                key = keys[side][row]
+                values[key] = score.points[side], score.bags[side], _bags_taken(score, side)
+                known[key] = True
+        for side in range(sides):
+            out[:, :, side] = tables[side][1][keys[side]].T
         return out[0], out[1], out[2]
+
+    def _score_row(
+        self, choice: Sequence[int], books: Sequence[int], match: MatchState
+    ) -> HandScore:
+        """Score one hand (menu entries and books by seat) by the rules under ``match``."""
+        bids = tuple(self.menu[k] for k in choice)
+        summary = HandSummary(
+            bids, tuple(books), won=self._no_cards, trump=self.trump, declarer=None
+        )
+        return self.rules.engine.scoring.score(summary, match)
 
     # -- rule sets whose auction is a tree (three-suit-trump): hand by hand ------------------
 
