@@ -11,6 +11,8 @@ from typing import Any
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy")
 
@@ -458,3 +460,25 @@ def test_pimc_with_batched_playouts_plays_whole_hands() -> None:
         [fallback] + [make_bot("heuristic", s, jjdd, random.Random(s)) for s in (1, 2, 3)],
         seed=1,
     ).is_over
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2**64 - 1), st.floats(0.0, 1.0, exclude_max=True)),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_a_random_choice_takes_the_kth_legal_card_counting_from_the_lowest(
+    rows: list[tuple[int, float]],
+) -> None:
+    """The batched random choice (``_kth_bit``) picks, from each mask, its
+    ``int(u * popcount)``-th set bit counting from the lowest; an empty mask gives 0."""
+    from spadeskit.batch.common import _kth_bit
+
+    masks = np.array([m for m, _ in rows], dtype=np.uint64)
+    draws = np.array([u for _, u in rows], dtype=np.float64)
+    got = _kth_bit(masks, draws).tolist()
+    for (mask, u), bit in zip(rows, got, strict=True):
+        places = [i for i in range(64) if mask >> i & 1]
+        assert bit == (1 << places[int(u * len(places))] if places else 0)

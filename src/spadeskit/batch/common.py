@@ -46,7 +46,7 @@ PROBES = 24
 
 _VECTOR_READS = {
     "leading": "_b_leading",
-    "following": "(not _b_leading)",
+    "following": "_b_following",
     "lead": "_b_lead",
     "played": "_b_played",
     "done": "_b_done",
@@ -114,13 +114,38 @@ def _indices(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
+def _bit_places() -> NDArray[np.uint8]:
+    """Return the table of :func:`_kth_bit`: at ``value << 4 | j``, the place of the
+    ``j``-th set bit (from the lowest) of the 16-bit ``value``."""
+    values = np.arange(1 << 16, dtype=np.uint64)
+    table = np.zeros(1 << 20, dtype=np.uint8)
+    below = np.zeros(1 << 16, dtype=np.uint64)  # each value's set bits below bit b
+    for b in range(16):
+        on = (values >> np.uint64(b)) & _U1
+        table[(values[on == 1] << _U4) | below[on == 1]] = b
+        below += on
+    return table
+
+
+_U1, _U4, _U16 = np.uint64(1), np.uint64(4), np.uint64(16)
+_LOW16, _LOW32, _LOW48 = np.uint64(0xFFFF), np.uint64(0xFFFF_FFFF), np.uint64(0xFFFF_FFFF_FFFF)
+_BIT_PLACES = _bit_places()
+
+
 def _kth_bit(allowed: NDArray[np.uint64], u: NDArray[np.float64]) -> NDArray[np.uint64]:
-    """Return each mask's ``int(u * popcount)``-th set bit (counting from the lowest)."""
-    k = (u * np.bitwise_count(allowed)).astype(np.int64)
-    one = np.uint64(1)
-    for j in range(int(k.max(initial=0))):
-        allowed = np.where(k > j, allowed & (allowed - one), allowed)
-    return allowed & (~allowed + one)
+    """Return each mask's ``int(u * popcount)``-th set bit (counting from the lowest):
+    find its 16-bit quarter by the set bits below each, then look its place up in
+    that quarter (a fixed number of array passes, whatever the masks).  An empty
+    mask gives 0."""
+    k = (u * np.bitwise_count(allowed)).astype(np.uint64)
+    quarter = (k >= np.bitwise_count(allowed & _LOW16)).view(np.uint8)
+    quarter = quarter + (k >= np.bitwise_count(allowed & _LOW32)).view(np.uint8)
+    quarter += (k >= np.bitwise_count(allowed & _LOW48)).view(np.uint8)
+    shift = quarter.astype(np.uint64) * _U16
+    k -= np.bitwise_count(allowed & ((_U1 << shift) - _U1))
+    place = _BIT_PLACES[(((allowed >> shift) & _LOW16) << _U4) | k] + shift
+    bit: NDArray[np.uint64] = (_U1 << place) & allowed  # an empty mask gives 0
+    return bit
 
 
 @attrs.frozen

@@ -168,9 +168,9 @@ class BatchEngine(BatchTreePlay):
             names = {name: f"_c{k}_{name}" for name in f.block.constants}
             body.append(codegen.render(text, **names))
         source = (
-            "def allowed_cards(allowed, _b_leading, _b_lead, _b_played, _b_done, _b_top):\n"
-            + codegen.indent("".join(body), 1)
-            + "    return allowed\n"
+            "def allowed_cards(\n"
+            "    allowed, _b_leading, _b_following, _b_lead, _b_played, _b_done, _b_top\n"
+            "):\n" + codegen.indent("".join(body), 1) + "    return allowed\n"
         )
         assert set(_VECTOR_READS) == set(READS)
         made: Callable[..., Any] = codegen.function(

@@ -144,7 +144,9 @@ class BatchPlay(BatchScoring):
                         seat %= n
                     index = base + seat
                     hand = flat[index]
-                    allowed = self._filters(hand, position == 0, lead, played, trick, tops)
+                    allowed = self._filters(
+                        hand, position == 0, position != 0, lead, played, trick, tops
+                    )
                     if greedy and position:
                         bit = self._greedy(allowed, row, best, winner, seat)
                     else:
