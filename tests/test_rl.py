@@ -101,11 +101,13 @@ def test_hidden_cards_never_change_an_observation() -> None:
     rng = np.random.default_rng(1)
     for _ in range(14):
         seen = env._observe()
-        kept = env.held.copy()
+        kept, dealt = env.held.copy(), env.deals.copy()
+        played = env.deals & ~env.held  # each seat keeps the cards it played
         env.held[:, [1, 2]] = env.held[:, [2, 1]]
+        env.deals = played | env.held
         alike = np.bitwise_count(kept[:, 1]) == np.bitwise_count(kept[:, 2])
         assert alike.any() and np.array_equal(env._observe()[alike], seen[alike])
-        env.held = kept
+        env.held, env.deals = kept, dealt
         _, _, ended, _, info = env.step(random_actions(info["action_mask"], rng))
         if ended.all():
             break

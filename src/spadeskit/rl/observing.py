@@ -91,7 +91,7 @@ class Observing(Tables):
         if self._bidding:
             mask[:, self.menu_ids] = True
             return mask
-        allowed = self._allowed(self._rows, self._who)  # set just before, by _info
+        allowed = self._allowed(self._turn(self._rows, self._who))  # _who: set by _info
         mask[:, : self.encoding.cards] = _unpack(allowed[:, None])[:, : self.encoding.cards]
         return mask
 
@@ -120,7 +120,7 @@ class Observing(Tables):
         # The card blocks (own cards, then what each seat played, then the trick by seat)
         # lie side by side: unpack all their masks' bytes at once, little end first.
         masks = np.concatenate(
-            (self.held[rows, who][:, None], self.played_by, self.on_table), axis=1
+            (self.held[rows, who][:, None], self.deals & ~self.held, self.on_table), axis=1
         )
         unpacked = _unpack(masks)
         cards_end = slots["trick"].stop

@@ -5,7 +5,7 @@ the match moving on, and each finished hand as the step API would replay it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,6 +27,18 @@ STRIDE = 2**20
 """Table ``i``'s ``j``-th hand is the batched engine's hand ``i + j * STRIDE``."""
 
 _ONE = np.uint64(1)
+
+
+class _Turn(NamedTuple):
+    """A seat's turn to play at some tables: the tables (``rows``), the seat at each,
+    each ``(table, seat)``'s index in the by-seat arrays flattened (``at``), and each
+    play's position in its trick and column in its hand's plays."""
+
+    rows: NDArray[np.int64]
+    seat: NDArray[np.int64]
+    at: NDArray[np.int64]
+    position: NDArray[np.int64]
+    column: NDArray[np.int64]
 
 
 class Tables:
@@ -106,10 +118,12 @@ class Tables:
         self.dealer, self.held, _, self.bid_draws, self.card_draws = engine.deal(
             numbers, self._seed, n, dealers
         )
+        # _play reads and writes the arrays by seat through flat views: contiguous
+        self.held = np.ascontiguousarray(self.held)
+        self.card_draws = np.ascontiguousarray(self.card_draws)
         self.deals = self.held.copy()
         self.choice = np.full((size, n), -1, dtype=np.int64)
         self.played = np.zeros(size, dtype=np.uint64)
-        self.played_by = np.zeros((size, n), dtype=np.uint64)
         self.on_table = np.zeros((size, n), dtype=np.uint64)
         self.books = np.zeros((size, n), dtype=np.int64)
         self.trick_no = np.zeros(size, dtype=np.int64)
@@ -177,62 +191,60 @@ class Tables:
         to_act: NDArray[np.int64] = (self.leader + self.position) % self.n
         return to_act
 
-    def _allowed(self, rows: NDArray[np.int64], seat: NDArray[np.int64]) -> NDArray[np.uint64]:
-        """Each row's legal cards for its seat to act (``seat``), from the batched play
-        filters."""
-        engine = self.engine
-        hand = self.held[rows, seat]
-        allowed = np.empty(len(rows), dtype=np.uint64)
-        leading = self.position[rows] == 0
-        for flag in (True, False):
-            pick = np.flatnonzero(leading == flag)
-            if not len(pick):
-                continue
-            sub = rows[pick]
-            allowed[pick] = engine._filters(
-                hand[pick],
-                flag,
-                self.lead[sub],
-                self.played[sub],
-                self.trick_no[sub],
-                _Top(self.top[sub], np.arange(len(sub))),
-            )
+    def _turn(self, rows: NDArray[np.int64], seat: NDArray[np.int64]) -> _Turn:
+        """Return the turn of ``seat`` to play at each table of ``rows``."""
+        position = self.position[rows]  # each read once: fancy indexing copies
+        column = self.trick_no[rows] * self.n + position
+        return _Turn(rows, seat, rows * self.n + seat, position, column)
+
+    def _allowed(self, turn: _Turn) -> NDArray[np.uint64]:
+        """Each turn's legal cards, from the batched play filters (leaders and followers
+        in one call)."""
+        rows, position = turn.rows, turn.position
+        allowed: NDArray[np.uint64] = self.engine._filters(
+            self.held.reshape(-1)[turn.at],
+            position == 0,
+            position != 0,
+            self.lead[rows],
+            self.played[rows],
+            self.trick_no[rows],
+            _Top(self.top, rows),
+        )
         return allowed
 
-    def _play(
-        self, rows: NDArray[np.int64], cards: NDArray[np.int64], seat: NDArray[np.int64]
-    ) -> None:
-        """Play ``cards`` (indices) for the seats to act in ``rows`` (``seat``), in place."""
+    def _play(self, turn: _Turn, cards: NDArray[np.int64]) -> None:
+        """Play ``cards`` (indices), one a turn, in place.  The arrays by table and seat
+        are contiguous (:meth:`_deal`): flat views of them index by ``turn.at``."""
         engine, n = self.engine, self.n
+        rows, seat, at, position = turn.rows, turn.seat, turn.at, turn.position
         if self.heuristic:
             for table, who, card in zip(rows.tolist(), seat.tolist(), cards.tolist(), strict=True):
                 self._games[table] = self._games[table].apply(_PLAYS[card], who)
         bit = _ONE << cards.astype(np.uint64)
-        self.held[rows, seat] ^= bit
+        self.held.reshape(-1)[at] ^= bit
+        self.on_table.reshape(-1)[at] = bit
         self.played[rows] |= bit
-        self.played_by[rows, seat] |= bit
-        self.on_table[rows, seat] = bit
-        position = self.position[rows]  # each row's read once: fancy indexing copies
-        column = self.trick_no[rows] * n + position
-        self.plays[rows, column] = cards
-        self.seats[rows, column] = seat
-        leading = position == 0
-        suit = engine.suit_of[cards]
-        lead = np.where(leading, suit, self.lead[rows])
+        column = rows * self.plays.shape[1] + turn.column
+        self.plays.reshape(-1)[column] = cards
+        self.seats.reshape(-1)[column] = seat
+        lead = np.where(position == 0, engine.suit_of[cards], self.lead[rows])
         self.lead[rows] = lead
-        power = engine.rows[lead, cards]
+        # A trick starts with best -1, below every power: its first card is the best.
+        power = engine.rows.reshape(-1)[lead * engine.rows.shape[1] + cards]
         best = self.best[rows]
-        better = leading | (power > best)
-        self.best[rows] = np.where(better, power, best)
-        self.winner[rows] = np.where(better, seat, self.winner[rows])
+        better = power > best
+        self.best[rows] = np.maximum(power, best)
+        self.winner[rows[better]] = seat[better]
         if engine.reads_top:
+            suit = engine.suit_of[cards]
             self.top[rows, suit] = np.maximum(self.top[rows, suit], engine.strength[cards])
-        position += 1
+        position = position + 1
         self.position[rows] = position
         full = rows[position == n]
         if len(full):
-            self.books[full, self.winner[full]] += 1
-            self.leader[full] = self.winner[full]
+            winner = self.winner[full]
+            self.books.reshape(-1)[full * n + winner] += 1
+            self.leader[full] = winner
             self.position[full] = 0
             self.trick_no[full] += 1
             self.on_table[full] = 0
@@ -249,22 +261,22 @@ class Tables:
             rows = np.flatnonzero(live)
             if not len(rows):
                 return
-            seat = to_act[rows]
+            turn = self._turn(rows, to_act[rows])
             if self.heuristic:
                 chosen = [
                     self._bots[s].choose(self._games[table].view(s))
-                    for table, s in zip(rows.tolist(), seat.tolist(), strict=True)
+                    for table, s in zip(rows.tolist(), turn.seat.tolist(), strict=True)
                 ]
                 cards = [a.card.index if isinstance(a, Play) else -1 for a in chosen]
                 if min(cards) < 0:
                     raise SpadesError(f"a heuristic bot answered {chosen} where a card was due")
-                self._play(rows, np.array(cards, dtype=np.int64), seat)
+                self._play(turn, np.array(cards, dtype=np.int64))
                 continue
-            allowed = self._allowed(rows, seat)
-            column = self.trick_no[rows] * self.n + self.position[rows]
-            bit = _kth_bit(allowed, self.card_draws[rows, column])
+            allowed = self._allowed(turn)
+            draws = self.card_draws.reshape(-1)[rows * self.card_draws.shape[1] + turn.column]
+            bit = _kth_bit(allowed, draws)
             if self.greedy:
-                following = self.position[rows] != 0
+                following = turn.position != 0
                 if following.any():
                     f = rows[following]
                     bit[following] = engine._greedy(
@@ -272,9 +284,9 @@ class Tables:
                         self.lead[f],
                         self.best[f],
                         self.winner[f],
-                        seat[following],
+                        turn.seat[following],
                     )
-            self._play(rows, np.bitwise_count(bit - _ONE).astype(np.int64), seat)
+            self._play(turn, np.bitwise_count(bit - _ONE).astype(np.int64))
 
     # -- checking ----------------------------------------------------------------------------
 

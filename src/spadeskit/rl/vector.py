@@ -314,7 +314,7 @@ class VectorSpadesEnv(Observing, VectorEnv):  # type: ignore[misc,unused-ignore]
                 return self._observe(), rewards, ended, ended.copy(), info
             self._start_play()
         else:
-            self._play(self._rows, chosen.astype(np.int64), who)
+            self._play(self._turn(self._rows, who), chosen.astype(np.int64))
         self._advance()
         if self.trick_no[0] < self.tricks:
             info = self._info()
