@@ -26,7 +26,12 @@ class Observing(Tables):
     side_of: NDArray[np.int64]
     unit: int
     render_mode: str | None
-    _menu_slot: NDArray[np.int64]
+    _bid_column: NDArray[np.int64]
+    """Each seat's bid as its observation column (see ``VectorSpadesEnv.__init__``)."""
+    _bid_base: NDArray[np.int64]
+    """Where each seat's entries of :attr:`_bid_column` start, plus one (no bid: -1)."""
+    _row_base: NDArray[np.int64]
+    """Each table's first index in the observations flattened."""
     _who: NDArray[np.int64]
     """Each table's learning seat to act (or, after a hand, the one that acted last)."""
     _last_mask: NDArray[np.bool_]
@@ -92,7 +97,7 @@ class Observing(Tables):
             mask[:, self.menu_ids] = True
             return mask
         allowed = self._allowed(self._turn(self._rows, self._who))  # _who: set by _info
-        mask[:, : self.encoding.cards] = _unpack(allowed[:, None])[:, : self.encoding.cards]
+        mask[:, : self.encoding.cards] = _unpack(allowed[:, None], self.encoding.cards)[:, 0]
         return mask
 
     def _info(self) -> dict[str, Any]:
@@ -118,36 +123,37 @@ class Observing(Tables):
         who = self._who
         out = np.empty((size, encoding.observation_size), dtype=np.float32)
         # The card blocks (own cards, then what each seat played, then the trick by seat)
-        # lie side by side: unpack all their masks' bytes at once, little end first.
+        # lie side by side: unpack all their masks' bytes at once, little end first, into
+        # a view of the blocks (splitting a row's contiguous slots never copies).
         masks = np.concatenate(
             (self.held[rows, who][:, None], self.deals & ~self.held, self.on_table), axis=1
         )
-        unpacked = _unpack(masks)
-        cards_end = slots["trick"].stop
-        out[:, :cards_end] = unpacked.reshape(size, 2 * n + 1, 64)[:, :, :c].reshape(size, -1)
-        out[:, cards_end:] = 0.0
-        base, width = slots["bids"].start, len(encoding.bids) + 1
-        for s in range(n):
-            k = self.choice[:, s]
-            slot = np.where(k >= 0, self._menu_slot[k], width - 1)
-            out[rows, base + width * s + slot] = 1.0
+        blocks = out[:, : slots["trick"].stop].reshape(size, 2 * n + 1, c)
+        blocks[...] = _unpack(masks, c)
+        out[:, slots["trick"].stop :] = 0.0
+        # Every one-hot slot set at once: each seat's bid, the seat, the seat to act,
+        # the dealer, the leader and the phase.
+        ones = [self._bid_column[self._bid_base + self.choice], who + slots["seat"].start]
+        if not final:
+            ones.append(who + slots["to_act"].start)
+        ones.append(self.dealer + slots["dealer"].start)
+        if not self._bidding and not final:
+            ones.append(self.leader + slots["leader"].start)
+        ones.append(np.full(size, slots["phase"].start + (0 if self._bidding else 2)))
+        flat = self._row_base[:, None] + np.column_stack(ones)
+        out.reshape(-1)[flat] = 1.0
         out[:, slots["books"]] = self.books / encoding.tricks
         out[:, slots["held"]] = np.bitwise_count(self.held) / encoding.largest_hand
-        out[rows, slots["seat"].start + who] = 1.0
-        if not final:
-            out[rows, slots["to_act"].start + who] = 1.0
-        out[rows, slots["dealer"].start + self.dealer] = 1.0
-        if not self._bidding and not final:
-            out[rows, slots["leader"].start + self.leader] = 1.0
-        out[:, slots["phase"].start + (0 if self._bidding else 2)] = 1.0
         out[:, slots["tricks"].start] = self.trick_no / encoding.tricks
         if self.matches:
             out[:, slots["scores"].start :] = self._match_slots
         return out
 
 
-def _unpack(masks: NDArray[np.uint64]) -> NDArray[np.uint8]:
-    """Return each row's card masks as 64 zeros and ones a mask, by card index."""
-    little = masks.astype("<u8", copy=False).view(np.uint8)
-    bits: NDArray[np.uint8] = np.unpackbits(little, axis=1, bitorder="little")
-    return bits
+def _unpack(masks: NDArray[np.uint64], cards: int) -> NDArray[np.uint8]:
+    """Return each of the masks (rows x masks) as ``cards`` zeros and ones, by card
+    index: rows x masks x cards.  Only the bytes that hold cards are unpacked."""
+    rows, count = masks.shape
+    little = masks.astype("<u8", copy=False).view(np.uint8).reshape(rows, count, 8)
+    bits = np.unpackbits(little[:, :, : (cards + 7) // 8], axis=2, bitorder="little")
+    return bits[:, :, :cards]

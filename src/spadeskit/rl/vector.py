@@ -115,8 +115,12 @@ def _autoreset_mode(mode: object) -> AutoresetMode:
 def random_actions(mask: NDArray[np.bool_], rng: np.random.Generator) -> NDArray[np.int64]:
     """Return a uniformly random legal action for every table (each row of ``mask``,
     as ``info["action_mask"]`` gives it, has one at least): a random agent."""
-    k = (rng.random(len(mask)) * mask.sum(axis=1)).astype(np.int64)
-    chosen: NDArray[np.int64] = np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1)
+    # Counts in the narrowest integers that hold them: cumsum's pass is most of the cost.
+    counts: NDArray[np.integer[Any]] = np.cumsum(
+        mask, axis=1, dtype=np.int8 if mask.shape[1] < 128 else np.int64
+    )
+    k = (rng.random(len(mask)) * counts[:, -1].astype(np.float64)).astype(counts.dtype)
+    chosen: NDArray[np.int64] = np.argmax(counts > k[:, None], axis=1)
     return chosen
 
 
@@ -202,7 +206,15 @@ class VectorSpadesEnv(Observing, VectorEnv):  # type: ignore[misc,unused-ignore]
         """Each bid of :attr:`menu` as its action id."""
         self._menu_of = np.full(self.num_actions, -1, dtype=np.int64)
         self._menu_of[self.menu_ids] = np.arange(len(self.menu))
-        self._menu_slot = np.array([encoding.bid_slots[bid] for bid in self.menu], np.int64)
+        # Each seat's bid as its observation column, at seat * (menu + 1) + choice + 1
+        # (choice -1, no bid yet: the seat's last bid slot, "none").
+        width = len(encoding.bids) + 1
+        slots = [width - 1] + [encoding.bid_slots[bid] for bid in self.menu]
+        start = encoding.slots["bids"].start
+        self._bid_column = np.array(
+            [start + width * s + slot for s in range(engine.n) for slot in slots], np.int64
+        )
+        self._bid_base = np.arange(engine.n, dtype=np.int64) * len(slots) + 1
         self.single_action_space = spaces.Discrete(self.num_actions)
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.num_actions))
         low = np.zeros(self.observation_size, np.float32)
@@ -218,6 +230,7 @@ class VectorSpadesEnv(Observing, VectorEnv):  # type: ignore[misc,unused-ignore]
         self.unit = 100 * rules.table.score_unit
         self._order = np.array(engine.order, dtype=np.int64)
         self._rows = np.arange(num_envs)
+        self._row_base = self._rows * self.observation_size  # each row's first flat index
         self._seed = 0
         self._hand = 0
         self._started = False
