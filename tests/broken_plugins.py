@@ -5,6 +5,7 @@ Each is an in-memory plugin module, loaded the way a third-party module would be
 
 from __future__ import annotations
 
+import sys
 import types
 from collections.abc import Generator, Sequence
 from typing import Any
@@ -390,6 +391,9 @@ def edited(module: str, old: str, new: str) -> types.ModuleType:
     assert source.count(old) == 1, f"{old!r} must occur once in {module}"
     copy = types.ModuleType(f"{module}_edited")
     copy.__package__ = module.rpartition(".")[0]
+    # Registered, so that the annotations of the classes it declares (plugin action
+    # types) resolve in its namespace, as the original's do.
+    sys.modules[copy.__name__] = copy
     exec(compile(source.replace(old, new), spec.origin, "exec"), copy.__dict__)
     return copy
 

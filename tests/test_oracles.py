@@ -172,6 +172,19 @@ TABLE = {"enforcement": "table"}
             id="a view that hides a seat's cards after it looked",
         ),
         pytest.param(
+            "standard",
+            "spadeskit_plugins.house.blind_bids",
+            "    shown = redacted or view\n    table = game.rules.table\n"
+            "    if seat is not None and may_bid_blind(game, seat, table, options):",
+            "    shown = redacted or view\n    table = game.rules.table\n"
+            "    if seat is not None and behind_enough(game, table.side_of[seat], options):",
+            {"behind": 0},
+            "contract",
+            "shown",
+            ["own cards shown (all of them)", "hand 1", "shows no card"],
+            id="blind bids hiding a side's cards after the auction",
+        ),
+        pytest.param(
             "three-suit-trump",
             "spadeskit_plugins.three_suit_trump",
             "return 10 if card.rank >= 11 else 5",

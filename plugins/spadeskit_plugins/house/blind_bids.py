@@ -95,11 +95,12 @@ class BlindBid(Bid):
 # partner of a blind bidder may only pass, which the kit's auction reference does not
 # model; the scoring is its reference plus the doubled blind contract.  Both partners'
 # cards are hidden while their side may still bid blind, which the kit's ``shown``
-# oracle (blind nil's rule: the seat itself may still bid blind) does not model either;
-# tests/test_blind_bids.py checks both.
+# oracle (blind nil's rule: the seat itself may still bid blind) does not model either:
+# it checks the cards shown from the auction's end on; tests/test_blind_bids.py checks
+# the auction.
 ORACLES = {
     "auction": "own",
-    "own_cards": "own",
+    "own_cards": "own-in-auction",
     "score": "+blind-bids",
     "options": {"behind": "0..10000", "max_blind": "6|7|8", "set": "'double'|'single'"},
 }

@@ -206,7 +206,9 @@ def reading(rules: Rules) -> Reading:
         auction and blind nil) or ``"own"``.
     ``own_cards``
         ``"shown"`` (the seat to act is shown all of its cards, and none while it may
-        still bid blind nil) or ``"own"``.
+        still bid blind nil), ``"own-in-auction"`` (the plugin settles what a seat sees
+        of its own cards during the auction, as a blind bid that hides a whole side's
+        does; from the auction's end on, every card) or ``"own"``.
     ``score``
         ``"contract"``, ``"jjdd"``, ``"call-break"`` or ``"card-points"`` (the
         three-suit game: the bidder's card points taken, discards included, in game

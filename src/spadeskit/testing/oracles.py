@@ -134,7 +134,8 @@ class Watcher:
         elif hand.phase is Phase.AUCTION:
             self.table.before(game)
         if self.runs["shown"] and (hand.phase is not Phase.PLAY or not hand.tricks):
-            self._check_own_cards(game, seat)
+            if hand.phase is not Phase.AUCTION or self.read.values["own_cards"] == "shown":
+                self._check_own_cards(game, seat)
 
     def _check_own_cards(self, game: GameState, seat: int) -> None:
         """Check that the seat to act is shown its cards: all of them, or none while it
