@@ -4,6 +4,7 @@ random numbers of a block of hands, and bit tricks on arrays of card masks.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -114,9 +115,11 @@ def _indices(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
+@functools.cache
 def _bit_places() -> NDArray[np.uint8]:
     """Return the table of :func:`_kth_bit`: at ``value << 4 | j``, the place of the
-    ``j``-th set bit (from the lowest) of the 16-bit ``value``."""
+    ``j``-th set bit (from the lowest) of the 16-bit ``value`` (1 MB, built at the first
+    call)."""
     values = np.arange(1 << 16, dtype=np.uint64)
     table = np.zeros(1 << 20, dtype=np.uint8)
     below = np.zeros(1 << 16, dtype=np.uint64)  # each value's set bits below bit b
@@ -129,7 +132,6 @@ def _bit_places() -> NDArray[np.uint8]:
 
 _U1, _U4, _U16 = np.uint64(1), np.uint64(4), np.uint64(16)
 _LOW16, _LOW32, _LOW48 = np.uint64(0xFFFF), np.uint64(0xFFFF_FFFF), np.uint64(0xFFFF_FFFF_FFFF)
-_BIT_PLACES = _bit_places()
 
 
 def _kth_bit(allowed: NDArray[np.uint64], u: NDArray[np.float64]) -> NDArray[np.uint64]:
@@ -143,7 +145,7 @@ def _kth_bit(allowed: NDArray[np.uint64], u: NDArray[np.float64]) -> NDArray[np.
     quarter += (k >= np.bitwise_count(allowed & _LOW48)).view(np.uint8)
     shift = quarter.astype(np.uint64) * _U16
     k -= np.bitwise_count(allowed & ((_U1 << shift) - _U1))
-    place = _BIT_PLACES[(((allowed >> shift) & _LOW16) << _U4) | k] + shift
+    place = _bit_places()[(((allowed >> shift) & _LOW16) << _U4) | k] + shift
     bit: NDArray[np.uint64] = (_U1 << place) & allowed  # an empty mask gives 0
     return bit
 
