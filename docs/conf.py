@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "plugins")]
+# Document the engine's pure-Python copies: its compiled copies keep no docstrings.
+os.environ["SPADESKIT_PURE"] = "1"
 
 project = "spadeskit"
 author = "the spadeskit developers"

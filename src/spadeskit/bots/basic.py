@@ -158,18 +158,7 @@ class SimpleBot:
         )
 
 
-def greedy_card(
-    trick: Sequence[tuple[int, int]],
-    allowed: int,
-    seat: int,
-    rows: Sequence[Sequence[int]],
-    suit_of: Sequence[int],
-    side_of: Sequence[int],
-) -> int:
-    """Return the mask of the card a greedy player follows ``trick`` with, from the
-    ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
-    already winning it or no card can; then the cheapest card.  Cheapest: the least power
-    in this trick, then the least power in its own suit (a low discard before a high one,
-    a side suit before a trump).  Search's greedy playouts call it, inside the loop the
-    rules compile (``Engine.random_play_score(..., follower=greedy_card)``)."""
-    return greedy_follow(trick, allowed, seat, rows, suit_of, side_of)
+# The engine's greedy follower, named for bots and apps (one function: passed as
+# ``Engine.random_play_score(..., follower=greedy_card)``, the loop the rules compile
+# recognises it and follows inline).
+greedy_card = greedy_follow

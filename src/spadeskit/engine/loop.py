@@ -146,9 +146,11 @@ def greedy_follow(
 ) -> int:
     """Return the mask of the card a greedy player follows ``trick`` with, from the
     ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
-    already winning it or no card can; then the cheapest card (see
-    :func:`spadeskit.bots.greedy_card`, which is this function for bots and apps).
-    Cheapest: the least power in this trick, then the least power in its own suit."""
+    already winning it or no card can; then the cheapest card.  Cheapest: the least
+    power in this trick, then the least power in its own suit (a low discard before a
+    high one, a side suit before a trump).  :func:`spadeskit.bots.greedy_card` is this
+    function, named for bots and apps; passed as ``follower`` to
+    ``Engine.random_play_score``, the loop the rules compile follows inline."""
     if not allowed & (allowed - 1):
         return allowed
     row = rows[suit_of[trick[0][1]]]
