@@ -472,13 +472,13 @@ def test_pimc_with_batched_playouts_plays_whole_hands() -> None:
 def test_a_random_choice_takes_the_kth_legal_card_counting_from_the_lowest(
     rows: list[tuple[int, float]],
 ) -> None:
-    """The batched random choice (``_kth_bit``) picks, from each mask, its
+    """The batched random choice (``kth_bit``) picks, from each mask, its
     ``int(u * popcount)``-th set bit counting from the lowest; an empty mask gives 0."""
-    from spadeskit.batch.common import _kth_bit
+    from spadeskit.batch.common import kth_bit
 
     masks = np.array([m for m, _ in rows], dtype=np.uint64)
     draws = np.array([u for _, u in rows], dtype=np.float64)
-    got = _kth_bit(masks, draws).tolist()
+    got = kth_bit(masks, draws).tolist()
     for (mask, u), bit in zip(rows, got, strict=True):
         places = [i for i in range(64) if mask >> i & 1]
         assert bit == (1 << places[int(u * len(places))] if places else 0)

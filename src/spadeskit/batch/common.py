@@ -100,7 +100,7 @@ def draws(
     )
 
 
-class _Top:
+class TopReads:
     """``$top[s]`` on arrays: the greatest strength within effective suit ``s`` among
     each hand's trick cards of that suit."""
 
@@ -117,7 +117,7 @@ def _indices(mask: int) -> list[int]:
 
 @functools.cache
 def _bit_places() -> NDArray[np.uint8]:
-    """Return the table of :func:`_kth_bit`: at ``value << 4 | j``, the place of the
+    """Return the table of :func:`kth_bit`: at ``value << 4 | j``, the place of the
     ``j``-th set bit (from the lowest) of the 16-bit ``value`` (1 MB, built at the first
     call)."""
     values = np.arange(1 << 16, dtype=np.uint64)
@@ -134,7 +134,7 @@ _U1, _U4, _U16 = np.uint64(1), np.uint64(4), np.uint64(16)
 _LOW16, _LOW32, _LOW48 = np.uint64(0xFFFF), np.uint64(0xFFFF_FFFF), np.uint64(0xFFFF_FFFF_FFFF)
 
 
-def _kth_bit(allowed: NDArray[np.uint64], u: NDArray[np.float64]) -> NDArray[np.uint64]:
+def kth_bit(allowed: NDArray[np.uint64], u: NDArray[np.float64]) -> NDArray[np.uint64]:
     """Return each mask's ``int(u * popcount)``-th set bit (counting from the lowest):
     find its 16-bit quarter by the set bits below each, then look its place up in
     that quarter (a fixed number of array passes, whatever the masks).  An empty

@@ -12,9 +12,9 @@ import numpy as np  # the package checked for it (spadeskit.batch.common)
 from spadeskit.batch.common import (
     BatchResult,
     BatchUnsupported,
-    _kth_bit,
-    _Top,
+    TopReads,
     draws,
+    kth_bit,
 )
 from spadeskit.batch.scoring import BatchScoring
 from spadeskit.core.errors import SpadesError
@@ -124,7 +124,7 @@ class BatchPlay(BatchScoring):
         base = rows * n
         one = np.uint64(1)
         top = np.full((size, self.suits), -1, dtype=np.int64)
-        tops = _Top(top, rows)
+        tops = TopReads(top, rows)
         column = 0
         for trick in range(first_trick, self.tricks):
             lead = np.zeros(size, dtype=np.int64)
@@ -150,7 +150,7 @@ class BatchPlay(BatchScoring):
                     if greedy and position:
                         bit = self._greedy(allowed, row, best, winner, seat)
                     else:
-                        bit = _kth_bit(allowed, draws_[:, column])
+                        bit = kth_bit(allowed, draws_[:, column])
                     card = np.bitwise_count(bit - one).astype(np.intp)
                     flat[index] = hand ^ bit
                     played |= bit

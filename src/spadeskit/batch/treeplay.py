@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np  # the package checked for it (spadeskit.batch.common)
 
-from spadeskit.batch.common import BatchResult, _kth_bit
+from spadeskit.batch.common import BatchResult, kth_bit
 from spadeskit.batch.play import BatchPlay
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class BatchTreePlay(BatchPlay):
                 # One card at a time, uniformly among those left: every set of ``count``
                 # cards is as likely as the step API's uniform choice of a discard.
                 hand = held[rows, seat]
-                bit = np.where(count > k, _kth_bit(hand, choices[:, column]), np.uint64(0))
+                bit = np.where(count > k, kth_bit(hand, choices[:, column]), np.uint64(0))
                 held[rows, seat] = hand ^ bit
                 discards[:, j] |= bit
                 column += 1

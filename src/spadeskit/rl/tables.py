@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from spadeskit.batch.common import _kth_bit, _Top
+from spadeskit.batch.common import TopReads, kth_bit
 from spadeskit.batch.engine import BatchEngine
 from spadeskit.bots.heuristic import HeuristicBot
 from spadeskit.core.actions import PLAYS as _PLAYS
@@ -208,7 +208,7 @@ class Tables:
             self.lead[rows],
             self.played[rows],
             self.trick_no[rows],
-            _Top(self.top, rows),
+            TopReads(self.top, rows),
         )
         return allowed
 
@@ -274,7 +274,7 @@ class Tables:
                 continue
             allowed = self._allowed(turn)
             draws = self.card_draws.reshape(-1)[rows * self.card_draws.shape[1] + turn.column]
-            bit = _kth_bit(allowed, draws)
+            bit = kth_bit(allowed, draws)
             if self.greedy:
                 following = turn.position != 0
                 if following.any():
