@@ -12,7 +12,15 @@ from spadeskit.core.cards import Card, Suit
 from spadeskit.core.results import HandSummary
 from spadeskit.core.seating import CardRank, DealPlan, TableSpec
 from spadeskit.core.state import GameState, MatchState
-from spadeskit.plugin import Option, choice, int_range, optional, side_contract
+from spadeskit.plugin import (
+    Option,
+    choice,
+    evolve_hand,
+    int_range,
+    optional,
+    side_contract,
+    with_hand,
+)
 
 
 def target_option(default: int) -> Option:
@@ -129,6 +137,14 @@ NIL_TRICKS = Option(
     "(neither bags nor contract).",
     choice("bags", "partner", "none"),
 )
+
+
+def with_seen(game: GameState, seat: int, key: str) -> GameState:
+    """Return ``game`` with ``seat`` added to the seats that looked at their cards (a
+    :class:`~spadeskit.SeeCards` applied), kept in the hand's plugin data under ``key``."""
+    hand = game.hand
+    seen = hand.extra.get(key, ()) + (seat,)
+    return with_hand(game, evolve_hand(hand, extra=hand.extra.set(**{key: seen})))
 
 
 def contract_lines(

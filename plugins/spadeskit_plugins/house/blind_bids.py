@@ -42,11 +42,11 @@ from spadeskit.plugin import (
     View,
     acts_in,
     choice,
-    evolve_hand,
     hookimpl,
     int_range,
-    with_hand,
 )
+
+from .._common import with_seen
 
 PLUGIN = PluginInfo(
     name="blind-bids",
@@ -205,9 +205,7 @@ def spadeskit_apply_out_of_turn(
 ) -> GameState | None:
     if not isinstance(action, SeeCards) or seat is None:
         return None
-    hand = game.hand
-    seen = hand.extra.get(SEEN, ()) + (seat,)
-    return with_hand(game, evolve_hand(hand, extra=hand.extra.set(**{SEEN: seen})))
+    return with_seen(game, seat, SEEN)
 
 
 def blind_line(line: ScoreLine, summary: HandSummary, table: TableSpec, options: Any) -> ScoreLine:

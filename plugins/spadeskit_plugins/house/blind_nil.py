@@ -35,11 +35,11 @@ from spadeskit.plugin import (
     PluginInfo,
     acts_in,
     choice,
-    evolve_hand,
     hookimpl,
     int_range,
-    with_hand,
 )
+
+from .._common import with_seen
 
 PLUGIN = PluginInfo(
     name="blind-nil",
@@ -164,10 +164,7 @@ def spadeskit_apply_out_of_turn(
 ) -> GameState | None:
     if not isinstance(action, SeeCards) or seat is None:
         return None
-    hand = game.hand
-    return with_hand(
-        game, evolve_hand(hand, extra=hand.extra.set(**{SEEN: hand.extra.get(SEEN, ()) + (seat,)}))
-    )
+    return with_seen(game, seat, SEEN)
 
 
 @hookimpl
