@@ -118,3 +118,49 @@ def test_the_solving_pimc_keeps_the_heuristics_card_within_its_veto() -> None:
         assert choices[0] == bot.heuristic.choose(view)
         differs += choices[1] != choices[0]
     assert differs
+
+
+def nil_at_stake(holder: int, bids: tuple[spadeskit.Action, ...]) -> GameState:
+    """Return trick 12 of a hand that South bid nil in and has taken no trick, the
+    seat before ``holder`` to play the diamond ace or the two; ``bids`` from that seat.
+
+    ``holder`` trumps the first trick (the decider's club ace), runs its spades to win
+    the next ten and leads the five of diamonds; South's nil plays the king, the other
+    seat the six.  The three diamonds the decider has not seen are the 3, 4 and 7."""
+    decider, other = (holder + 3) % 4, ({0, 1, 3} - {holder, (holder + 3) % 4}).pop()
+    deal = [""] * 4  # each hand in the order it is played
+    deal[holder] = "4S AS KS QS JS 10S 9S 8S 7S 6S 5S 5D 3D"
+    deal[2] = "2C 3C 4C 5C 2H 3H 4H 5H 6H 7H 8H KD 4D"
+    deal[other] = "6C 2S 7C 8C 9C 9H 8D 9D 10D JD QD 6D 7D"
+    deal[decider] = "AC 3S KC QC JC 10C AH KH QH JH 10H AD 2D"
+    game = spadeskit.load_rules("standard").new_game(deal=deal, dealer=(decider + 3) % 4)
+    for bid in bids:
+        game = game.apply(bid)
+    while len(game.trick) < 3 or sum(game.books) < 11:
+        seat = game.to_act
+        assert seat is not None
+        legal = game.legal_actions()
+        game = game.apply(next(p for c in deal[seat].split() if (p := spadeskit.Play(c)) in legal))
+    assert game.books[2] == 0 and game.to_act == decider and len(game.legal_actions()) == 2
+    return game
+
+
+def test_the_solving_pimc_keeps_its_partners_nil_rather_than_count_side_tricks() -> None:
+    # North, fourth to play, holds the diamond ace and two after South's nil played the
+    # king.  Ducking keeps the ace for the last trick (two books for the side against
+    # one and a third) but sets the nil; scored as the rules score it, the ace is right.
+    game = nil_at_stake(1, (spadeskit.Bid(3), spadeskit.Bid(10), spadeskit.Nil(), spadeskit.Bid(1)))
+    for seed in range(3):
+        bot = PIMCBot(solve_last=2, solve_deals=12)
+        bot.reset(0, game.rules, random.Random(seed))  # type: ignore[arg-type]
+        assert bot.choose(game.view(0)) == spadeskit.Play("AD")
+
+
+def test_the_solving_pimc_sets_an_opponents_nil_rather_than_count_side_tricks() -> None:
+    # West, fourth to play, holds the same ace and two: ducking the nil's king sets the
+    # nil for certain though the ace would win the side more books.
+    game = nil_at_stake(0, (spadeskit.Bid(3), spadeskit.Bid(10), spadeskit.Bid(1), spadeskit.Nil()))
+    for seed in range(3):
+        bot = PIMCBot(solve_last=2, solve_deals=12)
+        bot.reset(3, game.rules, random.Random(seed))  # type: ignore[arg-type]
+        assert bot.choose(game.view(3)) == spadeskit.Play("2D")
