@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import spadeskit
 from spadeskit import GameState, Phase
@@ -12,6 +14,7 @@ from spadeskit.analysis import Goal, solve
 from spadeskit.arena import make_bot
 from spadeskit.bots import PIMCBot
 from spadeskit.bots.determinize import Determinizer
+from spadeskit.bots.solved import _books
 
 
 def late_position(seed: int, left: int) -> GameState:
@@ -164,3 +167,32 @@ def test_the_solving_pimc_sets_an_opponents_nil_rather_than_count_side_tricks() 
         bot = PIMCBot(solve_last=2, solve_deals=12)
         bot.reset(3, game.rules, random.Random(seed))  # type: ignore[arg-type]
         assert bot.choose(game.view(3)) == spadeskit.Play("2D")
+
+
+@given(seed=st.integers(0, 10_000), left=st.integers(1, 6), tricks=st.integers(0, 13))
+@settings(max_examples=40, deadline=None)
+def test_the_solved_books_are_a_whole_hand_that_keeps_what_was_won(
+    seed: int, left: int, tricks: int
+) -> None:
+    # Whatever the two solutions say (the side's books, the nil's), the hand they
+    # are scored as gives each seat at least what it has won and adds up to 13, the
+    # nil seat on its count.
+    game = spadeskit.load_rules("standard").new_game(seed=seed)
+    for bid in (spadeskit.Nil(), spadeskit.Bid(4), spadeskit.Bid(3), spadeskit.Nil()):
+        game = game.apply(bid)
+    rng = random.Random(seed)
+    while game.hands[game.to_act or 0].bit_count() > left:
+        game = game.apply(rng.choice(game.legal_actions()))
+    seat = game.to_act
+    assert seat is not None
+    side = game.rules.side_of[seat]
+    won = sum(game.books[s] for s in range(4) if game.rules.side_of[s] == side)
+    tricks = min(max(tricks, won), won + left)
+    for nil in (None, 0, 3):
+        taken = None if nil is None else rng.randint(game.books[nil], game.books[nil] + left)
+        books = _books(game.rules.side_of, game, seat, tricks, nil, taken)
+        assert sum(books) == 13 and all(b >= a for a, b in zip(game.books, books))
+        if nil is not None:
+            assert books[nil] == taken
+        else:
+            assert sum(books[s] for s in range(4) if game.rules.side_of[s] == side) == tricks

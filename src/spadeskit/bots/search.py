@@ -211,13 +211,16 @@ class PIMCBot(_SearchBot):
     With ``solve_last=k`` > 0, once at most ``k`` tricks are left to play (the one in
     progress included) each drawn deal is solved double-dummy
     (:func:`spadeskit.bots.solved.solved_choice`) instead of rolled out: every legal card
-    gets that deal's double-dummy count for the seat's goal (its side's tricks; its own
-    tricks, fewest best, after a nil bid).  With two sides and no nil bid, the count is
-    scored as the rules score the hand (the side's books against the other side's,
-    bags and sets included, as a rollout's reward is), so that a card that only adds a
-    bag is no better than one that does not, and ``veto`` reads those rewards as it
-    reads the rollouts'; otherwise the count itself is the value and the best total is
-    played (the heuristic's card among equals).  Such a
+    gets that deal's double-dummy count of its side's tricks and, while a nil is alive
+    (bid, no trick taken yet: the seat's side's first, else the other side's), of the
+    nil seat's own tricks, its side playing for the fewest.  With two sides the counts
+    are scored as the rules score the hand (the nil seat on its count, the side's other
+    books to a seat that did not bid nil, against the other side's, bags, sets and
+    nils included, as a rollout's reward is), so that a card that only adds a bag is
+    no better than one that does not and a card that keeps a partner's nil (or sets an
+    opponent's) is worth the nil; ``veto`` reads those rewards as it reads the
+    rollouts'.  Otherwise the counts are the value, the nil's fate first and the side's
+    tricks next, and the best is played (the heuristic's card among equals).  Such a
     decision solves ``solve_deals`` drawn deals (fewer if ``seconds`` runs out first;
     ``iterations`` budgets the rollouts only).  Rules the solver cannot follow are
     rolled out throughout.

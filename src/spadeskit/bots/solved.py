@@ -5,7 +5,8 @@
 tricks are left: it draws deals consistent with the seat's view, solves each
 double-dummy (:func:`spadeskit.analysis.solver.solve`, every legal card's value) and
 plays the card with the best total, scored as the rules score the hand where the books
-alone say who scores what (see the class docs).
+alone say who scores what (see the class docs).  While a nil is alive each deal is
+also solved for the nil seat's own tricks, so that the score counts the nil.
 """
 
 from __future__ import annotations
