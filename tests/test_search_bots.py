@@ -256,6 +256,39 @@ def test_greedy_card_takes_cheaply_ducks_under_a_partner_and_discards_low() -> N
     )  # partner ruffed: low
 
 
+def test_greedy_card_takes_any_sequences_and_agrees_with_the_engines_follower() -> None:
+    """``greedy_card`` accepts lists where the engine's typed ``greedy_follow`` (which
+    the compiled loop calls) takes tuples, and picks the same card on every trick of
+    random hands."""
+    from spadeskit.bots import greedy_card
+    from spadeskit.engine.loop import greedy_follow
+
+    rules = spadeskit.load_rules("standard")
+    suit_of, side_of = rules.ranking.suit_of, rules.side_of
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(20):
+        game = rules.new_game(seed=seed)
+        while not game.is_over and game.number == 0:
+            if game.phase is spadeskit.Phase.PLAY and game.trick:
+                rows = rules.strength_table(game.contract.trump)
+                allowed = rules.engine.tricks.legal_mask(game)
+                seat = game.to_act
+                expected = greedy_follow(game.trick, allowed, seat, rows, suit_of, side_of)
+                as_lists = greedy_card(
+                    [list(p) for p in game.trick],
+                    allowed,
+                    seat,
+                    [list(row) for row in rows],
+                    list(suit_of),
+                    list(side_of),
+                )
+                assert as_lists == expected and expected & allowed
+                checked += 1
+            game = game.apply(rng.choice(game.legal_actions()))
+    assert checked > 500
+
+
 def test_evaluate_hands_from_match_contexts_sees_scores_and_bags() -> None:
     """Hands drawn from real matches start with the scores and bags as they stood, so
     the bag penalty can fire; the same deals give the same hands whatever the batch."""

@@ -158,7 +158,32 @@ class SimpleBot:
         )
 
 
-# The engine's greedy follower, named for bots and apps (one function: passed as
-# ``Engine.random_play_score(..., follower=greedy_card)``, the loop the rules compile
-# recognises it and follows inline).
-greedy_card = greedy_follow
+def greedy_card(
+    trick: Sequence[Sequence[int]],
+    allowed: int,
+    seat: int,
+    rows: Sequence[Sequence[int]],
+    suit_of: Sequence[int],
+    side_of: Sequence[int],
+) -> int:
+    """Return the mask of the card a greedy player follows ``trick`` with, from the
+    ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
+    already winning it or no card can; then the cheapest card.  Cheapest: the least
+    power in this trick, then the least power in its own suit (a low discard before a
+    high one, a side suit before a trump).
+
+    ``trick`` holds the ``(seat, card index)`` plays so far; ``rows`` is the rules'
+    :meth:`~spadeskit.engine.loaded.LoadedRules.strength_table` for the hand's trump;
+    ``suit_of`` and ``side_of`` are the rules' (``rules.ranking.suit_of``,
+    ``rules.side_of``).  Any sequences will do: this is the engine's
+    :func:`~spadeskit.engine.loop.greedy_follow`, which takes tuples (as the rules give
+    them), called on tuples.  Pass ``greedy_follow`` itself as the ``follower`` of
+    ``Engine.random_play_score``: the compiled loop recognises it and follows inline."""
+    return greedy_follow(
+        tuple((who, index) for who, index in trick),
+        allowed,
+        seat,
+        rows if type(rows) is tuple and type(rows[0]) is tuple else tuple(map(tuple, rows)),
+        tuple(suit_of),
+        tuple(side_of),
+    )

@@ -11,7 +11,7 @@ and refuses rule sets with the hook.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["Decide", "trick_won"]
@@ -24,7 +24,7 @@ Decide = Callable[[tuple[Any, ...], int, str], int]
 
 
 def trick_won(
-    row: Sequence[int],
+    row: tuple[int, ...],
     trick: tuple[tuple[int, int], ...],
     decide: Decide | None = None,
     trump: str = "spades",

@@ -131,9 +131,9 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
             if number >= cards
         }
         engine = layout.engine
-        self._rows = engine.rows.tolist()
-        self._suit_of = engine.suit_of.tolist()
-        self._side_of = engine.side_of.tolist()
+        self._rows = tuple(map(tuple, engine.rows.tolist()))
+        self._suit_of = tuple(engine.suit_of.tolist())
+        self._side_of = tuple(engine.side_of.tolist())
         self._tricks = layout.tricks
         self._bots: dict[int, HeuristicBot] = {}
         self._rng = random.Random()
