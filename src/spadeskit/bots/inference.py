@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import attrs
 
@@ -29,6 +29,7 @@ from spadeskit.core.cards import Card, cards_of
 from spadeskit.core.errors import SpadesError
 from spadeskit.core.events import CardsDiscarded, CardsDrawn, CardsPassed, TrickWon
 from spadeskit.core.views import View
+from spadeskit.engine.dealing import card_masks, shuffle_floats
 from spadeskit.engine.rules import Rules
 
 __all__ = ["DealSampler", "Facts", "SampledDeal", "count_deals", "facts", "sample_deal"]
@@ -301,22 +302,13 @@ class _Counter:
         for k in range(len(self.suits)):
             split, room = self._split(k, room, rng)
             cards = list(self.cards[k])
-            _shuffle(cards, fraction)
+            shuffle_floats(cards, fraction)
             start = 0
             for p, take in enumerate(split):
                 if take:
                     placed[p] += cards[start : start + take]
                     start += take
         return placed
-
-
-def _shuffle(cards: list[int], fraction: Callable[[], float]) -> None:
-    """Shuffle ``cards`` in place from ``fraction``'s floats in [0, 1) (Fisher–Yates; each
-    order equally likely to within the floats' 2**-53 grain, and several times faster than
-    :meth:`random.Random.shuffle`, whose integer draws are Python code)."""
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(fraction() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def count_deals(f: Facts) -> int:
@@ -385,7 +377,7 @@ class DealSampler:
         if self.counter is None:
             # No constraint: a plain shuffle dealt out by counts is uniform.
             cards = self.unseen[:]
-            _shuffle(cards, fraction)
+            shuffle_floats(cards, fraction)
             placed: list[list[int]] = []
             start = 0
             for size in self.sizes:
@@ -398,9 +390,8 @@ class DealSampler:
         blind = 0
         pile: list[int] = []
         hands[self.facts.seat] = self.own
-        for (kind, owner, mask), cards in zip(self.places, placed):
-            for index in cards:
-                mask |= 1 << index
+        for (kind, owner, known), cards, mask in zip(self.places, placed, card_masks(placed)):
+            mask |= known
             if kind == 0:
                 hands[owner] = mask
             elif kind == 1:
@@ -409,7 +400,7 @@ class DealSampler:
                 blind = mask
             else:
                 pile = cards
-                _shuffle(pile, fraction)
+                shuffle_floats(pile, fraction)
         return SampledDeal(tuple(hands), blind, tuple(pile), tuple(discards))
 
 
