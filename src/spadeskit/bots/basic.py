@@ -167,23 +167,21 @@ def greedy_card(
     side_of: Sequence[int],
 ) -> int:
     """Return the mask of the card a greedy player follows ``trick`` with, from the
-    ``allowed`` mask: the cheapest card that takes the trick, unless the seat's side is
-    already winning it or no card can; then the cheapest card.  Cheapest: the least
-    power in this trick, then the least power in its own suit (a low discard before a
-    high one, a side suit before a trump).
+    ``allowed`` mask: :func:`spadeskit.engine.loop.greedy_follow` (the cheapest card
+    that takes the trick, unless the seat's side is already winning it or none can;
+    else the cheapest card), on any sequences.
 
     ``trick`` holds the ``(seat, card index)`` plays so far; ``rows`` is the rules'
     :meth:`~spadeskit.engine.loaded.LoadedRules.strength_table` for the hand's trump;
-    ``suit_of`` and ``side_of`` are the rules' (``rules.ranking.suit_of``,
-    ``rules.side_of``).  Any sequences will do: this is the engine's
-    :func:`~spadeskit.engine.loop.greedy_follow`, which takes tuples (as the rules give
-    them), called on tuples.  Pass ``greedy_follow`` itself as the ``follower`` of
-    ``Engine.random_play_score``: the compiled loop recognises it and follows inline."""
+    ``suit_of`` and ``side_of`` are ``rules.ranking.suit_of`` and ``rules.side_of``.
+    ``greedy_follow`` takes them as the tuples the rules give (the compiled core
+    indexes tuples natively); pass it itself as the ``follower`` of
+    ``Engine.random_play_score`` and the compiled loop follows inline."""
     return greedy_follow(
         tuple((who, index) for who, index in trick),
         allowed,
         seat,
-        rows if type(rows) is tuple and type(rows[0]) is tuple else tuple(map(tuple, rows)),
+        tuple(map(tuple, rows)),
         tuple(suit_of),
         tuple(side_of),
     )
