@@ -169,7 +169,7 @@ def greedy_policy(rng: random.Random) -> Callable[[GameState, Sequence[Action]],
     random card; follow with :func:`~spadeskit.bots.greedy_card` (the cheapest card
     that takes the trick unless the seat's side is winning it or none can, else the
     cheapest).  Decisions other than plays are random.  The rules' compiled playouts
-    play the same way (``Engine.random_play_score(..., follower=greedy_card)``); search uses
+    play the same way (``Engine.random_play_score(..., follower=greedy_follow)``); search uses
     those where the rules have them and this policy elsewhere."""
     fraction = rng.random
 

@@ -283,8 +283,9 @@ class Playouts:
 
         ``follower`` chooses each card that follows a lead instead (leads stay random):
         ``follower(trick, allowed, seat, rows, suit_of, side_of)`` returns the mask of one
-        card of ``allowed``.  Search passes :func:`spadeskit.bots.greedy_card`, for
-        playouts that look more like play; the loop calls it for each card that follows a lead.
+        card of ``allowed``.  Search passes :func:`spadeskit.engine.loop.greedy_follow`
+        (:func:`spadeskit.bots.greedy_card` on tuples), for playouts that look more like
+        play, and the loop calls it inline for each card that follows a lead.
 
         A memo's answer is the very tuple it keeps (callers may key on its identity)."""
         if (

@@ -44,7 +44,6 @@ import gymnasium as gym
 import numpy as np
 from numpy.typing import NDArray
 
-from spadeskit.bots.basic import greedy_card
 from spadeskit.bots.heuristic import HeuristicBot
 from spadeskit.core.actions import PLAYS, Action, Play
 from spadeskit.core.cards import card_at
@@ -52,6 +51,7 @@ from spadeskit.core.errors import IllegalAction, SpadesError, shown
 from spadeskit.core.phase import Phase
 from spadeskit.core.state import GameState
 from spadeskit.engine.encoding import PHASES
+from spadeskit.engine.loop import greedy_follow
 from spadeskit.rl.vector import RENDER_MODES, VectorSpadesEnv
 
 __all__ = ["ILLEGAL_ACTIONS", "SpadesEnv"]
@@ -317,7 +317,9 @@ class SpadesEnv(gym.Env[NDArray[np.float32], np.int64]):  # type: ignore[misc,un
             for action in legal:
                 if type(action) is Play:
                     allowed |= 1 << action.card.index
-            bit = greedy_card(self._trick, allowed, seat, self._rows, self._suit_of, self._side_of)
+            bit = greedy_follow(
+                tuple(self._trick), allowed, seat, self._rows, self._suit_of, self._side_of
+            )
             return PLAYS[bit.bit_length() - 1]
         return self._rng.choice(legal)
 
