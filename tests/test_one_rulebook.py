@@ -272,3 +272,70 @@ def test_the_out_of_turn_hooks_old_names_still_work_with_a_deprecation_warning()
     game = rules.new_game(seed=1)
     assert game.legal_actions(1) == (spadeskit.Accept(),)
     assert game.apply(spadeskit.Accept(), 1).hand.extra["accepted"] is True
+
+
+def _search_tree(node: Any) -> tuple[Any, ...]:
+    """Every number of a search tree's nodes, children by key."""
+    children = sorted((repr(key), _search_tree(child)) for key, child in node.children.items())
+    return (node.actor, node.visits, node.avail, node.reward, children)
+
+
+def _ismcts_tree(
+    rules: spadeskit.Rules, game: GameState, by_steps: bool, rollout: str
+) -> tuple[spadeskit.Action, tuple[Any, ...]]:
+    """One ISMCTS decision at ``game`` (pure search) and the tree it grew, walked down in
+    the playout loop or (``by_steps``) step by step."""
+    import spadeskit.bots.search as search_module
+    from spadeskit.bots.search import ISMCTSBot
+    from spadeskit.engine.loop import SearchNode
+
+    roots: list[SearchNode] = []
+
+    def node(actor: int) -> SearchNode:
+        made = SearchNode(actor)
+        if actor == -1:
+            roots.append(made)
+        return made
+
+    seat = game.to_act
+    assert seat is not None
+    bot = ISMCTSBot(iterations=120, veto=0, rollout=rollout)
+    bot._by_steps = by_steps
+    bot.reset(seat, rules, random.Random(5))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_module, "SearchNode", node)
+        action = bot.choose(game.view(seat))
+    assert len(roots) <= 1  # none where the bot does not search (a pile it cannot see)
+    return action, _search_tree(roots[0]) if roots else ()
+
+
+@pytest.mark.parametrize(
+    ("variant", "house", "rollout"),
+    [
+        ("standard", (), "greedy"),
+        ("standard", (), "random"),
+        ("standard", ("blind-nil", "no-bags"), "greedy"),
+        ("cutthroat", (), "greedy"),
+        ("cutthroat", (), "random"),
+        ("three-suit-trump", (), "greedy"),
+        ("call-break", (), "greedy"),
+        ("jjdd", (), "greedy"),
+    ],
+)
+def test_ismcts_walks_its_tree_in_the_playout_loop_exactly_as_step_by_step(
+    variant: str, house: tuple[str, ...], rollout: str
+) -> None:
+    """The search tree walked down on ints in the playout loop (``Descent``) is the tree
+    walked down with ``GameState.apply``: the same nodes, visits, availabilities and
+    rewards, and the same card, from early and late positions (where the walk down
+    finishes the hand)."""
+    rules = spadeskit.load_rules(variant, list(house))
+    searched = 0
+    for seed in range(6):
+        game = midway(rules, seed, steps=(0, 9, 21, 33, 45, 51)[seed])
+        if game.phase is not spadeskit.Phase.PLAY or len(game.legal_actions()) < 2:
+            continue
+        in_loop = _ismcts_tree(rules, game, False, rollout)
+        assert in_loop == _ismcts_tree(rules, game, True, rollout)
+        searched += bool(in_loop[1])
+    assert searched >= 2

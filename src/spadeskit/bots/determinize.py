@@ -26,7 +26,7 @@ from spadeskit.core.results import HandResult, MatchEnd
 from spadeskit.core.state import GameState, Phase
 from spadeskit.core.views import View
 from spadeskit.engine.authoring import evolve_hand
-from spadeskit.engine.loop import greedy_follow
+from spadeskit.engine.loop import Descent, greedy_follow
 from spadeskit.engine.rules import Rules, rules_of
 from spadeskit.engine.viewing import make_view
 
@@ -245,13 +245,23 @@ class Rewards:
         return [v + (w if side == end.winner else -w) for side, v in enumerate(values)]
 
     def of_play(
-        self, state: GameState, fraction: Callable[[], float], greedy: bool = False
+        self,
+        state: GameState,
+        fraction: Callable[[], float],
+        greedy: bool = False,
+        descent: Descent | None = None,
     ) -> list[float] | None:
-        """Play ``state``'s cards out (at random, or greedily) and return the rewards, or
-        ``None`` where the rules need the full path."""
+        """Play ``state``'s cards out (at random, or greedily; the first ones down a
+        search tree with ``descent``) and return the rewards, or ``None`` where the
+        rules need the full path (and ``descent`` has not moved)."""
         kept = len(self.scores)
         outcome = self.engine.playouts.random_play_outcome(
-            state, fraction, self.scores, greedy_follow if greedy else None, bool(self.weight)
+            state,
+            fraction,
+            self.scores,
+            greedy_follow if greedy else None,
+            bool(self.weight),
+            descent,
         )
         if outcome is None:
             return None

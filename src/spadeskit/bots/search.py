@@ -48,8 +48,9 @@ from spadeskit.bots.heuristic import HeuristicBot
 from spadeskit.bots.solved import solvable, solved_choice
 from spadeskit.core.actions import Action, Play
 from spadeskit.core.errors import SpadesError, shown
-from spadeskit.core.state import Phase
+from spadeskit.core.state import GameState, Phase
 from spadeskit.core.views import View
+from spadeskit.engine.loop import Descent, SearchNode
 from spadeskit.engine.rules import Rules
 
 __all__ = ["Determinizer", "ISMCTSBot", "PIMCBot", "hand_reward"]
@@ -338,17 +339,6 @@ class PIMCBot(_SearchBot):
         return self._pick(view, plays, (totals / (done // width)).tolist())
 
 
-class _Node:
-    __slots__ = ("actor", "avail", "children", "reward", "visits")
-
-    def __init__(self, actor: int | None) -> None:
-        self.actor = actor
-        self.visits = 0
-        self.avail = 0
-        self.reward = 0.0
-        self.children: dict[Any, _Node] = {}
-
-
 class ISMCTSBot(_SearchBot):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse, 2012).
 
@@ -389,62 +379,41 @@ class ISMCTSBot(_SearchBot):
         )
         self.exploration = _number(exploration, "exploration")
 
+    # The walk down the tree by steps (``GameState.apply``) even where the playout loop
+    # could take it: the reference the tests hold the loop's walk to.
+    _by_steps = False
+
     def search(self, view: View, determinizer: Determinizer, plays: list[Play]) -> Action:
         seat = view.seat
         assert seat is not None
         side_of = self.rules.side_of
-        root = _Node(None)
+        root = SearchNode(-1)
         more = self._budget()
         policy = self._policy()
         rng = self.rng
         c = self.exploration
         done = 0
-        sqrt, log = math.sqrt, math.log
         memo = Rewards(self.rules, self.match_weight)
         greedy = self.rollout_kind == "greedy"
+        # Where the rules' playout loop plays the hand (random or greedy playouts), it
+        # walks the tree down too, on ints; else each step is ``GameState.apply``.
+        in_loop = (policy is None or greedy) and not self._by_steps
         while more(done):
             state = determinizer.sample(rng)
-            match = state.match
-            node = root
-            path = [root]
-            while state.match is match and match.end is None:
-                if state.to_act is None:
-                    break
-                children = node.children
-                untried = []
-                known = []
-                for a in state.legal_actions():
-                    key = a.card.index if type(a) is Play else a  # plays are shared values
-                    child = children.get(key)
-                    if child is None:
-                        untried.append((key, a))
-                    else:
-                        child.avail += 1
-                        known.append((child, a))
-                if untried:
-                    key, action = untried[int(rng.random() * len(untried))]
-                    child = children[key] = _Node(state.to_act)
-                    child.avail = 1
-                    state = state.apply(action)
-                    path.append(child)
-                    break
-                best_value = -math.inf
-                node, chosen = known[0]
-                for child, a in known:
-                    value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
-                    if value > best_value:
-                        best_value, node, chosen = value, child, a
-                state = state.apply(chosen)
-                path.append(node)
-            if state.match is match:
-                found = rollout_rewards(state, rng, policy, memo, greedy)
-            else:  # the descent finished the hand
-                found = memo.of_result(state.match.results[-1], state.match.end)
+            found: list[float] | None = None
+            path: list[SearchNode] | None = None
+            if in_loop:
+                descent = Descent(root, c)
+                found = memo.of_play(state, rng.random, greedy, descent)
+                if found is not None:
+                    path = descent.path
+            if path is None:
+                found, path = self._iterate_by_steps(root, state, rng, policy, memo, greedy)
             if found is not None:
                 rewards = found
                 for visited in path:
                     visited.visits += 1
-                    if visited.actor is not None:
+                    if visited.actor >= 0:
                         visited.reward += rewards[side_of[visited.actor]]
             else:
                 for visited in path:
@@ -464,3 +433,55 @@ class ISMCTSBot(_SearchBot):
         by_key = {action_key(p): p for p in plays}
         best = max(root.children.items(), key=lambda item: item[1].visits)[0]
         return by_key[best] if best in by_key else self.heuristic.choose(view)
+
+    def _iterate_by_steps(
+        self,
+        root: SearchNode,
+        state: GameState,
+        rng: random.Random,
+        policy: Any,
+        memo: Rewards,
+        greedy: bool,
+    ) -> tuple[list[float] | None, list[SearchNode]]:
+        """One iteration's walk down from ``root`` in the drawn deal ``state``, step by
+        step (the choices :meth:`Descent.choose <spadeskit.engine.loop.Descent.choose>`
+        makes, among any actions), and its playout: the rewards (``None``: none) and
+        the path walked."""
+        match = state.match
+        node = root
+        path = [root]
+        c = self.exploration
+        sqrt, log = math.sqrt, math.log
+        while state.match is match and match.end is None:
+            if state.to_act is None:
+                break
+            children = node.children
+            untried = []
+            known = []
+            for a in state.legal_actions():
+                key = a.card.index if type(a) is Play else a  # plays are shared values
+                child = children.get(key)
+                if child is None:
+                    untried.append((key, a))
+                else:
+                    child.avail += 1
+                    known.append((child, a))
+            if untried:
+                key, action = untried[int(rng.random() * len(untried))]
+                child = children[key] = SearchNode(state.to_act)
+                child.avail = 1
+                state = state.apply(action)
+                path.append(child)
+                break
+            best_value = -math.inf
+            node, chosen = known[0]
+            for child, a in known:
+                value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                if value > best_value:
+                    best_value, node, chosen = value, child, a
+            state = state.apply(chosen)
+            path.append(node)
+        if state.match is match:
+            return rollout_rewards(state, rng, policy, memo, greedy), path
+        # the walk down finished the hand
+        return memo.of_result(state.match.results[-1], state.match.end), path

@@ -12,6 +12,7 @@ is hand-written, typed Python: the pure core runs it as it is, the native core
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -22,7 +23,7 @@ from spadeskit.engine.filters import STATE_READS
 from spadeskit.engine.tricks import draw_cards, make_trick
 from spadeskit.engine.winner import trick_won
 
-__all__ = ["CardLoop", "Follow", "Rows", "build_loop", "greedy_follow"]
+__all__ = ["CardLoop", "Descent", "Follow", "Rows", "SearchNode", "build_loop", "greedy_follow"]
 
 Rows = tuple[tuple[int, ...], ...]
 """A strength table: ``rows[led suit][card index]``."""
@@ -61,12 +62,15 @@ class CardLoop:
         randbelow: Callable[[int], int] | None,
         fraction: Callable[[], float] | None,
         follow: Follow | None = None,
+        descent: Descent | None = None,
     ) -> Any:
         """Play ``hand`` (a builder, in play) to the end of its cards and return it.
 
         Each card is the ``randbelow(k)``-th of the ``k`` allowed, or with ``fraction``
         the ``int(fraction() * k)``-th; with ``follow``, a card that follows a lead is
-        ``follow``'s choice instead (a lead stays random).
+        ``follow``'s choice instead (a lead stays random).  With ``descent`` (and
+        ``fraction``), the first cards are the search tree's choice
+        (:meth:`Descent.choose`), until it adds a node.
         """
         shared, allowed_of = self.shared, self.allowed_of
         n, draw, pairs, entries = shared.n, shared.draw, shared.pairs, shared.entries
@@ -91,7 +95,10 @@ class CardLoop:
             if type(got) is not int or got & ~held or not got:
                 raise shared._bad_filters(seat, held, got)
             allowed: int = got
-            if greedy and trick:
+            if descent is not None and descent.node is not None:
+                assert fraction is not None
+                allowed = descent.choose(seat, allowed, fraction)
+            elif greedy and trick:
                 allowed = greedy_follow(trick, allowed, seat, rows, suit_of, side_of)
             elif follow is not None and trick:
                 allowed = follow(trick, allowed, seat, rows, suit_of, side_of)
@@ -139,6 +146,82 @@ class CardLoop:
                 break
         _store(hand, hands, books, won, trick, tricks, played, log, leader, seat, pile)
         return hand
+
+
+class SearchNode:
+    """A node of a search tree over one seat's information sets (see
+    :class:`~spadeskit.bots.ISMCTSBot`): the seat whose action leads to it (``-1`` at
+    the root), how often it was visited and available, the rewards backed up to it (for
+    that seat's side), and its children by action (a play by its card index)."""
+
+    def __init__(self, actor: int) -> None:
+        self.actor = actor
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.children: dict[Any, SearchNode] = {}
+
+
+class Descent:
+    """One walk down a search tree, taken in the playout loop: each card is the tree's
+    choice (:meth:`choose`) until the walk adds a node; the rest of the hand is the
+    playout's.  :attr:`path` holds the nodes walked, root first, for the backup."""
+
+    def __init__(self, root: SearchNode, exploration: float) -> None:
+        self.node: SearchNode | None = root
+        self.path: list[SearchNode] = [root]
+        self.exploration = exploration
+
+    def choose(self, seat: int, allowed: int, fraction: Callable[[], float]) -> int:
+        """Return the mask of the card ``seat`` plays from ``allowed``, one step down the
+        tree: every allowed child counts one more availability; if some allowed card has
+        no child yet, the ``int(fraction() * k)``-th of those ``k`` (in card order) gets a
+        new one and the walk ends there; else the child of greatest UCB value,
+        ``reward / visits + exploration * sqrt(log(avail) / visits)`` (the first in card
+        order on a tie)."""
+        node = self.node
+        assert node is not None
+        children = node.children
+        untried = 0
+        count = 0
+        mask = allowed
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            child = children.get(bit.bit_length() - 1)
+            if child is None:
+                untried |= bit
+                count += 1
+            else:
+                child.avail += 1
+        if untried:
+            for _ in range(int(fraction() * count)):
+                untried &= untried - 1
+            bit = untried & -untried
+            added = SearchNode(seat)
+            added.avail = 1
+            children[bit.bit_length() - 1] = added
+            self.path.append(added)
+            self.node = None
+            return bit
+        c = self.exploration
+        best_value = -math.inf
+        best: SearchNode | None = None
+        chosen = 0
+        mask = allowed
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            child = children[bit.bit_length() - 1]
+            value = child.reward / child.visits + c * math.sqrt(
+                math.log(child.avail) / child.visits
+            )
+            if best is None or value > best_value:
+                best_value, best, chosen = value, child, bit
+        assert best is not None
+        self.node = best
+        self.path.append(best)
+        return chosen
 
 
 def greedy_follow(

@@ -39,7 +39,7 @@ from spadeskit.engine.auction import Auction
 from spadeskit.engine.base import Shared, listed
 from spadeskit.engine.combos import nth_combo
 from spadeskit.engine.dealing import Dealer
-from spadeskit.engine.loop import CardLoop, build_loop
+from spadeskit.engine.loop import CardLoop, Descent, build_loop
 from spadeskit.engine.scoring import Scoring
 from spadeskit.engine.steps import Steps
 from spadeskit.engine.tricks import Tricks, won_with_blind
@@ -266,6 +266,7 @@ class Playouts:
         memo: dict[Any, Any] | None = None,
         follower: Callable[..., int] | None = None,
         ends: bool = True,
+        descent: Descent | None = None,
     ) -> PlayOutcome | None:
         """Play the rest of the hand's cards at random (``fraction`` gives floats in
         [0, 1)) and return the hand's :class:`HandScore` and, with ``ends``, how the
@@ -287,18 +288,26 @@ class Playouts:
         (:func:`spadeskit.bots.greedy_card` on tuples), for playouts that look more like
         play, and the loop calls it inline for each card that follows a lead.
 
+        ``descent`` (a :class:`~spadeskit.engine.loop.Descent`) walks a search tree down
+        first: the first cards are the tree's (see :meth:`CardLoop.play
+        <spadeskit.engine.loop.CardLoop.play>`), the rest the playout's.  Where this
+        returns ``None``, the walk has not begun (the tree is as it was).
+
         A memo's answer is the very tuple it keeps (callers may key on its identity)."""
         if (
             game.phase is not _PLAY
             or self.shared.play_offer is not None
             or self.loop is None
             or (game.pile and not self.shared.draw and self.shared.calls.after_trick is None)
+            # A review step after the play is known only at the hand's end: too late for
+            # a tree walked down on the way.
+            or (descent is not None and self.shared.calls.before_scoring is not None)
         ):
             return None
         s = copy_to_builder(game)
         s._legal = None
         s = self.loop.play(
-            s, self.shared.rules.strength_table(s.contract.trump), None, fraction, follower
+            s, self.shared.rules.strength_table(s.contract.trump), None, fraction, follower, descent
         )
         contract = s.contract
         if contract.blind_to == "last-trick" and s.blind:
