@@ -339,3 +339,36 @@ def test_ismcts_walks_its_tree_in_the_playout_loop_exactly_as_step_by_step(
         assert in_loop == _ismcts_tree(rules, game, True, rollout)
         searched += bool(in_loop[1])
     assert searched >= 2
+
+
+def test_the_compiled_filters_are_generated_from_the_building_blocks() -> None:
+    """The playout loop's compiled filter functions (``spadeskit.engine.compiledfilters``)
+    are exactly what their generator writes now from every shipped rule set's building
+    blocks, so no compiled filter can drift from its one definition; and every shipped
+    rule set with a playout loop runs a compiled one.  ``SPADESKIT_WRITE_FILTERS=1``
+    rewrites the file."""
+    import os
+    from pathlib import Path
+
+    from spadeskit.engine import compiledfilters
+    from spadeskit.engine.loop import compiled_filters_source, filter_function, filter_key
+
+    infos = {p.name: p for p in spadeskit.available()}
+    functions = []
+    for variant in [name for name, p in infos.items() if p.kind == "variant"]:
+        houses = [name for name, p in infos.items() if p.kind == "house-rule" and variant in p.fits]
+        for house in [(), *((name,) for name in houses)]:
+            made = filter_function(spadeskit.load_rules(variant, list(house)).engine.shared)
+            if made is not None:
+                functions.append(made)
+    written = compiled_filters_source(functions)
+    path = Path(compiledfilters.__file__).parent / "compiledfilters.py"
+    if os.environ.get("SPADESKIT_WRITE_FILTERS") == "1":
+        path.write_text(written)
+    assert path.read_text() == written, (
+        "spadeskit/engine/compiledfilters.py is not what its generator writes now: run "
+        "SPADESKIT_WRITE_FILTERS=1 pytest tests/test_one_rulebook.py -k compiled_filters"
+    )
+    assert len(functions) > 20
+    for source, namespace in functions:
+        assert filter_key(source, namespace) in compiledfilters.FACTORIES

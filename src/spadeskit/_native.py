@@ -47,6 +47,7 @@ NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.engine.dealing",
     "spadeskit.engine.scoring",
     "spadeskit.engine.tricks",
+    "spadeskit.engine.compiledfilters",
     "spadeskit.engine.turns",
     "spadeskit.engine.loop",
     "spadeskit.engine.playouts",
@@ -57,7 +58,8 @@ NATIVE_MODULES: tuple[str, ...] = (
     "spadeskit.analysis.suits",
 )
 """The engine: its parts (the auction, the steps, the dealer, scoring, tricks, turns,
-playouts and the one playout loop), the one trick winner and the
+playouts and the one playout loop, and the shipped rule sets' filter functions the loop
+calls, ``spadeskit.engine.compiledfilters``), the one trick winner and the
 :class:`~spadeskit.engine.playing.Engine` that holds them; and the loop that lists a
 mask's plays (``spadeskit.core.playsets``), and the double-dummy solver's two searches
 (``spadeskit.analysis.search``, and ``spadeskit.analysis.suits`` on its board and move

@@ -12,6 +12,7 @@ is hand-written, typed Python: the pure core runs it as it is, the native core
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
 from typing import Any, Final
@@ -19,11 +20,23 @@ from typing import Any, Final
 from spadeskit.core import codegen
 from spadeskit.core.state import copy_to_builder, freeze
 from spadeskit.engine.base import Shared
+from spadeskit.engine.compiledfilters import FACTORIES
 from spadeskit.engine.filters import STATE_READS
 from spadeskit.engine.tricks import draw_cards, make_trick
 from spadeskit.engine.winner import trick_won
 
-__all__ = ["CardLoop", "Descent", "Follow", "Rows", "SearchNode", "build_loop", "greedy_follow"]
+__all__ = [
+    "CardLoop",
+    "Descent",
+    "Follow",
+    "Rows",
+    "SearchNode",
+    "build_loop",
+    "compiled_filters_source",
+    "filter_function",
+    "filter_key",
+    "greedy_follow",
+]
 
 Rows = tuple[tuple[int, ...], ...]
 """A strength table: ``rows[led suit][card index]``."""
@@ -291,7 +304,31 @@ def build_loop(shared: Shared) -> CardLoop | None:
     """Return the playout loop of ``shared``'s rule set, or ``None`` where its rules play
     card by card instead: where a filter is advisory, or an enforced filter is plain
     Python rather than a building block, or the deck holds a card twice (a play names a
-    card, and the loop picks card indices)."""
+    card, and the loop picks card indices).
+
+    Its filter function is the one :mod:`spadeskit.engine.compiledfilters` holds for the
+    same source where there is one (compiled with the native core), else the source
+    run as it is."""
+    made = filter_function(shared)
+    if made is None:
+        return None
+    source, namespace = made
+    label = f"playout filters {shared.rules.name}"
+    factory = FACTORIES.get(filter_key(source, namespace))
+    if factory is None:
+        allowed_of = codegen.function(
+            "allowed_of", source, namespace, label=label, sources=shared.sources
+        )
+    else:
+        allowed_of = factory(**namespace)
+        shared.sources.append((f"{label} (compiled ahead of time)", source))
+    return CardLoop(shared, allowed_of)
+
+
+def filter_function(shared: Shared) -> tuple[str, dict[str, Any]] | None:
+    """Return the source of the playout loop's filter function for ``shared``'s rule set,
+    ``allowed_of(allowed, _k_trick, _k_played, _k_tricks)``, and the constants it reads
+    (by name); ``None`` where the rules have no playout loop (see :func:`build_loop`)."""
     filters = [f for f in shared.rules.filters if f.enforced]
     if shared.advisory or shared.copies or any(f.block is None for f in filters):
         return None
@@ -300,11 +337,74 @@ def build_loop(shared: Shared) -> CardLoop | None:
     for k, f in enumerate(filters):
         assert f.block is not None
         body.append(f.block.inline(f"_c{k}_", _FILTER_READS, namespace))
-    allowed_of = codegen.function(
-        "allowed_of",
-        codegen.render(_FILTERS, body=codegen.indent("".join(body), 1)),
-        namespace,
-        label=f"playout filters {shared.rules.name}",
-        sources=shared.sources,
-    )
-    return CardLoop(shared, allowed_of)
+    return codegen.render(_FILTERS, body=codegen.indent("".join(body), 1)), namespace
+
+
+def _constant_type(value: object) -> str:
+    """The type a compiled filter function declares for a constant: an int, a tuple of
+    ints, or anything."""
+    if type(value) is int:
+        return "int"
+    if type(value) is tuple and all(type(item) is int for item in value):
+        return "tuple[int, ...]"
+    return "Any"
+
+
+def filter_key(source: str, namespace: dict[str, Any]) -> str:
+    """Return the key of a filter function in :data:`FACTORIES`: a digest of its source
+    and of its constants' names and types."""
+    typed = "".join(f"{name}: {_constant_type(namespace[name])}\n" for name in sorted(namespace))
+    return hashlib.sha256((source + typed).encode()).hexdigest()[:24]
+
+
+_MODULE: Final = '''"""The playout loop's filter functions of the shipped rule sets, compiled ahead of time.
+
+Generated from the building blocks' definitions (:func:`spadeskit.engine.loop.filter_function`)
+by ``SPADESKIT_WRITE_FILTERS=1 pytest tests/test_one_rulebook.py -k compiled_filters``;
+do not edit: the tests fail if this file is not what its generator writes now.  Each
+factory takes a rule set's constants and returns its ``allowed_of``, the very source
+:func:`~spadeskit.engine.loop.build_loop` would run, typed, so the native core compiles it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["FACTORIES"]
+
+Filter = Callable[[int, Any, int, Any], int]
+$functions
+FACTORIES: dict[str, Callable[..., Filter]] = {
+$entries}
+"""The factories by :func:`~spadeskit.engine.loop.filter_key` of the source they compile."""
+'''
+
+
+def compiled_filters_source(functions: list[tuple[str, dict[str, Any]]]) -> str:
+    """Return the source of :mod:`spadeskit.engine.compiledfilters` for ``functions``
+    (:func:`filter_function`'s answers): one typed factory per distinct key, in key
+    order."""
+    by_key = {filter_key(source, namespace): (source, namespace) for source, namespace in functions}
+    parts = []
+    entries = []
+    for number, key in enumerate(sorted(by_key)):
+        source, namespace = by_key[key]
+        params = ", ".join(
+            f"{name}: {_constant_type(namespace[name])}" for name in sorted(namespace)
+        )
+        header, body = source.split("\n", 1)
+        assert header == "def allowed_of(allowed, _k_trick, _k_played, _k_tricks):"
+        parts.append(
+            f"\n\ndef _filters_{number}({params}) -> Filter:\n"
+            "    def allowed_of(\n"
+            "        allowed: int,\n"
+            "        _k_trick: tuple[tuple[int, int], ...],\n"
+            "        _k_played: int,\n"
+            "        _k_tricks: tuple[Any, ...],\n"
+            "    ) -> int:\n"
+            f"{codegen.indent(body, 1)}"
+            "    return allowed_of\n"
+        )
+        entries.append(f"    {key!r}: _filters_{number},\n")
+    return codegen.render(_MODULE, functions="".join(parts) + "\n", entries="".join(entries))
