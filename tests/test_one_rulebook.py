@@ -342,33 +342,53 @@ def test_ismcts_walks_its_tree_in_the_playout_loop_exactly_as_step_by_step(
 
 
 def test_the_compiled_filters_are_generated_from_the_building_blocks() -> None:
-    """The playout loop's compiled filter functions (``spadeskit.engine.compiledfilters``)
-    are exactly what their generator writes now from every shipped rule set's building
-    blocks, so no compiled filter can drift from its one definition; and every shipped
-    rule set with a playout loop runs a compiled one.  ``SPADESKIT_WRITE_FILTERS=1``
+    """The playout loop's compiled filters (``spadeskit.engine.compiledfilters``) are
+    exactly what their generator writes now from every shipped rule set's building
+    blocks, so none can drift from its one definition; every shipped rule set with a
+    playout loop runs one; and each allows exactly the cards the generated function
+    allows, for every seat at every card of random hands.  ``SPADESKIT_WRITE_FILTERS=1``
     rewrites the file."""
+    import importlib
     import os
     from pathlib import Path
 
+    from spadeskit.core import codegen
     from spadeskit.engine import compiledfilters
     from spadeskit.engine.loop import compiled_filters_source, filter_function, filter_key
 
     infos = {p.name: p for p in spadeskit.available()}
-    functions = []
+    rule_sets = []
     for variant in [name for name, p in infos.items() if p.kind == "variant"]:
         houses = [name for name, p in infos.items() if p.kind == "house-rule" and variant in p.fits]
         for house in [(), *((name,) for name in houses)]:
-            made = filter_function(spadeskit.load_rules(variant, list(house)).engine.shared)
+            rules = spadeskit.load_rules(variant, list(house))
+            made = filter_function(rules.engine.shared)
             if made is not None:
-                functions.append(made)
-    written = compiled_filters_source(functions)
+                rule_sets.append((rules, made))
+    assert len(rule_sets) > 20
+    written = compiled_filters_source([made for _, made in rule_sets])
     path = Path(compiledfilters.__file__).parent / "compiledfilters.py"
     if os.environ.get("SPADESKIT_WRITE_FILTERS") == "1":
         path.write_text(written)
+        importlib.reload(compiledfilters)
     assert path.read_text() == written, (
         "spadeskit/engine/compiledfilters.py is not what its generator writes now: run "
         "SPADESKIT_WRITE_FILTERS=1 pytest tests/test_one_rulebook.py -k compiled_filters"
     )
-    assert len(functions) > 20
-    for source, namespace in functions:
-        assert filter_key(source, namespace) in compiledfilters.FACTORIES
+    compared = 0
+    for rules, (source, namespace) in rule_sets:
+        compiled = compiledfilters.FACTORIES[filter_key(source, namespace)](**namespace)
+        generated = codegen.function("allowed_of", source, namespace, label="test")
+        for seed in range(3):
+            game = midway(rules, seed, steps=0)
+            match = game.match
+            rng = random.Random(seed)
+            while game.match is match and not game.is_over:
+                if game.phase is spadeskit.Phase.PLAY:
+                    for held in game.hands:
+                        for allowed in (held, held & rng.getrandbits(64)):
+                            args = (allowed, game.trick, game.played, game.tricks)
+                            assert compiled.allowed(*args) == generated(*args)
+                            compared += 1
+                game = game.apply(rng.choice(game.legal_actions()))
+    assert compared > 5_000

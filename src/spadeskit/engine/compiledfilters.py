@@ -1,29 +1,72 @@
-"""The playout loop's filter functions of the shipped rule sets, compiled ahead of time.
+"""The shipped rule sets' playout filter functions, compiled ahead of time.
 
 Generated from the building blocks' definitions (:func:`spadeskit.engine.loop.filter_function`)
 by ``SPADESKIT_WRITE_FILTERS=1 pytest tests/test_one_rulebook.py -k compiled_filters``;
 do not edit: the tests fail if this file is not what its generator writes now.  Each
-factory takes a rule set's constants and returns its ``allowed_of``, the very source
-:func:`~spadeskit.engine.loop.build_loop` would run, typed, so the native core compiles it.
+class holds a rule set's constants, and its ``allowed`` method runs the very source
+:func:`~spadeskit.engine.loop.build_loop` would otherwise run as generated, typed, so
+the native core compiles it and the compiled loop calls it natively.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FACTORIES"]
-
-Filter = Callable[[int, Any, int, Any], int]
+__all__ = ["FACTORIES", "PlayoutFilter"]
 
 
-def _filters_0(_c0__suit_of: tuple[int, ...], _c0__top_of: Any, _c0_suit_mask: tuple[int, ...], _c1__suit_of: tuple[int, ...], _c1__top_of: Any, _c1_others: int, _c1_trump: int, _c2__suit_of: tuple[int, ...], _c2__top_of: Any, _c2_others: int) -> Filter:
-    def allowed_of(
+class PlayoutFilter:
+    """A rule set's play filters compiled: :meth:`allowed` narrows the mask of a seat's
+    cards, ``allowed``, to those it may play, reading the trick so far, the cards played
+    this hand and the finished tricks."""
+
+    def allowed(
+        self,
         allowed: int,
         _k_trick: tuple[tuple[int, int], ...],
         _k_played: int,
         _k_tricks: tuple[Any, ...],
     ) -> int:
+        raise NotImplementedError
+
+
+class _Filters0(PlayoutFilter):
+    def __init__(
+        self,
+        _c0__suit_of: tuple[int, ...],
+        _c0__top_of: Any,
+        _c0_suit_mask: tuple[int, ...],
+        _c1__suit_of: tuple[int, ...],
+        _c1__top_of: Any,
+        _c1_others: int,
+        _c1_trump: int,
+        _c2__suit_of: tuple[int, ...],
+        _c2__top_of: Any,
+        _c2_others: int,
+    ) -> None:
+        self._c0__suit_of = _c0__suit_of
+        self._c0__top_of = _c0__top_of
+        self._c0_suit_mask = _c0_suit_mask
+        self._c1__suit_of = _c1__suit_of
+        self._c1__top_of = _c1__top_of
+        self._c1_others = _c1_others
+        self._c1_trump = _c1_trump
+        self._c2__suit_of = _c2__suit_of
+        self._c2__top_of = _c2__top_of
+        self._c2_others = _c2_others
+
+    def allowed(
+        self,
+        allowed: int,
+        _k_trick: tuple[tuple[int, int], ...],
+        _k_played: int,
+        _k_tricks: tuple[Any, ...],
+    ) -> int:
+        _c0__suit_of = self._c0__suit_of
+        _c0_suit_mask = self._c0_suit_mask
+        _c1_others = self._c1_others
+        _c1_trump = self._c1_trump
+        _c2_others = self._c2_others
         if (_k_trick):
             _kept = allowed & (_c0_suit_mask[_c0__suit_of[_k_trick[0][1]]])
             if _kept:
@@ -37,31 +80,65 @@ def _filters_0(_c0__suit_of: tuple[int, ...], _c0__top_of: Any, _c0_suit_mask: t
             if _kept:
                 allowed = _kept
         return allowed
-    return allowed_of
 
 
-def _filters_1(_c0__suit_of: tuple[int, ...], _c0__top_of: Any, _c0_suit_mask: tuple[int, ...]) -> Filter:
-    def allowed_of(
+class _Filters1(PlayoutFilter):
+    def __init__(
+        self,
+        _c0__suit_of: tuple[int, ...],
+        _c0__top_of: Any,
+        _c0_suit_mask: tuple[int, ...],
+    ) -> None:
+        self._c0__suit_of = _c0__suit_of
+        self._c0__top_of = _c0__top_of
+        self._c0_suit_mask = _c0_suit_mask
+
+    def allowed(
+        self,
         allowed: int,
         _k_trick: tuple[tuple[int, int], ...],
         _k_played: int,
         _k_tricks: tuple[Any, ...],
     ) -> int:
+        _c0__suit_of = self._c0__suit_of
+        _c0_suit_mask = self._c0_suit_mask
         if (_k_trick):
             _kept = allowed & (_c0_suit_mask[_c0__suit_of[_k_trick[0][1]]])
             if _kept:
                 allowed = _kept
         return allowed
-    return allowed_of
 
 
-def _filters_2(_c0__suit_of: tuple[int, ...], _c0__top_of: Any, _c0_suit_mask: tuple[int, ...], _c1__suit_of: tuple[int, ...], _c1__top_of: Any, _c1_others: int, _c1_trump: int) -> Filter:
-    def allowed_of(
+class _Filters2(PlayoutFilter):
+    def __init__(
+        self,
+        _c0__suit_of: tuple[int, ...],
+        _c0__top_of: Any,
+        _c0_suit_mask: tuple[int, ...],
+        _c1__suit_of: tuple[int, ...],
+        _c1__top_of: Any,
+        _c1_others: int,
+        _c1_trump: int,
+    ) -> None:
+        self._c0__suit_of = _c0__suit_of
+        self._c0__top_of = _c0__top_of
+        self._c0_suit_mask = _c0_suit_mask
+        self._c1__suit_of = _c1__suit_of
+        self._c1__top_of = _c1__top_of
+        self._c1_others = _c1_others
+        self._c1_trump = _c1_trump
+
+    def allowed(
+        self,
         allowed: int,
         _k_trick: tuple[tuple[int, int], ...],
         _k_played: int,
         _k_tricks: tuple[Any, ...],
     ) -> int:
+        _c0__suit_of = self._c0__suit_of
+        _c0_suit_mask = self._c0_suit_mask
+        _c1_others = self._c1_others
+        _c1_trump = self._c1_trump
         if (_k_trick):
             _kept = allowed & (_c0_suit_mask[_c0__suit_of[_k_trick[0][1]]])
             if _kept:
@@ -71,16 +148,41 @@ def _filters_2(_c0__suit_of: tuple[int, ...], _c0__top_of: Any, _c0_suit_mask: t
             if _kept:
                 allowed = _kept
         return allowed
-    return allowed_of
 
 
-def _filters_3(_c0__suit_of: tuple[int, ...], _c0__top_of: Any, _c0_above: tuple[int, ...], _c0_suit_mask: tuple[int, ...], _c0_trump_suit: int, _c0_trumps: int, _c0_width: int) -> Filter:
-    def allowed_of(
+class _Filters3(PlayoutFilter):
+    def __init__(
+        self,
+        _c0__suit_of: tuple[int, ...],
+        _c0__top_of: Any,
+        _c0_above: tuple[int, ...],
+        _c0_suit_mask: tuple[int, ...],
+        _c0_trump_suit: int,
+        _c0_trumps: int,
+        _c0_width: int,
+    ) -> None:
+        self._c0__suit_of = _c0__suit_of
+        self._c0__top_of = _c0__top_of
+        self._c0_above = _c0_above
+        self._c0_suit_mask = _c0_suit_mask
+        self._c0_trump_suit = _c0_trump_suit
+        self._c0_trumps = _c0_trumps
+        self._c0_width = _c0_width
+
+    def allowed(
+        self,
         allowed: int,
         _k_trick: tuple[tuple[int, int], ...],
         _k_played: int,
         _k_tricks: tuple[Any, ...],
     ) -> int:
+        _c0__suit_of = self._c0__suit_of
+        _c0__top_of = self._c0__top_of
+        _c0_above = self._c0_above
+        _c0_suit_mask = self._c0_suit_mask
+        _c0_trump_suit = self._c0_trump_suit
+        _c0_trumps = self._c0_trumps
+        _c0_width = self._c0_width
         if (_k_trick):
             _kept = allowed & (_c0_suit_mask[_c0__suit_of[_k_trick[0][1]]])
             if _kept:
@@ -98,13 +200,12 @@ def _filters_3(_c0__suit_of: tuple[int, ...], _c0__top_of: Any, _c0_above: tuple
             if _kept:
                 allowed = _kept
         return allowed
-    return allowed_of
 
 
-FACTORIES: dict[str, Callable[..., Filter]] = {
-    '0707ec62c366a9c929fd67a4': _filters_0,
-    '95fb6a25c4a0d39ceca04321': _filters_1,
-    'a80aeb92be2b051ab404e5ae': _filters_2,
-    'b20956411b446d8fcac59f4f': _filters_3,
+FACTORIES: dict[str, type[PlayoutFilter]] = {
+    '0707ec62c366a9c929fd67a4': _Filters0,
+    '95fb6a25c4a0d39ceca04321': _Filters1,
+    'a80aeb92be2b051ab404e5ae': _Filters2,
+    'b20956411b446d8fcac59f4f': _Filters3,
 }
-"""The factories by :func:`~spadeskit.engine.loop.filter_key` of the source they compile."""
+"""The compiled filters by :func:`~spadeskit.engine.loop.filter_key` of their source."""

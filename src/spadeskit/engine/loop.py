@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections.abc import Callable
 from typing import Any, Final
 
 from spadeskit.core import codegen
 from spadeskit.core.state import copy_to_builder, freeze
 from spadeskit.engine.base import Shared
-from spadeskit.engine.compiledfilters import FACTORIES
+from spadeskit.engine.compiledfilters import FACTORIES, PlayoutFilter
 from spadeskit.engine.filters import STATE_READS
 from spadeskit.engine.tricks import draw_cards, make_trick
 from spadeskit.engine.winner import trick_won
@@ -55,7 +56,10 @@ _FILTER_READS: Final = {name: f"_k_{name}" for name in STATE_READS}
 
 class CardLoop:
     """The one playout loop of a rule set: its tables (:class:`Shared`) and its enforced
-    play filters as one generated function (``allowed_of``).
+    play filters as one generated function: ``filters``, compiled (a
+    :class:`~spadeskit.engine.compiledfilters.PlayoutFilter`, whose ``allowed`` method
+    the compiled loop calls natively), or ``allowed_of(allowed, trick, played,
+    tricks)``, run as generated.
 
     :meth:`play` plays a hand's remaining cards on plain ints: the hand in locals,
     written back to the builder at the end (and before each ``spadeskit_after_trick``
@@ -64,9 +68,16 @@ class CardLoop:
     (``allowed_of``, generated when rules load) and none is advisory.
     """
 
-    def __init__(self, shared: Shared, allowed_of: Callable[[int, Any, int, Any], object]) -> None:
+    def __init__(
+        self, shared: Shared, filters: PlayoutFilter | Callable[[int, Any, int, Any], object]
+    ) -> None:
         self.shared = shared
-        self.allowed_of = allowed_of
+        self.compiled: PlayoutFilter | None = None
+        self.allowed_of: Callable[[int, Any, int, Any], object] | None = None
+        if isinstance(filters, PlayoutFilter):
+            self.compiled = filters
+        else:
+            self.allowed_of = filters
 
     def play(
         self,
@@ -85,7 +96,7 @@ class CardLoop:
         ``fraction``), the first cards are the search tree's choice
         (:meth:`Descent.choose`), until it adds a node.
         """
-        shared, allowed_of = self.shared, self.allowed_of
+        shared, compiled, allowed_of = self.shared, self.compiled, self.allowed_of
         n, draw, pairs, entries = shared.n, shared.draw, shared.pairs, shared.entries
         next_seat, suit_of, side_of = shared.next_seat, shared.suit_of, shared.rules.side_of
         after, decide = shared.calls.after_trick, shared.decide
@@ -104,10 +115,16 @@ class CardLoop:
         seat: int = hand.to_act
         while True:
             held = hands[seat]
-            got: object = allowed_of(held, trick, played, tricks)
-            if type(got) is not int or got & ~held or not got:
-                raise shared._bad_filters(seat, held, got)
-            allowed: int = got
+            if compiled is not None:
+                allowed: int = compiled.allowed(held, trick, played, tricks)
+                if allowed & ~held or not allowed:
+                    raise shared._bad_filters(seat, held, allowed)
+            else:
+                assert allowed_of is not None
+                got: object = allowed_of(held, trick, played, tricks)
+                if type(got) is not int or got & ~held or not got:
+                    raise shared._bad_filters(seat, held, got)
+                allowed = got
             if descent is not None and descent.node is not None:
                 assert fraction is not None
                 allowed = descent.choose(seat, allowed, fraction)
@@ -314,15 +331,14 @@ def build_loop(shared: Shared) -> CardLoop | None:
         return None
     source, namespace = made
     label = f"playout filters {shared.rules.name}"
-    factory = FACTORIES.get(filter_key(source, namespace))
-    if factory is None:
-        allowed_of = codegen.function(
-            "allowed_of", source, namespace, label=label, sources=shared.sources
+    compiled = FACTORIES.get(filter_key(source, namespace))
+    if compiled is None:
+        return CardLoop(
+            shared,
+            codegen.function("allowed_of", source, namespace, label=label, sources=shared.sources),
         )
-    else:
-        allowed_of = factory(**namespace)
-        shared.sources.append((f"{label} (compiled ahead of time)", source))
-    return CardLoop(shared, allowed_of)
+    shared.sources.append((f"{label} (compiled ahead of time)", source))
+    return CardLoop(shared, compiled(**namespace))
 
 
 def filter_function(shared: Shared) -> tuple[str, dict[str, Any]] | None:
@@ -357,54 +373,78 @@ def filter_key(source: str, namespace: dict[str, Any]) -> str:
     return hashlib.sha256((source + typed).encode()).hexdigest()[:24]
 
 
-_MODULE: Final = '''"""The playout loop's filter functions of the shipped rule sets, compiled ahead of time.
+_MODULE: Final = '''"""The shipped rule sets' playout filter functions, compiled ahead of time.
 
 Generated from the building blocks' definitions (:func:`spadeskit.engine.loop.filter_function`)
 by ``SPADESKIT_WRITE_FILTERS=1 pytest tests/test_one_rulebook.py -k compiled_filters``;
 do not edit: the tests fail if this file is not what its generator writes now.  Each
-factory takes a rule set's constants and returns its ``allowed_of``, the very source
-:func:`~spadeskit.engine.loop.build_loop` would run, typed, so the native core compiles it.
+class holds a rule set's constants, and its ``allowed`` method runs the very source
+:func:`~spadeskit.engine.loop.build_loop` would otherwise run as generated, typed, so
+the native core compiles it and the compiled loop calls it natively.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FACTORIES"]
+__all__ = ["FACTORIES", "PlayoutFilter"]
 
-Filter = Callable[[int, Any, int, Any], int]
-$functions
-FACTORIES: dict[str, Callable[..., Filter]] = {
+
+class PlayoutFilter:
+    """A rule set's play filters compiled: :meth:`allowed` narrows the mask of a seat's
+    cards, ``allowed``, to those it may play, reading the trick so far, the cards played
+    this hand and the finished tricks."""
+
+    def allowed(
+        self,
+        allowed: int,
+        _k_trick: tuple[tuple[int, int], ...],
+        _k_played: int,
+        _k_tricks: tuple[Any, ...],
+    ) -> int:
+        raise NotImplementedError
+$classes
+
+FACTORIES: dict[str, type[PlayoutFilter]] = {
 $entries}
-"""The factories by :func:`~spadeskit.engine.loop.filter_key` of the source they compile."""
+"""The compiled filters by :func:`~spadeskit.engine.loop.filter_key` of their source."""
 '''
 
 
 def compiled_filters_source(functions: list[tuple[str, dict[str, Any]]]) -> str:
     """Return the source of :mod:`spadeskit.engine.compiledfilters` for ``functions``
-    (:func:`filter_function`'s answers): one typed factory per distinct key, in key
-    order."""
+    (:func:`filter_function`'s answers): one :class:`PlayoutFilter
+    <spadeskit.engine.compiledfilters.PlayoutFilter>` class per distinct key, in key
+    order, taking the constants by name."""
     by_key = {filter_key(source, namespace): (source, namespace) for source, namespace in functions}
     parts = []
     entries = []
     for number, key in enumerate(sorted(by_key)):
         source, namespace = by_key[key]
-        params = ", ".join(
-            f"{name}: {_constant_type(namespace[name])}" for name in sorted(namespace)
-        )
+        names = sorted(namespace)
         header, body = source.split("\n", 1)
         assert header == "def allowed_of(allowed, _k_trick, _k_played, _k_tricks):"
+        params = "".join(f"        {name}: {_constant_type(namespace[name])},\n" for name in names)
+        stores = "".join(f"        self.{name} = {name}\n" for name in names)
+        read = [name for name in names if re.search(rf"\b{name}\b", body)]
+        loads = "".join(f"        {name} = self.{name}\n" for name in read)
         parts.append(
-            f"\n\ndef _filters_{number}({params}) -> Filter:\n"
-            "    def allowed_of(\n"
+            f"\n\nclass _Filters{number}(PlayoutFilter):\n"
+            "    def __init__(\n"
+            "        self,\n"
+            f"{params}"
+            "    ) -> None:\n"
+            f"{stores}"
+            "\n"
+            "    def allowed(\n"
+            "        self,\n"
             "        allowed: int,\n"
             "        _k_trick: tuple[tuple[int, int], ...],\n"
             "        _k_played: int,\n"
             "        _k_tricks: tuple[Any, ...],\n"
             "    ) -> int:\n"
+            f"{loads}"
             f"{codegen.indent(body, 1)}"
-            "    return allowed_of\n"
         )
-        entries.append(f"    {key!r}: _filters_{number},\n")
-    return codegen.render(_MODULE, functions="".join(parts) + "\n", entries="".join(entries))
+        entries.append(f"    {key!r}: _Filters{number},\n")
+    return codegen.render(_MODULE, classes="".join(parts), entries="".join(entries))
