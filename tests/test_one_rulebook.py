@@ -282,20 +282,25 @@ def _search_tree(node: Any) -> tuple[Any, ...]:
 
 def _ismcts_tree(
     rules: spadeskit.Rules, game: GameState, by_steps: bool, rollout: str
-) -> tuple[spadeskit.Action, tuple[Any, ...]]:
-    """One ISMCTS decision at ``game`` (pure search) and the tree it grew, walked down in
-    the playout loop or (``by_steps``) step by step."""
+) -> tuple[spadeskit.Action, tuple[Any, ...], int]:
+    """One ISMCTS decision at ``game`` (pure search), the tree it grew, walked down in
+    the playout loop or (``by_steps``) step by step, and how many walks the loop took."""
     import spadeskit.bots.search as search_module
     from spadeskit.bots.search import ISMCTSBot
-    from spadeskit.engine.loop import SearchNode
+    from spadeskit.engine.loop import Descent, SearchNode
 
     roots: list[SearchNode] = []
+    descents: list[Descent] = []
 
     def node(actor: int) -> SearchNode:
         made = SearchNode(actor)
         if actor == -1:
             roots.append(made)
         return made
+
+    def descent(root: SearchNode, exploration: float) -> Descent:
+        descents.append(Descent(root, exploration))
+        return descents[-1]
 
     seat = game.to_act
     assert seat is not None
@@ -304,9 +309,11 @@ def _ismcts_tree(
     bot.reset(seat, rules, random.Random(5))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_module, "SearchNode", node)
+        patch.setattr(search_module, "Descent", descent)
         action = bot.choose(game.view(seat))
     assert len(roots) <= 1  # none where the bot does not search (a pile it cannot see)
-    return action, _search_tree(roots[0]) if roots else ()
+    walked = sum(len(d.path) > 1 for d in descents)
+    return action, _search_tree(roots[0]) if roots else (), walked
 
 
 @pytest.mark.parametrize(
@@ -328,16 +335,19 @@ def test_ismcts_walks_its_tree_in_the_playout_loop_exactly_as_step_by_step(
     """The search tree walked down on ints in the playout loop (``Descent``) is the tree
     walked down with ``GameState.apply``: the same nodes, visits, availabilities and
     rewards, and the same card, from early and late positions (where the walk down
-    finishes the hand)."""
+    finishes the hand).  jjdd has a ``spadeskit_before_scoring`` hook, so its walks go
+    step by step."""
     rules = spadeskit.load_rules(variant, list(house))
     searched = 0
     for seed in range(6):
         game = midway(rules, seed, steps=(0, 9, 21, 33, 45, 51)[seed])
         if game.phase is not spadeskit.Phase.PLAY or len(game.legal_actions()) < 2:
             continue
-        in_loop = _ismcts_tree(rules, game, False, rollout)
-        assert in_loop == _ismcts_tree(rules, game, True, rollout)
-        searched += bool(in_loop[1])
+        action, tree, walked = _ismcts_tree(rules, game, False, rollout)
+        assert (action, tree, 0) == _ismcts_tree(rules, game, True, rollout)
+        if tree:
+            searched += 1
+            assert walked == 0 if variant == "jjdd" else walked > 100
     assert searched >= 2
 
 
@@ -365,6 +375,7 @@ def test_the_compiled_filters_are_generated_from_the_building_blocks() -> None:
             made = filter_function(rules.engine.shared)
             if made is not None:
                 rule_sets.append((rules, made))
+                assert rules.engine.playouts.loop.compiled is not None
     assert len(rule_sets) > 20
     written = compiled_filters_source([made for _, made in rule_sets])
     path = Path(compiledfilters.__file__).parent / "compiledfilters.py"

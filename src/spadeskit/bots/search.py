@@ -407,6 +407,8 @@ class ISMCTSBot(_SearchBot):
                 found = memo.of_play(state, rng.random, greedy, descent)
                 if found is not None:
                     path = descent.path
+                else:  # refused before the walk began: the tree is as it was
+                    assert len(descent.path) == 1
             if path is None:
                 found, path = self._iterate_by_steps(root, state, rng, policy, memo, greedy)
             if found is not None:

@@ -2,9 +2,11 @@
 
 Rollouts, simulations and the search bots' playouts (:mod:`spadeskit.engine.playouts`)
 play the cards of a hand in :class:`CardLoop`, the hand kept in locals and written back
-to a state at the end.  Every card is checked by the rule set's enforced play filters,
-which :func:`build_loop` turns into one generated function when rules load (where every
-one is a library building block, :mod:`spadeskit.engine.filters`); every trick is
+to a state at the end; ISMCTS walks its tree down in it too (:class:`Descent`).  Every
+card is checked by the rule set's enforced play filters, which :func:`build_loop` turns
+into one function when rules load (where every one is a library building block,
+:mod:`spadeskit.engine.filters`): generated, or for the shipped rule sets compiled ahead
+of time from the same source (:mod:`spadeskit.engine.compiledfilters`).  Every trick is
 decided by the one trick winner (:func:`~spadeskit.engine.winner.trick_won`).  The loop
 is hand-written, typed Python: the pure core runs it as it is, the native core
 (:mod:`spadeskit._native`) compiles it.
@@ -56,16 +58,16 @@ _FILTER_READS: Final = {name: f"_k_{name}" for name in STATE_READS}
 
 class CardLoop:
     """The one playout loop of a rule set: its tables (:class:`Shared`) and its enforced
-    play filters as one generated function: ``filters``, compiled (a
+    play filters as one function, ``filters``: compiled ahead of time (a
     :class:`~spadeskit.engine.compiledfilters.PlayoutFilter`, whose ``allowed`` method
-    the compiled loop calls natively), or ``allowed_of(allowed, trick, played,
-    tricks)``, run as generated.
+    the compiled loop calls natively, kept as :attr:`compiled`), or generated when rules
+    load, ``allowed_of(allowed, trick, played, tricks)`` (kept as :attr:`allowed_of`).
 
     :meth:`play` plays a hand's remaining cards on plain ints: the hand in locals,
     written back to the builder at the end (and before each ``spadeskit_after_trick``
     call, which sees a frozen copy).  Nothing outside the loop sees the hand during a
     trick, which is why it runs only where every enforced filter is a building block
-    (``allowed_of``, generated when rules load) and none is advisory.
+    and none is advisory.
     """
 
     def __init__(
@@ -184,6 +186,8 @@ class SearchNode:
     the root), how often it was visited and available, the rewards backed up to it (for
     that seat's side), and its children by action (a play by its card index)."""
 
+    __slots__ = ("actor", "avail", "children", "reward", "visits")
+
     def __init__(self, actor: int) -> None:
         self.actor = actor
         self.visits = 0
@@ -236,8 +240,8 @@ class Descent:
             return bit
         c = self.exploration
         best_value = -math.inf
-        best: SearchNode | None = None
-        chosen = 0
+        chosen = allowed & -allowed
+        best = children[chosen.bit_length() - 1]
         mask = allowed
         while mask:
             bit = mask & -mask
@@ -246,9 +250,8 @@ class Descent:
             value = child.reward / child.visits + c * math.sqrt(
                 math.log(child.avail) / child.visits
             )
-            if best is None or value > best_value:
+            if value > best_value:
                 best_value, best, chosen = value, child, bit
-        assert best is not None
         self.node = best
         self.path.append(best)
         return chosen

@@ -284,14 +284,10 @@ class Playouts:
 
         ``follower`` chooses each card that follows a lead instead (leads stay random):
         ``follower(trick, allowed, seat, rows, suit_of, side_of)`` returns the mask of one
-        card of ``allowed``.  Search passes :func:`spadeskit.engine.loop.greedy_follow`
-        (:func:`spadeskit.bots.greedy_card` on tuples), for playouts that look more like
-        play, and the loop calls it inline for each card that follows a lead.
-
-        ``descent`` (a :class:`~spadeskit.engine.loop.Descent`) walks a search tree down
-        first: the first cards are the tree's (see :meth:`CardLoop.play
-        <spadeskit.engine.loop.CardLoop.play>`), the rest the playout's.  Where this
-        returns ``None``, the walk has not begun (the tree is as it was).
+        card of ``allowed``; the loop calls :func:`~spadeskit.engine.loop.greedy_follow`
+        inline.  ``descent`` (:class:`~spadeskit.engine.loop.Descent`) walks a search tree
+        down first; it is refused (``None``, the tree untouched) where the rules have a
+        ``spadeskit_before_scoring`` hook, whose answer comes too late for it.
 
         A memo's answer is the very tuple it keeps (callers may key on its identity)."""
         if (
@@ -299,16 +295,13 @@ class Playouts:
             or self.shared.play_offer is not None
             or self.loop is None
             or (game.pile and not self.shared.draw and self.shared.calls.after_trick is None)
-            # A review step after the play is known only at the hand's end: too late for
-            # a tree walked down on the way.
             or (descent is not None and self.shared.calls.before_scoring is not None)
         ):
             return None
         s = copy_to_builder(game)
         s._legal = None
-        s = self.loop.play(
-            s, self.shared.rules.strength_table(s.contract.trump), None, fraction, follower, descent
-        )
+        rows = self.shared.rules.strength_table(s.contract.trump)
+        s = self.loop.play(s, rows, None, fraction, follower, descent)
         contract = s.contract
         if contract.blind_to == "last-trick" and s.blind:
             s.won, s.blind = won_with_blind(s), 0
