@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_fast_core import midway, step_to_end
 
 import spadeskit
@@ -349,6 +351,40 @@ def test_ismcts_walks_its_tree_in_the_playout_loop_exactly_as_step_by_step(
             searched += 1
             assert walked == 0 if variant == "jjdd" else walked > 100
     assert searched >= 2
+
+
+_LOOP_RULE_SETS = [
+    ("standard", ()),
+    ("standard", ("blind-nil",)),
+    ("standard", ("no-trump-first-trick",)),
+    ("standard", ("spades-anytime",)),
+    ("cutthroat", ()),
+    ("three-suit-trump", ()),
+    ("call-break", ()),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rule_set=st.sampled_from(_LOOP_RULE_SETS),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 60),
+    rollout=st.sampled_from(["greedy", "random"]),
+)
+def test_ismcts_walks_the_same_tree_in_the_loop_as_by_steps_in_random_positions(
+    rule_set: tuple[str, tuple[str, ...]], seed: int, steps: int, rollout: str
+) -> None:
+    """The invariant behind ``Descent``, over random positions of rule sets with a
+    playout loop: the loop's walk down the tree and the step-by-step walk grow the same
+    tree and choose the same card."""
+    variant, house = rule_set
+    rules = spadeskit.load_rules(variant, list(house))
+    game = midway(rules, seed, steps=steps)
+    if game.phase is not spadeskit.Phase.PLAY or len(game.legal_actions()) < 2:
+        return
+    action, tree, walked = _ismcts_tree(rules, game, False, rollout)
+    assert (action, tree, 0) == _ismcts_tree(rules, game, True, rollout)
+    assert walked or not tree
 
 
 def test_the_compiled_filters_are_generated_from_the_building_blocks() -> None:
