@@ -32,6 +32,15 @@ def warn(why: str) -> None:
 class OptionalBuildExt(build_ext):
     """Build the native core, or fall back to pure Python with one warning."""
 
+    def build_extensions(self) -> None:
+        # Round every float operation as Python does: a C compiler may otherwise fuse a
+        # multiply and an add into one instruction (the default on aarch64), and a
+        # search's rewards would then differ from the pure modules' in the last bit.
+        if self.compiler.compiler_type == "unix":
+            for ext in self.extensions:
+                ext.extra_compile_args = [*(ext.extra_compile_args or []), "-ffp-contract=off"]
+        super().build_extensions()
+
     def run(self) -> None:
         try:
             super().run()
