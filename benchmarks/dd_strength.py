@@ -1,7 +1,11 @@
 """Whole matches of one bot against another in chunks that survive an interruption (not a
 test): each chunk of ``--chunk`` duplicate deals (both seatings) is one
-:func:`~spadeskit.arena.evaluate` call with its own seed, its result appended to a JSON
-lines file as it ends; ``--summary`` adds up whatever chunks have finished.
+:func:`~spadeskit.arena.evaluate` call with its own seed (``--seed`` plus the chunk's
+number), its result appended to a JSON lines file as it ends; ``--summary`` adds up
+whatever chunks have finished.  Two chunks are in play at a time, so that the processes
+that finish one chunk's last deals early start on the next chunk's instead of waiting;
+a chunk's result does not depend on what else runs.  A rerun plays the chunks the file
+does not hold yet.
 
     python benchmarks/dd_strength.py --challenger "pimc[solve_last=8]" --baseline pimc \\
         --deals 150 --out /tmp/dd.jsonl [--chunk 4] [--seed 5000] [--jobs 2]
@@ -26,30 +30,56 @@ from spadeskit.arena.intervals import clopper_pearson
 
 def run(args: argparse.Namespace) -> None:
     rules = spadeskit.load_rules(args.variant)
-    done = 0
+    seeds = [args.seed + k for k in range(-(-args.deals // args.chunk))]
+    done = set()
     if os.path.exists(args.out):
         with open(args.out) as lines:
-            done = sum(json.loads(line)["deals"] for line in lines if line.strip())
-    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-        chunk = done // args.chunk
-        while done < args.deals:
-            start = time.time()
-            result = evaluate(
-                rules,
-                args.challenger,
-                args.baseline,
-                deals=args.chunk,
-                seed=args.seed + chunk,
-                executor=pool,
-                batch=1,
-            )
-            data = result.to_json()
-            data["wall_seconds"] = time.time() - start
-            data.pop("outcomes", None)
+            done = {json.loads(line)["seed"] for line in lines if line.strip()}
+    if done and (min(done) < args.seed or done.isdisjoint(seeds)):
+        raise SystemExit(
+            f"{args.out} holds chunks of seeds {min(done)} to {max(done)}, not those of "
+            f"--seed {args.seed}: give the seed it was started with, or another file"
+        )
+
+    def play(seed: int, pool: concurrent.futures.Executor) -> dict[str, object]:
+        started = time.time()
+        result = evaluate(
+            rules,
+            args.challenger,
+            args.baseline,
+            deals=args.chunk,
+            seed=seed,
+            executor=pool,
+            batch=1,
+        )
+        data = result.to_json()
+        data.pop("outcomes", None)
+        data["wall_seconds"] = time.time() - started
+        data["started"], data["ended"] = started, time.time()
+        return data
+
+    with (
+        concurrent.futures.ProcessPoolExecutor(args.jobs) as pool,
+        concurrent.futures.ThreadPoolExecutor(2) as chunks,
+    ):
+        futures = [chunks.submit(play, seed, pool) for seed in seeds if seed not in done]
+        for future in concurrent.futures.as_completed(futures):
             with open(args.out, "a") as out:
-                out.write(json.dumps(data) + "\n")
-            done += args.chunk
-            chunk += 1
+                out.write(json.dumps(future.result()) + "\n")
+
+
+def wall_minutes(chunks: list[dict[str, float]]) -> float:
+    """Return the minutes in which some chunk was playing (chunks overlap; a file
+    written before chunks overlapped has no start and end times: their sum)."""
+    if not all("started" in c for c in chunks):
+        return sum(c["wall_seconds"] for c in chunks) / 60
+    total, reach = 0.0, float("-inf")
+    for c in sorted(chunks, key=lambda c: c["started"]):
+        start, end = max(c["started"], reach), c["ended"]
+        if end > start:
+            total += end - start
+            reach = end
+    return total / 60
 
 
 def summary(path: str) -> None:
@@ -73,7 +103,8 @@ def summary(path: str) -> None:
     first = chunks[0]
     print(
         f"{first['rules']}: {first['challenger']} v {first['baseline']}, seeds "
-        f"{chunks[0]['seed']}-{chunks[-1]['seed']}, {deals} deals x 2 seatings = "
+        f"{min(c['seed'] for c in chunks)}-{max(c['seed'] for c in chunks)}, {deals} "
+        f"deals x 2 seatings = "
         f"{matches} matches\n"
         f"challenger won {wins} ({100 * wins / matches:.1f}%, 95% CI {100 * low:.1f}-"
         f"{100 * high:.1f}%); deals for {sum(s['deals_for'] for s in signs)}, against "
@@ -81,7 +112,7 @@ def summary(path: str) -> None:
         f"mean margin {margin:+.1f} a match\n"
         f"CPU a decision: challenger {cpu['challenger'][0]:.1f} ms ({cpu['challenger'][1]:,} "
         f"decisions), baseline {cpu['baseline'][0]:.1f} ms ({cpu['baseline'][1]:,}); "
-        f"{sum(c['wall_seconds'] for c in chunks) / 60:.0f} minutes of wall time"
+        f"{wall_minutes(chunks):.0f} minutes of wall time"
     )
 
 
