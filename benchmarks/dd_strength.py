@@ -54,7 +54,6 @@ def run(args: argparse.Namespace) -> None:
         )
         data = result.to_json()
         data.pop("outcomes", None)
-        data["wall_seconds"] = time.time() - started
         data["started"], data["ended"] = started, time.time()
         return data
 
@@ -69,16 +68,15 @@ def run(args: argparse.Namespace) -> None:
 
 
 def wall_minutes(chunks: list[dict[str, float]]) -> float:
-    """Return the minutes in which some chunk was playing (chunks overlap; a file
-    written before chunks overlapped has no start and end times: their sum)."""
-    if not all("started" in c for c in chunks):
-        return sum(c["wall_seconds"] for c in chunks) / 60
+    """Return the minutes in which some chunk was playing: chunks overlap, so their
+    spans are merged (a chunk written before they did has its ``wall_seconds``)."""
     total, reach = 0.0, float("-inf")
-    for c in sorted(chunks, key=lambda c: c["started"]):
-        start, end = max(c["started"], reach), c["ended"]
-        if end > start:
-            total += end - start
+    spans = sorted((c["started"], c["ended"]) for c in chunks if "started" in c)
+    for start, end in spans:
+        if end > max(start, reach):
+            total += end - max(start, reach)
             reach = end
+    total += sum(c["wall_seconds"] for c in chunks if "started" not in c)
     return total / 60
 
 
@@ -104,8 +102,7 @@ def summary(path: str) -> None:
     print(
         f"{first['rules']}: {first['challenger']} v {first['baseline']}, seeds "
         f"{min(c['seed'] for c in chunks)}-{max(c['seed'] for c in chunks)}, {deals} "
-        f"deals x 2 seatings = "
-        f"{matches} matches\n"
+        f"deals x 2 seatings = {matches} matches\n"
         f"challenger won {wins} ({100 * wins / matches:.1f}%, 95% CI {100 * low:.1f}-"
         f"{100 * high:.1f}%); deals for {sum(s['deals_for'] for s in signs)}, against "
         f"{sum(s['deals_against'] for s in signs)}, even {sum(s['ties'] for s in signs)}; "
