@@ -21,6 +21,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import sys
 import time
 
 import spadeskit
@@ -81,6 +82,8 @@ def wall_minutes(chunks: list[dict[str, float]]) -> float:
 
 
 def summary(path: str) -> None:
+    if not os.path.exists(path):
+        sys.exit(f"{path} does not exist: no run has written to it yet")
     with open(path) as lines:
         chunks = [json.loads(line) for line in lines if line.strip()]
     if not chunks:
