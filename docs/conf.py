@@ -14,7 +14,7 @@ os.environ["SPADESKIT_PURE"] = "1"
 project = "spadeskit"
 author = "the spadeskit developers"
 copyright = "2026, the spadeskit developers"
-release = "0.8.1"
+release = "0.8.2"
 
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.doctest", "sphinx.ext.viewcode"]
 autodoc_member_order = "bysource"

@@ -65,7 +65,7 @@ from spadeskit.engine.replay import ReplayStep, iter_replay, load_score_sheet, r
 from spadeskit.engine.rules import Rules, register_batch_engine
 from spadeskit.engine.scoresheet import ScoreSheet
 
-__version__ = "0.8.1"
+__version__ = "0.8.2"
 
 
 def _simulate_batch(rules: Rules, *args: Any, **kwargs: Any) -> Iterator[Any]:
