@@ -21,7 +21,6 @@ import argparse
 import concurrent.futures
 import json
 import os
-import sys
 import time
 
 import spadeskit
@@ -83,7 +82,7 @@ def wall_minutes(chunks: list[dict[str, float]]) -> float:
 
 def summary(path: str) -> None:
     if not os.path.exists(path):
-        sys.exit(f"{path} does not exist: no run has written to it yet")
+        raise SystemExit(f"{path} does not exist: no run has written to it yet")
     with open(path) as lines:
         chunks = [json.loads(line) for line in lines if line.strip()]
     if not chunks:
